@@ -1,0 +1,1 @@
+"""Async client for SAP's ABAP Development Tools (ADT) REST API."""

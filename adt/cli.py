@@ -1,0 +1,121 @@
+"""The ``abap-adt`` command: one entry point whose subcommands grow with the project.
+
+Each subcommand imports its implementation lazily so that ``abap-adt --help`` stays fast
+and works even when an optional piece fails to import.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _add_emulator_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="port to listen on; 0 picks a free one")
+    parser.add_argument(
+        "--seed",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="abapGit-format folder to load (repeatable); default: the built-in sample set",
+    )
+    parser.add_argument(
+        "--user",
+        action="append",
+        default=[],
+        metavar="NAME:PASSWORD",
+        help="a user that may log on (repeatable); default: DEVELOPER:developer",
+    )
+    parser.add_argument("--sid", default="A4H", help="system id (default A4H)")
+    parser.add_argument("--client", default="001", help="SAP client (default 001)")
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="idle lifetime of a stateful context (default 1800)",
+    )
+    parser.add_argument(
+        "--activation-style",
+        choices=["empty", "messages"],
+        default=None,
+        help="how a successful activation answers: A4H's empty 200 or a chkl:messages document",
+    )
+    parser.add_argument(
+        "--admin",
+        action="store_true",
+        help="enable the test-support admin endpoint under /__emulator__/ (off by default)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="abap-adt",
+        description="Edit ABAP on SAP systems through ADT: client, emulator, language server, MCP.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    emulator = sub.add_parser("emulator", help="run the local ADT emulator")
+    _add_emulator_arguments(emulator)
+
+    demo = sub.add_parser("demo", help="start the emulator and show a full edit cycle")
+    demo.add_argument("--port", type=int, default=0, help="emulator port; 0 picks a free one")
+    demo.add_argument(
+        "--no-serve",
+        action="store_true",
+        help="exit after the cycle instead of serving until Ctrl-C",
+    )
+
+    lsp = sub.add_parser("lsp", help="run the language server on stdio")
+    lsp.add_argument("--log-file", default=None, help="write the server log here")
+
+    mcp = sub.add_parser("mcp", help="run the MCP bridge")
+    mcp.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    mcp.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    mcp.add_argument("--port", type=int, default=0, help="HTTP port; 0 picks a free one")
+    mcp.add_argument("--read-only", action="store_true", help="refuse every write")
+    mcp.add_argument(
+        "--allow",
+        action="append",
+        default=[],
+        metavar="PACKAGE_OR_OBJECT",
+        help="only these packages or objects may be written (repeatable)",
+    )
+    mcp.add_argument(
+        "--no-passthrough",
+        action="store_true",
+        help="never forward calls to a running language server",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    if args.command == "emulator":
+        from adt.emulator.server import run_from_args
+
+        return run_from_args(args)
+    if args.command == "demo":
+        from adt.demo import run_demo
+
+        return run_demo(args)
+    if args.command == "lsp":
+        from lsp_server.server import run_stdio
+
+        return run_stdio(args)
+    if args.command == "mcp":
+        from mcp_bridge.server import run_from_args as run_mcp
+
+        return run_mcp(args)
+    parser.error(f"unknown command {args.command!r}")
+    return 2  # pragma: no cover - parser.error exits
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
