@@ -1,0 +1,419 @@
+"""One ADT session: its own cookie jar, CSRF token and session type.
+
+The client keeps two of these. The *stateless* one carries every read and never holds a
+stateful context. The *stateful* one carries lock windows only, and every request it sends
+says ``X-sap-adt-sessiontype: stateful``; so no request ever ends the context that owns our
+locks by accident (protocol doc §1.5, §8.1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
+import httpx
+
+from adt import _xml
+from adt.errors import (
+    AdtTransportError,
+    AuthenticationError,
+    CsrfTokenError,
+    LocksLostError,
+    ServerErrorInfo,
+    SessionTimedOutError,
+    error_for,
+)
+from adt.profile import ConnectionProfile
+
+log = logging.getLogger("adt.http")
+
+CSRF_PATHS = ("/sap/bc/adt/core/discovery", "/sap/bc/adt/discovery")
+LOGOFF_PATH = "/sap/public/bc/icf/logoff"
+_SESSION_END_PATH = "/sap/bc/adt/compatibility/graph"
+_MUTATING = frozenset({"POST", "PUT", "DELETE", "PATCH"})
+_IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS"})
+_RETRY_STATUSES = frozenset({502, 503, 504})
+_DEAD_MARKERS = ("session timed out", "session not found", "session no longer exists")
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class AuthGuard:
+    """Shared by both sessions of a client: after one 401, stop sending the same password."""
+
+    def __init__(self) -> None:
+        self.failed_status: int | None = None
+
+    def check(self) -> None:
+        if self.failed_status is not None:
+            raise AuthenticationError(
+                "logon failed earlier with these credentials; not trying again, because "
+                "repeated failed logons lock the SAP user. Fix the user or password and "
+                "create a new client."
+            )
+
+
+def _ssl_verify(verify: bool | str) -> bool | ssl.SSLContext:
+    if isinstance(verify, str):
+        return ssl.create_default_context(cafile=verify)
+    return verify
+
+
+def _cookie_expired(attributes: list[str]) -> bool:
+    for attribute in attributes:
+        key, _, value = attribute.strip().partition("=")
+        key = key.lower()
+        if key == "max-age":
+            with contextlib.suppress(ValueError):
+                if int(value) <= 0:
+                    return True
+        elif key == "expires":
+            try:
+                when = parsedate_to_datetime(value.strip())
+            except (TypeError, ValueError, IndexError):
+                continue
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=UTC)
+            if when <= datetime.now(UTC):
+                return True
+    return False
+
+
+class CookieJar:
+    """Cookies by name, paths ignored (SAP sets ``sap-contextid`` at three paths at once).
+
+    Updated from *every* response, errors included, so a deletion cookie sent with a 400 is
+    honoured (abap-adt-api #50).
+    """
+
+    def __init__(self) -> None:
+        self._cookies: dict[str, str] = {}
+
+    def update(self, set_cookie_headers: list[str]) -> None:
+        for header in set_cookie_headers:
+            pair, *attributes = header.split(";")
+            name, sep, value = pair.partition("=")
+            name = name.strip()
+            if not sep or not name:
+                continue
+            if _cookie_expired(attributes):
+                self._cookies.pop(name, None)
+            else:
+                self._cookies[name] = value.strip()
+
+    def header(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self._cookies.items())
+
+    def names(self) -> set[str]:
+        return set(self._cookies)
+
+    def get(self, name: str) -> str | None:
+        return self._cookies.get(name)
+
+    def clear(self) -> None:
+        self._cookies.clear()
+
+    def __repr__(self) -> str:  # values are credentials: never show them
+        return f"CookieJar(names={sorted(self._cookies)})"
+
+
+class AdtSession:
+    """Sends requests for one ADT session and turns failures into typed errors."""
+
+    def __init__(
+        self,
+        profile: ConnectionProfile,
+        *,
+        stateful: bool,
+        auth_guard: AuthGuard,
+        transport: httpx.AsyncBaseTransport | None = None,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.profile = profile
+        self.stateful = stateful
+        self.cookies = CookieJar()
+        self.request_count = 0
+        self.locks: dict[str, str] = {}
+        self._auth_guard = auth_guard
+        self._sleep = sleep
+        self._csrf: str | None = None
+        self._csrf_path = CSRF_PATHS[0]
+        self._csrf_lock = asyncio.Lock()
+        self._serial = asyncio.Lock() if stateful else None
+        self._http = httpx.AsyncClient(
+            base_url=profile.base_url,
+            auth=httpx.BasicAuth(profile.user, profile.password.reveal()),
+            verify=_ssl_verify(profile.verify),
+            timeout=httpx.Timeout(profile.read_timeout, connect=profile.connect_timeout),
+            transport=transport,
+            follow_redirects=False,
+        )
+
+    @property
+    def kind(self) -> str:
+        return "stateful" if self.stateful else "stateless"
+
+    @property
+    def has_context(self) -> bool:
+        return self.cookies.get("sap-contextid") is not None
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # --- public entry ---------------------------------------------------------------------
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+        content: bytes | None = None,
+    ) -> httpx.Response:
+        """Send one ADT request; return the 2xx response or raise a typed error."""
+        self._auth_guard.check()
+        if self._serial is None:
+            return await self._request(method, path, params, headers, content)
+        async with self._serial:  # one request at a time per stateful context (§8.13)
+            return await self._request(method, path, params, headers, content)
+
+    async def end_context(self) -> None:
+        """End our stateful context on the server (its locks go with it) and forget cookies."""
+        if self.has_context:
+            with contextlib.suppress(httpx.HTTPError):
+                await self._send(
+                    "GET",
+                    _SESSION_END_PATH,
+                    None,
+                    {"Accept": "*/*"},
+                    None,
+                    session_type="stateless",
+                )
+        await self.logoff()
+
+    async def logoff(self) -> None:
+        if self.cookies.names():
+            with contextlib.suppress(httpx.HTTPError):
+                await self._send("GET", LOGOFF_PATH, None, {"Accept": "*/*"}, None)
+        self.cookies.clear()
+        self._csrf = None
+        self.locks.clear()
+
+    # --- internals ------------------------------------------------------------------------
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+        content: bytes | None,
+    ) -> httpx.Response:
+        method = method.upper()
+        if method in _MUTATING and self._csrf is None:
+            await self._fetch_csrf()
+        response = await self._send_with_retries(method, path, params, headers, content)
+        if self._is_csrf_failure(response) and method in _MUTATING:
+            if self.locks:
+                raise LocksLostError(
+                    self._info(response, method, path),
+                    "The CSRF token was rejected while this session held locks on "
+                    f"{', '.join(sorted(self.locks))}. The session may have ended and its "
+                    "locks with it, so we do not log on again silently: lock again and "
+                    "re-read before writing.",
+                )
+            self._csrf = None
+            await self._fetch_csrf()
+            response = await self._send_with_retries(method, path, params, headers, content)
+            if self._is_csrf_failure(response):
+                raise CsrfTokenError(
+                    self._info(response, method, path),
+                    "The server refused a freshly fetched CSRF token; check the system's "
+                    "logon and cookie settings (Secure cookies over plain http?).",
+                )
+        if self._is_session_death(response):
+            self._raise_if_locks_lost(response, method, path)
+            # No locks depended on the dead context: starting afresh is safe.
+            self._reset()
+            if method in _MUTATING:
+                await self._fetch_csrf()
+            response = await self._send_with_retries(method, path, params, headers, content)
+            if self._is_session_death(response):
+                self._reset()
+                raise SessionTimedOutError(
+                    self._info(response, method, path),
+                    "The server keeps answering 'Session timed out' for a fresh session; "
+                    "check the system's session settings.",
+                )
+        if response.status_code == 401:
+            self._auth_guard.failed_status = 401
+            raise AuthenticationError(
+                f"logon to {self.profile.base_url} as {self.profile.user} failed (HTTP 401); "
+                "not retrying, because failed logons lock SAP users"
+            )
+        if response.status_code >= 400:
+            raise error_for(self._info(response, method, path))
+        return response
+
+    async def _send_with_retries(
+        self,
+        method: str,
+        path: str,
+        params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+        content: bytes | None,
+    ) -> httpx.Response:
+        delays = self.profile.retry_delays if method in _IDEMPOTENT else ()
+        attempt = 0
+        while True:
+            try:
+                response = await self._send(method, path, params, headers, content)
+            except httpx.TransportError as exc:
+                if attempt >= len(delays):
+                    raise AdtTransportError(
+                        f"{method} {path} failed: {type(exc).__name__}: {exc or 'no answer'}"
+                        + ("" if method in _IDEMPOTENT else " (not retried: not idempotent)")
+                    ) from exc
+            else:
+                if response.status_code not in _RETRY_STATUSES or attempt >= len(delays):
+                    return response
+            log.info("retrying %s %s in %.1fs", method, path, delays[attempt])
+            await self._sleep(delays[attempt])
+            attempt += 1
+
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+        content: bytes | None,
+        *,
+        session_type: str | None = None,
+    ) -> httpx.Response:
+        merged: dict[str, str] = {
+            "Accept": "*/*",
+            "Cache-Control": "no-cache",
+            "X-sap-adt-sessiontype": session_type or self.kind,
+        }
+        if headers:
+            merged.update(headers)
+        if self._csrf is not None:
+            merged.setdefault("x-csrf-token", self._csrf)
+        elif method in ("GET", "HEAD"):
+            merged.setdefault("x-csrf-token", "fetch")  # piggy-back the token on a read
+        cookie_header = self.cookies.header()
+        if cookie_header:
+            merged["Cookie"] = cookie_header
+        query = {"sap-client": self.profile.client, "sap-language": self.profile.language}
+        if params:
+            query.update(params)
+        request = self._http.build_request(
+            method, path, params=query, headers=merged, content=content
+        )
+        started = time.perf_counter()
+        self.request_count += 1
+        response = await self._http.send(request)
+        await response.aread()
+        self._http.cookies.clear()  # we keep our own jar; see CookieJar
+        self.cookies.update(response.headers.get_list("set-cookie"))
+        token = response.headers.get("x-csrf-token")
+        if token and token.lower() != "required":
+            self._csrf = token
+        log.debug(
+            "%s %s [%s] -> %d in %.0f ms",
+            method,
+            path,
+            merged["X-sap-adt-sessiontype"],
+            response.status_code,
+            (time.perf_counter() - started) * 1000,
+        )
+        return response
+
+    async def _fetch_csrf(self) -> None:
+        async with self._csrf_lock:
+            if self._csrf is not None:
+                return
+            for path in (self._csrf_path, *[p for p in CSRF_PATHS if p != self._csrf_path]):
+                fetch_headers = {"x-csrf-token": "fetch", "Accept": "application/atomsvc+xml, */*"}
+                response = await self._send_with_retries("GET", path, None, fetch_headers, None)
+                if response.status_code == 401:
+                    self._auth_guard.failed_status = 401
+                    raise AuthenticationError(
+                        f"logon to {self.profile.base_url} as {self.profile.user} failed "
+                        "(HTTP 401); not retrying, because failed logons lock SAP users"
+                    )
+                if response.status_code == 404:
+                    continue
+                if self._is_session_death(response):
+                    self._raise_if_locks_lost(response, "GET", path)
+                    self._reset()
+                    response = await self._send_with_retries("GET", path, None, fetch_headers, None)
+                if self._csrf is not None:
+                    self._csrf_path = path
+                    return
+                if response.status_code >= 400:
+                    raise error_for(self._info(response, "GET", path))
+                raise CsrfTokenError(
+                    self._info(response, "GET", path),
+                    "the server answered the CSRF fetch without a token",
+                )
+            raise CsrfTokenError(
+                ServerErrorInfo(404, method="GET", path=CSRF_PATHS[0]),
+                "neither /sap/bc/adt/core/discovery nor /sap/bc/adt/discovery exists",
+            )
+
+    def _reset(self) -> None:
+        """Forget the session: every cookie (the context one lives at several paths) and token."""
+        self.cookies.clear()
+        self._csrf = None
+
+    def _raise_if_locks_lost(self, response: httpx.Response, method: str, path: str) -> None:
+        if not self.locks:
+            return
+        lost = sorted(self.locks)
+        self._reset()
+        self.locks.clear()
+        raise SessionTimedOutError(
+            self._info(response, method, path),
+            f"The stateful ABAP session ended and released its locks on {', '.join(lost)}. "
+            "Lock again and re-read before writing.",
+        )
+
+    @staticmethod
+    def _is_csrf_failure(response: httpx.Response) -> bool:
+        return (
+            response.status_code == 403
+            and response.headers.get("x-csrf-token", "").lower() == "required"
+        )
+
+    @staticmethod
+    def _is_session_death(response: httpx.Response) -> bool:
+        if response.status_code != 400:
+            return False
+        for header in ("x-sap-icm-err-id", "sap-err-id"):
+            if response.headers.get(header, "").upper() == "ICMENOSESSION":
+                return True
+        reason = response.reason_phrase.lower()
+        if any(marker in reason for marker in _DEAD_MARKERS):
+            return True
+        if "xml" in response.headers.get("content-type", ""):
+            return False  # an exc:exception 400 is a bad request, not a dead session
+        head = response.content[:2000].decode("utf-8", errors="replace").lower()
+        return any(marker in head for marker in _DEAD_MARKERS)
+
+    @staticmethod
+    def _info(response: httpx.Response, method: str, path: str) -> ServerErrorInfo:
+        info = _xml.parse_error(
+            response.status_code, response.content, response.headers.get("content-type", "")
+        )
+        info.method = method
+        info.path = path
+        return info

@@ -1,0 +1,145 @@
+"""Object URLs: validation and construction.
+
+Every URL that reaches the HTTP layer passes :func:`validate_adt_path`, so a caller (an
+editor, an agent) can never point us at another host, escape ``/sap/bc/adt/`` or smuggle a
+query string into a path.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import quote, unquote
+
+from adt.errors import InvalidObjectUrlError
+
+ADT_ROOT = "/sap/bc/adt/"
+CLASS_INCLUDE_TYPES = ("main", "definitions", "implementations", "macros", "testclasses")
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_ALLOWED = re.compile(r"^[A-Za-z0-9_\-./%$~]+$")
+
+
+def _lower_escapes(path: str) -> str:
+    return _PERCENT.sub(lambda m: m.group(0).lower(), path)
+
+
+def validate_adt_path(url: object) -> str:
+    """Return ``url`` normalised (lower case) if it is a safe path under ``/sap/bc/adt/``.
+
+    Refused: anything but a string, a scheme or host, ``..`` (also percent-encoded),
+    control characters, a query or fragment, backslashes and whitespace.
+    """
+    if not isinstance(url, str) or not url:
+        raise InvalidObjectUrlError("an object URL must be a non-empty string")
+    decoded = unquote(url)
+    if _CONTROL.search(url) or _CONTROL.search(decoded):
+        raise InvalidObjectUrlError(f"object URL {url!r} contains control characters")
+    if "://" in url or url.startswith("//"):
+        raise InvalidObjectUrlError(
+            f"object URL {url!r} must be a path like /sap/bc/adt/oo/classes/zcl_x, "
+            "without scheme or host"
+        )
+    if not url.startswith(ADT_ROOT):
+        raise InvalidObjectUrlError(f"object URL {url!r} must start with {ADT_ROOT}")
+    if "?" in url or "#" in url:
+        raise InvalidObjectUrlError(f"object URL {url!r} must not carry a query or fragment")
+    if not _ALLOWED.match(url):
+        raise InvalidObjectUrlError(
+            f"object URL {url!r} contains characters that are not allowed; percent-encode names"
+        )
+    segments = decoded.split("/")
+    if any(segment in ("..", ".") for segment in segments) or "\\" in decoded:
+        raise InvalidObjectUrlError(f"object URL {url!r} must not contain '..' or '.' segments")
+    if "//" in url[1:]:
+        raise InvalidObjectUrlError(f"object URL {url!r} contains an empty path segment")
+    return _lower_escapes(url.rstrip("/")).lower()
+
+
+def encode_name(name: str) -> str:
+    """Encode an object name for a URL: lower case, ``/`` and ``$`` percent-encoded.
+
+    ``/ABC/CL_X`` becomes ``%2fabc%2fcl_x`` (SAP writes the escapes in lower case).
+    """
+    if not name or _CONTROL.search(name) or name.strip() != name:
+        raise InvalidObjectUrlError(f"invalid object name {name!r}")
+    return _lower_escapes(quote(name.lower(), safe=""))
+
+
+def decode_name(segment: str) -> str:
+    """The upper-case object name of a URL segment (``%2fabc%2fcl_x`` -> ``/ABC/CL_X``)."""
+    return unquote(segment).upper()
+
+
+_TYPE_PATHS = {
+    "CLAS": "oo/classes",
+    "INTF": "oo/interfaces",
+    "PROG": "programs/programs",
+    "PROG/P": "programs/programs",
+    "PROG/I": "programs/includes",
+    "INCL": "programs/includes",
+    "FUGR": "functions/groups",
+    "FUGR/F": "functions/groups",
+}
+
+
+def object_url(object_type: str, name: str, *, group: str | None = None) -> str:
+    """Build an object URL from an ADT type (``CLAS``, ``PROG/I``, ``FUGR/FF``...) and a name."""
+    kind = object_type.upper().split("/OC")[0]
+    if kind in ("FUGR/FF", "FUGR/I"):
+        if not group:
+            raise InvalidObjectUrlError(f"{object_type} needs the function group name")
+        tail = "fmodules" if kind == "FUGR/FF" else "includes"
+        return f"{ADT_ROOT}functions/groups/{encode_name(group)}/{tail}/{encode_name(name)}"
+    base = _TYPE_PATHS.get(kind) or _TYPE_PATHS.get(kind.split("/")[0])
+    if base is None:
+        raise InvalidObjectUrlError(f"unsupported object type {object_type!r}")
+    return f"{ADT_ROOT}{base}/{encode_name(name)}"
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """An object and one of its source units, derived from URLs by ADT's conventions.
+
+    ``include`` is the class include type (``main`` for every non-class source).
+    """
+
+    object_url: str
+    source_url: str
+    include: str
+    is_class: bool
+
+    @property
+    def object_name(self) -> str:
+        return decode_name(self.object_url.rsplit("/", 1)[-1])
+
+
+def is_class_url(object_url: str) -> bool:
+    return object_url.startswith(f"{ADT_ROOT}oo/classes/")
+
+
+def source_ref(url: str, include: str | None = None) -> SourceRef:
+    """Resolve an object URL or a source URL (plus optional class include) to a :class:`SourceRef`.
+
+    ``includeType`` on a non-class object is ignored, as the V2 design prescribes; an include
+    path (``/includes/x``) on a non-class object is refused, because it cannot exist.
+    """
+    path = validate_adt_path(url)
+    object_path, from_url = _split_source_path(path)
+    klass = is_class_url(object_path)
+    if from_url is not None and from_url != "main" and not klass:
+        raise InvalidObjectUrlError(f"{url!r}: only classes have /includes/{from_url}")
+    chosen = (include or from_url or "main").lower() if klass else "main"
+    if klass and chosen != "main":
+        return SourceRef(object_path, f"{object_path}/includes/{chosen}", chosen, True)
+    return SourceRef(object_path, f"{object_path}/source/main", "main", klass)
+
+
+def _split_source_path(path: str) -> tuple[str, str | None]:
+    if path.endswith("/source/main"):
+        return path[: -len("/source/main")], "main"
+    head, sep, tail = path.rpartition("/includes/")
+    if sep and "/" not in tail and is_class_url(head):
+        return head, tail
+    return path, None
