@@ -19,6 +19,10 @@ class InvalidObjectUrlError(AdtError, ValueError):
     """An object or source URL that is not a plain path under ``/sap/bc/adt/``."""
 
 
+class NotAClassError(InvalidObjectUrlError):
+    """A class-include path (``/includes/definitions``...) on an object that is no class."""
+
+
 class LineTooLongError(AdtError, ValueError):
     """A source line exceeds ABAP's 255-character limit; raised before anything is sent."""
 

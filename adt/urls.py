@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
-from adt.errors import InvalidObjectUrlError
+from adt.errors import InvalidObjectUrlError, NotAClassError
 
 ADT_ROOT = "/sap/bc/adt/"
 CLASS_INCLUDE_TYPES = ("main", "definitions", "implementations", "macros", "testclasses")
@@ -129,7 +129,7 @@ def source_ref(url: str, include: str | None = None) -> SourceRef:
     object_path, from_url = _split_source_path(path)
     klass = is_class_url(object_path)
     if from_url is not None and from_url != "main" and not klass:
-        raise InvalidObjectUrlError(f"{url!r}: only classes have /includes/{from_url}")
+        raise NotAClassError(f"{url!r}: only classes have /includes/{from_url}")
     chosen = (include or from_url or "main").lower() if klass else "main"
     if klass and chosen != "main":
         return SourceRef(object_path, f"{object_path}/includes/{chosen}", chosen, True)
@@ -140,6 +140,26 @@ def _split_source_path(path: str) -> tuple[str, str | None]:
     if path.endswith("/source/main"):
         return path[: -len("/source/main")], "main"
     head, sep, tail = path.rpartition("/includes/")
-    if sep and "/" not in tail and is_class_url(head):
+    if sep and "/" not in tail and (is_class_url(head) or tail in CLASS_INCLUDE_TYPES):
         return head, tail
     return path, None
+
+
+_URL_TYPES = (
+    ("/fmodules/", "FUGR/FF"),
+    ("functions/groups/", "FUGR/F"),
+    ("oo/classes/", "CLAS/OC"),
+    ("oo/interfaces/", "INTF/OI"),
+    ("programs/programs/", "PROG/P"),
+    ("programs/includes/", "PROG/I"),
+)
+
+
+def object_type_for(object_url: str) -> str:
+    """The ADT type an object URL implies (``CLAS/OC``, ``PROG/P``, ...); ``""`` if unknown."""
+    if "/functions/groups/" in object_url and "/includes/" in object_url:
+        return "FUGR/I"
+    for fragment, object_type in _URL_TYPES:
+        if fragment in object_url:
+            return object_type
+    return ""

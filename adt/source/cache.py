@@ -1,0 +1,157 @@
+"""The source cache: fresh reads cost no request; writes never trust it.
+
+Built on ``cachetools.TTLCache``: entries expire after the TTL, and when the cache is full
+the least recently used entry goes first. Keyed by system + object + include + version.
+The cache only ever saves reads. A write always re-reads the source under the lock and
+compares tokens there, so a stale or missing entry can never make a write unsafe.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from cachetools import LRUCache, TTLCache
+
+
+class CacheKey(NamedTuple):
+    system: str
+    object_url: str
+    include: str
+    version: str  # "" for the server's default (the working version)
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    text: str
+    token: str
+    changed_at_ms: int
+    etag: str
+    line_count: int
+    fetched_at_ms: int
+    expires_at_ms: int
+    changed_by: str | None = None
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    hits: int
+    misses: int
+    evictions: int
+    expirations: int
+    size: int
+    max_size: int
+    ttl_ms: int
+
+
+class _CountingTTLCache(TTLCache[CacheKey, CacheEntry]):
+    """Counts capacity evictions (``popitem`` is only called when the cache is full)."""
+
+    evictions = 0
+
+    def popitem(self) -> tuple[CacheKey, CacheEntry]:
+        self.evictions += 1
+        return super().popitem()
+
+
+class SourceCache:
+    """TTL + LRU cache of canonical source texts and their tokens."""
+
+    def __init__(
+        self,
+        *,
+        ttl_ms: int = 300_000,
+        max_size: int = 100,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.ttl_ms = ttl_ms
+        self.max_size = max_size
+        self._clock = clock
+        self._entries = _CountingTTLCache(maxsize=max_size, ttl=ttl_ms / 1000, timer=clock)
+        self._issued: LRUCache[str, CacheKey] = LRUCache(maxsize=max(1000, max_size * 10))
+        self._hits = 0
+        self._misses = 0
+        self._expirations = 0
+
+    def now_ms(self) -> int:
+        return int(self._clock() * 1000)
+
+    def get(self, key: CacheKey) -> CacheEntry | None:
+        self._expirations += len(self._entries.expire())
+        entry = self._entries.get(key)
+        if entry is None:
+            self._misses += 1
+        else:
+            self._hits += 1
+        return entry
+
+    def put(
+        self,
+        key: CacheKey,
+        *,
+        text: str,
+        token: str,
+        changed_at_ms: int,
+        etag: str = "",
+        line_count: int,
+        changed_by: str | None = None,
+    ) -> CacheEntry:
+        now = self.now_ms()
+        entry = CacheEntry(
+            text=text,
+            token=token,
+            changed_at_ms=changed_at_ms,
+            etag=etag,
+            line_count=line_count,
+            fetched_at_ms=now,
+            expires_at_ms=now + self.ttl_ms,
+            changed_by=changed_by,
+        )
+        self._entries[key] = entry
+        self._issued[token] = key
+        return entry
+
+    def issued_for(self, token: str) -> CacheKey | None:
+        """The key a token was handed out for (remembered beyond the entries' TTL)."""
+        return self._issued.get(token)
+
+    def invalidate(self, key: CacheKey) -> None:
+        self._entries.pop(key, None)
+
+    def invalidate_object(self, system: str, object_url: str) -> None:
+        for key in [k for k in self._entries if k.system == system and k.object_url == object_url]:
+            self._entries.pop(key, None)
+
+    def cleanup(self) -> int:
+        """Drop expired entries now; returns how many went."""
+        expired = len(self._entries.expire())
+        self._expirations += expired
+        return expired
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def stats(self) -> CacheStats:
+        return CacheStats(
+            hits=self._hits,
+            misses=self._misses,
+            evictions=self._entries.evictions,
+            expirations=self._expirations,
+            size=len(self._entries),
+            max_size=self.max_size,
+            ttl_ms=self.ttl_ms,
+        )
+
+    def stats_dict(self) -> dict[str, Any]:
+        stats = self.stats()
+        return {
+            "hits": stats.hits,
+            "misses": stats.misses,
+            "evictions": stats.evictions,
+            "expirations": stats.expirations,
+            "size": stats.size,
+            "maxSize": stats.max_size,
+            "ttlMs": stats.ttl_ms,
+        }
