@@ -40,7 +40,7 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
 
-def _parse_verify(raw: str) -> bool | str:
+def parse_verify(raw: str) -> bool | str:
     lowered = raw.strip().lower()
     if lowered in _TRUE or lowered == "":
         return True
@@ -108,6 +108,6 @@ class ConnectionProfile:
             password=Secret(source["ADT_PASSWORD"]),
             client=source.get("ADT_CLIENT") or "001",
             language=source.get("ADT_LANGUAGE") or "EN",
-            verify=_parse_verify(source.get("ADT_VERIFY_TLS", "")),
+            verify=parse_verify(source.get("ADT_VERIFY_TLS", "")),
             name=name or source.get("ADT_SYSTEM", ""),
         )
