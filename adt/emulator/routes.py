@@ -1,0 +1,465 @@
+"""ADT resources: one handler per resource family, called with an authenticated call.
+
+The pipeline in :mod:`adt.emulator.app` has already done authentication, CSRF and
+the stateful-context bookkeeping; handlers only implement the resource semantics
+and raise :class:`~adt.emulator.errors.AdtError` for refusals.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+from lxml import etree
+from starlette.datastructures import Headers, QueryParams
+from starlette.responses import Response
+
+from . import documents, errors, stamps
+from .documents import Message
+from .model import (
+    ADT,
+    CLAS,
+    CLASS_PARTS,
+    FINC,
+    FUGR,
+    FUNC,
+    INCL,
+    INTF,
+    PROG,
+    Kind,
+    RepoObject,
+    SourceUnit,
+    Version,
+)
+from .negotiation import choose
+from .sessions import Context, SecuritySession
+from .state import SystemState, lock_handle
+from .text import to_wire
+
+NS_ADTCORE = "{http://www.sap.com/adt/core}"
+NS_CHKRUN = "{http://www.sap.com/adt/checkrun}"
+
+XML_UTF8 = "application/xml; charset=utf-8"
+
+
+@dataclass
+class Call:
+    """One authenticated request as the handlers see it."""
+
+    method: str
+    path: str
+    query: QueryParams
+    headers: Headers
+    body: bytes
+    user: str
+    session: SecuritySession
+    context: Context | None
+    extra_headers: dict[str, str] = field(default_factory=dict)
+
+
+def respond(
+    body: str | bytes = b"",
+    *,
+    status: int = 200,
+    content_type: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    """A response with exactly the given content type (or none, like SAP's empty 200s)."""
+    all_headers = dict(headers or {})
+    if content_type is not None:
+        all_headers["content-type"] = content_type
+    raw = body.encode("utf-8") if isinstance(body, str) else body
+    return Response(content=raw, status_code=status, headers=all_headers)
+
+
+def error_response(error: errors.AdtError) -> Response:
+    return respond(error.document(), status=error.status, content_type="application/xml")
+
+
+def _kind_of_key(key: str) -> Kind:
+    if "/fmodules/" in key:
+        return FUNC
+    if key.startswith(FUGR.collection + "/") and "/includes/" in key:
+        return FINC
+    for kind in (CLAS, INTF, PROG, INCL, FUGR):
+        if key.startswith(kind.collection + "/"):
+            return kind
+    raise AssertionError(key)
+
+
+def _name_of_key(key: str) -> str:
+    return unquote(key.rsplit("/", 1)[1]).upper()
+
+
+def _xml_root(body: bytes) -> etree._Element:
+    try:
+        parser = etree.XMLParser(resolve_entities=False, no_network=True)
+        return etree.fromstring(body, parser)
+    except etree.XMLSyntaxError as exc:
+        raise errors.bad_request(f"The request body is not valid XML: {exc}") from None
+
+
+class Resources:
+    """Dispatches an authenticated call to the resource that serves it."""
+
+    def __init__(self, state: SystemState) -> None:
+        self.state = state
+        self._fixed: dict[str, Callable[[Call], Response]] = {
+            f"{ADT}/core/discovery": self._discovery,
+            f"{ADT}/discovery": self._discovery,
+            f"{ADT}/compatibility/graph": self._graph,
+            f"{ADT}/activation": self._activation,
+            f"{ADT}/checkruns": self._checkruns,
+            f"{ADT}/repository/informationsystem/search": self._search,
+            f"{ADT}/repository/nodestructure": self._nodestructure,
+        }
+
+    def dispatch(self, call: Call) -> Response:
+        handler = self._fixed.get(call.path.rstrip("/") or call.path)
+        if handler is not None:
+            return handler(call)
+        if call.path.lower().startswith(f"{ADT}/packages/"):
+            return self._package(call)
+        parsed = self.state.parse_path(call.path)
+        if parsed is None:
+            raise errors.no_suitable_resource()
+        key, part, rest = parsed
+        if rest == "includes" and call.method == "POST":
+            return self._create_include(call, key)
+        if rest:
+            raise errors.no_suitable_resource()
+        if part is None:
+            return self._object(call, key)
+        return self._source(call, key, part)
+
+    # helpers ---------------------------------------------------------------------------
+    def _require(self, key: str) -> RepoObject:
+        obj = self.state.objects.get(key)
+        if obj is None:
+            raise errors.not_found(_kind_of_key(key).resource_word, _name_of_key(key))
+        return obj
+
+    @staticmethod
+    def _negotiate(call: Call, offers: list[str], *, strict: bool) -> str:
+        chosen = choose(call.headers.get("accept"), offers, strict_params=strict)
+        if chosen is None:
+            raise errors.not_acceptable([o.split(";")[0] for o in offers])
+        return chosen
+
+    # fixed resources -------------------------------------------------------------------
+    def _discovery(self, call: Call) -> Response:
+        self._only(call, "GET")
+        self._negotiate(call, ["application/atomsvc+xml", "application/xml"], strict=False)
+        return respond(documents.discovery_document(), content_type="application/atomsvc+xml")
+
+    def _graph(self, call: Call) -> Response:
+        self._only(call, "GET")
+        return respond(documents.compatibility_graph(), content_type=XML_UTF8)
+
+    @staticmethod
+    def _only(call: Call, *methods: str) -> None:
+        if call.method not in methods:
+            raise errors.method_not_supported(call.method)
+
+    def _package(self, call: Call) -> Response:
+        self._only(call, "GET")
+        name = unquote(call.path.rstrip("/").rsplit("/", 1)[1]).upper()
+        package = self.state.packages.get(name)
+        if package is None:
+            raise errors.package_not_found(name)
+        chosen = self._negotiate(
+            call,
+            ["application/vnd.sap.adt.packages.v2+xml", "application/vnd.sap.adt.packages.v1+xml"],
+            strict=True,
+        )
+        body = documents.package_document(
+            package.name,
+            package.description,
+            package.responsible,
+            package.created_at,
+            self.state.sid,
+            package.parent,
+        )
+        return respond(body, content_type=f"{chosen}; charset=utf-8")
+
+    # objects ---------------------------------------------------------------------------
+    def _object(self, call: Call, key: str) -> Response:
+        action = call.query.get("_action")
+        if call.method == "POST" and action is not None:
+            if action.upper() == "LOCK":
+                return self._lock(call, key)
+            if action.upper() == "UNLOCK":
+                return self._unlock(call, key)
+            raise errors.bad_request(f"Action {action} is not supported")
+        if call.method == "GET":
+            return self._metadata(call, key)
+        if call.method == "DELETE":
+            return self._delete(call, key)
+        raise errors.method_not_supported(call.method)
+
+    def _metadata(self, call: Call, key: str) -> Response:
+        obj = self._require(key)
+        chosen = self._negotiate(call, list(obj.kind.media_types), strict=True)
+        view = self.state.view(obj, call.query.get("version"))
+        if view is None:
+            raise errors.not_found(obj.kind.resource_word, obj.name)
+        group = self.state.group_of(obj)
+        context = self._include_context(obj) if obj.kind is INCL else None
+        body = documents.object_document(view, group=group, context=context)
+        headers = {
+            "etag": stamps.metadata_etag(view.changed_at, active=view.active),
+            "last-modified": stamps.http_date(view.changed_at),
+        }
+        return respond(body, content_type=f"{chosen}; charset=utf-8", headers=headers)
+
+    def _include_context(self, include: RepoObject) -> RepoObject | None:
+        pattern = re.compile(
+            rf"^\s*INCLUDE\s+{re.escape(include.name)}\s*\.", re.IGNORECASE | re.MULTILINE
+        )
+        for obj in self.state.objects.values():
+            if obj.kind is PROG:
+                picked = obj.parts["main"].pick(None)
+                if picked is not None and pattern.search(picked[0].text):
+                    return obj
+        return None
+
+    def _lock(self, call: Call, key: str) -> Response:
+        obj = self._require(key)
+        chosen = self._negotiate(
+            call, [documents.LOCK_RESULT2, documents.LOCK_RESULT], strict=False
+        )
+        if call.context is None:
+            # Stateless LOCK: the enqueue ends with the request, the handle is useless
+            # (what SAP_BASIS < 7.51 and a stateless caller experience).
+            handle = lock_handle(f"stateless:{call.session.id}", obj.uri)
+        else:
+            handle = self.state.lock_object(obj, call.context).handle
+        package = self.state.packages.get(obj.package)
+        local = package.is_local if package is not None else obj.package.startswith("$")
+        if local:
+            corrnr, corruser, corrtext = "", "", ""
+            modification = "NoModification" if obj.kind in (CLAS, INTF) else ""
+        else:
+            corrnr = self.state.transport_for(obj.package)
+            corruser, corrtext = call.user, "Generated Request for Change Recording"
+            modification = ""
+        body = documents.lock_result(
+            handle,
+            corrnr=corrnr,
+            corruser=corruser,
+            corrtext=corrtext,
+            local=local,
+            modification=modification,
+            result2=chosen == documents.LOCK_RESULT2,
+        )
+        return respond(body, content_type=chosen)
+
+    def _unlock(self, call: Call, key: str) -> Response:
+        obj = self.state.objects.get(key)
+        handle = call.query.get("lockHandle") or ""
+        if obj is not None:
+            self.state.unlock_object(obj, handle, call.context)
+        return respond()
+
+    def _delete(self, call: Call, key: str) -> Response:
+        obj = self._require(key)
+        self.state.require_lock(obj, call.query.get("lockHandle"), call.context, call.user)
+        del self.state.locks[obj.uri]
+        del self.state.objects[obj.uri]
+        return respond()
+
+    def _create_include(self, call: Call, key: str) -> Response:
+        obj = self._require(key)
+        if obj.kind is not CLAS:
+            raise errors.method_not_supported(call.method)
+        self.state.require_lock(obj, call.query.get("lockHandle"), call.context, call.user)
+        root = _xml_root(call.body)
+        part = root.get("{http://www.sap.com/adt/oo/classes}includeType") or ""
+        if part not in ("definitions", "implementations", "macros", "testclasses"):
+            raise errors.bad_request(f"Include type {part} is not supported")
+        if part not in obj.parts:
+            stamp = stamps.next_stamp(None)
+            obj.parts[part] = SourceUnit(
+                part, inactive=Version("", stamp, call.user), last_stamp=stamp
+            )
+        return respond()
+
+    # sources ---------------------------------------------------------------------------
+    def _source(self, call: Call, key: str, part: str) -> Response:
+        obj = self._require(key)
+        valid = CLASS_PARTS if obj.kind is CLAS else ("main",)
+        if part not in valid or (call.method != "PUT" and part not in obj.parts):
+            raise errors.not_found(obj.kind.resource_word, obj.include_name(part))
+        if call.method == "GET":
+            self._negotiate(call, ["text/plain"], strict=False)
+            picked = obj.parts[part].pick(call.query.get("version"))
+            if picked is None:
+                raise errors.not_found(obj.kind.resource_word, obj.name)
+            version, active = picked
+            headers = {
+                "etag": stamps.source_etag(version.changed_at, active=active),
+                "last-modified": stamps.http_date(version.changed_at),
+            }
+            return respond(
+                to_wire(version.text), content_type="text/plain; charset=utf-8", headers=headers
+            )
+        if call.method == "PUT":
+            text = self._decode_text(call)
+            stored = self.state.put_source(
+                obj, part, text, call.query.get("lockHandle"), call.context, call.user
+            )
+            headers = {
+                "etag": stamps.source_etag(stored.changed_at, active=False),
+                "last-modified": stamps.http_date(stored.changed_at),
+            }
+            return respond(headers=headers)
+        raise errors.method_not_supported(call.method)
+
+    @staticmethod
+    def _decode_text(call: Call) -> str:
+        content_type = call.headers.get("content-type", "")
+        match = re.search(r"charset=([\w-]+)", content_type, re.IGNORECASE)
+        charset = match.group(1) if match else "utf-8"
+        try:
+            return call.body.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            raise errors.bad_request(f"The body is not valid {charset}") from None
+
+    # activation ------------------------------------------------------------------------
+    def _resolve_reference(self, uri: str) -> tuple[RepoObject | None, str]:
+        path = uri.split("?", 1)[0]
+        parsed = self.state.parse_path(path)
+        if parsed is None:
+            return None, path.rsplit("/", 1)[-1].upper()
+        key = parsed[0]
+        return self.state.objects.get(key), _name_of_key(key)
+
+    def _activation(self, call: Call) -> Response:
+        self._only(call, "POST")
+        if call.query.get("method") is None:
+            raise errors.parameter_missing("method")
+        root = _xml_root(call.body)
+        targets: list[RepoObject] = []
+        missing: list[Message] = []
+        for ref in root.iter(f"{NS_ADTCORE}objectReference"):
+            uri = ref.get(f"{NS_ADTCORE}uri") or ""
+            obj, name = self._resolve_reference(uri)
+            if obj is None:
+                missing.append(
+                    Message(
+                        uri=uri,
+                        line=1,
+                        column=0,
+                        end_column=0,
+                        text=f"Object {name} does not exist",
+                        obj_descr=name,
+                    )
+                )
+            else:
+                targets.append(obj)
+        messages_style = self.state.activation_style == "messages"
+        if missing:
+            body = documents.activation_messages(missing, properties=(True, False, False))
+            return respond(body, content_type=XML_UTF8)
+        result = self.state.activate(targets)
+        if result.messages and not result.activated:
+            props = (True, False, False) if messages_style else None
+            body = documents.activation_messages(result.messages, properties=props)
+            return respond(body, content_type=XML_UTF8)
+        if not result.activated:
+            body = documents.activation_messages([], properties=(False, False, True))
+            return respond(body, content_type=XML_UTF8)
+        if messages_style:
+            body = documents.activation_messages(result.messages, properties=(True, True, True))
+            return respond(body, content_type=XML_UTF8)
+        return respond()
+
+    # check runs ------------------------------------------------------------------------
+    def _checkruns(self, call: Call) -> Response:
+        self._only(call, "POST")
+        self._negotiate(call, [documents.CHECK_MESSAGES, "application/xml"], strict=False)
+        root = _xml_root(call.body)
+        reports: list[documents.CheckReport] = []
+        for item in root.iter(f"{NS_CHKRUN}checkObject"):
+            uri = item.get(f"{NS_ADTCORE}uri") or ""
+            version = item.get(f"{NS_CHKRUN}version") or "active"
+            obj, name = self._resolve_reference(uri)
+            if obj is None:
+                kind = self._kind_for_uri(uri)
+                word = kind.resource_word if kind else None
+                text = errors.not_found(word, name).message
+                reports.append(documents.CheckReport(uri.split("?")[0], False, text, []))
+                continue
+            overrides = self._artifacts(item, obj)
+            messages = self.state.check_object(obj, version, overrides)
+            reports.append(
+                documents.CheckReport(
+                    obj.uri, True, f"Object {obj.name} has been checked", messages
+                )
+            )
+        return respond(
+            documents.check_run_reports(reports),
+            content_type=f"{documents.CHECK_MESSAGES}; charset=utf-8",
+        )
+
+    def _kind_for_uri(self, uri: str) -> Kind | None:
+        parsed = self.state.parse_path(uri)
+        return _kind_of_key(parsed[0]) if parsed else None
+
+    def _artifacts(self, item: etree._Element, obj: RepoObject) -> dict[str, str]:
+        overrides: dict[str, str] = {}
+        for artifact in item.iter(f"{NS_CHKRUN}artifact"):
+            uri = artifact.get(f"{NS_CHKRUN}uri") or obj.source_uri("main")
+            content = artifact.findtext(f"{NS_CHKRUN}content") or ""
+            try:
+                text = base64.b64decode(content, validate=False).decode("utf-8")
+            except (binascii.Error, UnicodeDecodeError):
+                raise errors.bad_request("Artifact content is not base64 UTF-8") from None
+            parsed = self.state.parse_path(uri)
+            part = parsed[1] if parsed and parsed[1] else "main"
+            overrides[part] = text
+        return overrides
+
+    # search and trees ------------------------------------------------------------------
+    def _search(self, call: Call) -> Response:
+        self._only(call, "GET")
+        self._negotiate(call, ["application/xml"], strict=False)
+        if call.query.get("operation") is None:
+            raise errors.parameter_missing("operation")
+        query = call.query.get("query")
+        if query is None:
+            raise errors.parameter_missing("query")
+        try:
+            max_results = int(call.query.get("maxResults") or "100")
+        except ValueError:
+            raise errors.bad_request("maxResults must be a number") from None
+        refs = self.state.search(query, max(max_results, 0), call.query.get("objectType"))
+        return respond(documents.object_references(refs), content_type=XML_UTF8)
+
+    def _nodestructure(self, call: Call) -> Response:
+        self._only(call, "POST")
+        if (call.query.get("parent_type") or "").upper() != "DEVC/K":
+            return respond()
+        package = (call.query.get("parent_name") or "").upper()
+        node = call.query.get("node_id")
+        if node is None and call.body:
+            node = _xml_root(call.body).findtext(".//TV_NODEKEY")
+        node_id = int(node) if node and node.strip().isdigit() else 0
+        grouped = self.state.package_objects(package)
+        if not grouped:
+            return respond()
+        kinds = sorted(grouped, key=lambda k: k.code)
+        if node_id == 0:
+            return respond(documents.tree_root(kinds), content_type=documents.TREE_CONTENT)
+        for kind in kinds:
+            if kind.tree_node_id == node_id:
+                body = documents.tree_objects(kind, grouped[kind])
+                return respond(body, content_type=documents.TREE_CONTENT)
+        return respond()
+
+
+__all__ = ["Call", "Resources", "error_response", "respond"]

@@ -1,0 +1,73 @@
+"""``abap-adt emulator``: run the emulator in the foreground until Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+import uvicorn
+
+from .emulator import DEFAULT_USERS, Emulator
+
+
+def parse_users(values: list[str]) -> dict[str, str]:
+    """``["NAME:PASSWORD", …]`` → ``{"NAME": "PASSWORD"}`` (names upper-cased)."""
+    users: dict[str, str] = {}
+    for value in values:
+        name, sep, password = value.partition(":")
+        if not sep or not name:
+            raise ValueError(f"--user expects NAME:PASSWORD, got {name or value!r}")
+        users[name.upper()] = password
+    return users
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    """Build the emulator from CLI arguments, print its base URL and serve."""
+    try:
+        users = parse_users(list(args.user or [])) or dict(DEFAULT_USERS)
+    except ValueError as exc:
+        print(f"abap-adt emulator: {exc}", file=sys.stderr)
+        return 2
+    try:
+        emulator = Emulator(
+            seed_dirs=list(args.seed or []),
+            users=users,
+            sid=args.sid,
+            client=args.client,
+            idle_timeout=1800.0 if args.idle_timeout is None else float(args.idle_timeout),
+            activation_style=args.activation_style or "empty",
+            admin=bool(args.admin),
+        )
+    except (OSError, ValueError) as exc:
+        print(f"abap-adt emulator: {exc}", file=sys.stderr)
+        return 2
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        print(
+            f"abap-adt emulator: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr
+        )
+        return 2
+    port = sock.getsockname()[1]
+    host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
+    first_user = next(iter(users))
+    print(
+        f"ADT emulator listening on http://{host}:{port} "
+        f"(SID {emulator.sid}, client {emulator.client}, user {first_user})",
+        flush=True,
+    )
+    if args.admin:
+        print(f"Admin endpoint: http://{host}:{port}/__emulator__/", flush=True)
+    config = uvicorn.Config(emulator.app, log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    return 0

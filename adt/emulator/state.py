@@ -1,0 +1,457 @@
+"""The emulated system: repository, lock table, sessions and request log.
+
+Everything mutable lives here behind one re-entrant lock, because tests touch the
+state from their own thread while uvicorn serves from another.  Methods raise
+:class:`~adt.emulator.errors.AdtError` for protocol refusals and
+:class:`EmulatorError` for misuse of the Python API.
+"""
+
+from __future__ import annotations
+
+import collections
+import fnmatch
+import hashlib
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from . import errors, stamps
+from .checker import check
+from .documents import Message, ObjectView, PartView, Reference
+from .model import (
+    ADT,
+    ALL_KINDS,
+    CLAS,
+    FINC,
+    FUGR,
+    FUNC,
+    INCL,
+    INTF,
+    PROG,
+    Kind,
+    Package,
+    RepoObject,
+    SourceUnit,
+    Version,
+    encode_name,
+)
+from .sessions import Context, SessionManager
+from .text import canonical, first_long_line
+
+
+class EmulatorError(Exception):
+    """A Python-API call the emulator refuses (unknown object, lock held, …)."""
+
+
+@dataclass(frozen=True)
+class LockInfo:
+    """One enqueue lock: which object, whose, which handle, which context."""
+
+    object_uri: str
+    user: str
+    handle: str
+    context_id: str
+
+
+@dataclass(frozen=True)
+class RequestLogEntry:
+    """One request as the emulator saw it (never with credentials)."""
+
+    method: str
+    path: str
+    query: str
+    status: int
+    session_type: str | None
+    user: str | None
+    context_id: str | None = None
+
+
+@dataclass(frozen=True)
+class ActivationResult:
+    """What an activation did: messages (errors) and whether anything ran."""
+
+    messages: list[Message]
+    activated: bool
+
+
+def lock_handle(context_id: str, object_uri: str) -> str:
+    """40 upper-case hex; stable per (context, object) like A4H's re-lock (``106``)."""
+    return hashlib.sha1(f"{context_id}|{object_uri}".encode()).hexdigest().upper()
+
+
+_ROUTES: list[tuple[str, Kind]] = [
+    ("oo/classes/", CLAS),
+    ("oo/interfaces/", INTF),
+    ("programs/programs/", PROG),
+    ("programs/includes/", INCL),
+]
+
+
+def _decode(segment: str) -> str:
+    return unquote(segment).upper()
+
+
+class SystemState:
+    """All mutable emulator state, guarded by :attr:`lock`."""
+
+    def __init__(
+        self,
+        *,
+        sid: str,
+        client: str,
+        users: dict[str, str],
+        idle_timeout: float,
+        activation_style: str,
+    ) -> None:
+        self.lock = threading.RLock()
+        self.sid = sid
+        self.client = client
+        self.users = users
+        self.activation_style = activation_style
+        self.objects: dict[str, RepoObject] = {}
+        self.packages: dict[str, Package] = {}
+        self.locks: dict[str, LockInfo] = {}
+        self.sessions = SessionManager(sid, idle_timeout)
+        self.request_log: list[RequestLogEntry] = []
+        self._transports: dict[str, str] = {}
+
+    # repository ------------------------------------------------------------------------
+    def add_package(self, package: Package) -> None:
+        with self.lock:
+            self.packages.setdefault(package.name, package)
+
+    def add_object(self, obj: RepoObject) -> None:
+        with self.lock:
+            if obj.package not in self.packages:
+                self.packages[obj.package] = Package(
+                    obj.package, responsible=obj.responsible, created_at=obj.created_at
+                )
+            self.objects[obj.uri] = obj
+
+    def find(self, uri: str) -> RepoObject | None:
+        """The object at an object URI (any case, encoded or not)."""
+        resolved = self.resolve(uri)
+        return resolved[0] if resolved else None
+
+    def resolve(self, path: str) -> tuple[RepoObject, str | None] | None:
+        """Map a URI to ``(object, part)``; ``part`` is ``None`` for the object itself.
+
+        Accepts the object URI, ``…/source/main`` and ``…/includes/<part>``; a
+        query string or fragment is ignored.  Unknown objects give ``None``.
+        """
+        parsed = self.parse_path(path)
+        if parsed is None:
+            return None
+        key, part, _rest = parsed
+        with self.lock:
+            obj = self.objects.get(key)
+        if obj is None:
+            return None
+        return obj, part
+
+    def parse_path(self, path: str) -> tuple[str, str | None, str] | None:
+        """Split a path into (canonical object URI, part, remaining suffix)."""
+        path = path.split("?", 1)[0].split("#", 1)[0]
+        prefix = ADT + "/"
+        if not path.startswith(prefix):
+            return None
+        rest = path[len(prefix) :]
+        segments = rest.split("/")
+        key: str | None = None
+        tail: list[str] = []
+        for route, kind in _ROUTES:
+            if rest.lower().startswith(route) and len(segments) >= 3:
+                name = _decode(segments[2])
+                key = f"{kind.collection}/{encode_name(name)}"
+                tail = segments[3:]
+                break
+        else:
+            if rest.lower().startswith("functions/groups/") and len(segments) >= 3:
+                group = encode_name(_decode(segments[2]))
+                key = f"{FUGR.collection}/{group}"
+                tail = segments[3:]
+                if len(tail) >= 2 and tail[0].lower() in ("fmodules", "includes"):
+                    key = f"{key}/{tail[0].lower()}/{encode_name(_decode(tail[1]))}"
+                    tail = tail[2:]
+        if key is None or not all(segments[:3]):
+            return None
+        lowered = [t.lower() for t in tail]
+        if lowered == [] or lowered == [""]:
+            return key, None, ""
+        if lowered == ["source", "main"]:
+            return key, "main", ""
+        if len(lowered) == 2 and lowered[0] == "includes":
+            return key, lowered[1], ""
+        return key, None, "/".join(lowered)
+
+    def group_of(self, obj: RepoObject) -> RepoObject | None:
+        if obj.group is None:
+            return None
+        with self.lock:
+            return self.objects.get(f"{FUGR.collection}/{encode_name(obj.group)}")
+
+    def view(self, obj: RepoObject, version: str | None) -> ObjectView | None:
+        """The object as the metadata document shows it in ``version``."""
+        with self.lock:
+            parts: list[PartView] = []
+            main_text = ""
+            for unit in obj.ordered_parts():
+                picked = unit.pick(version)
+                if picked is None:
+                    continue
+                chosen, active = picked
+                parts.append(PartView(unit.part, chosen.changed_at, chosen.changed_by, active))
+                if unit.part == "main":
+                    main_text = chosen.text
+            if not parts:
+                return None
+            return ObjectView(obj, parts, self.sid, main_text)
+
+    # locks -----------------------------------------------------------------------------
+    def lock_object(self, obj: RepoObject, context: Context) -> LockInfo:
+        """Enqueue ``obj`` for ``context``; EU/510 if anyone (even it) holds it."""
+        with self.lock:
+            held = self.locks.get(obj.uri)
+            if held is not None:
+                raise errors.lock_conflict(held.user, obj.name)
+            info = LockInfo(obj.uri, context.user, lock_handle(context.id, obj.uri), context.id)
+            self.locks[obj.uri] = info
+            return info
+
+    def unlock_object(self, obj: RepoObject, handle: str, context: Context | None) -> None:
+        """Release if handle and context match; silently do nothing otherwise (§4.4)."""
+        with self.lock:
+            held = self.locks.get(obj.uri)
+            if held is None or context is None:
+                return
+            if held.context_id == context.id and held.handle == handle:
+                del self.locks[obj.uri]
+
+    def require_lock(
+        self, obj: RepoObject, handle: str | None, context: Context | None, user: str
+    ) -> LockInfo:
+        """The lock ``context`` holds on ``obj`` under ``handle``; 400/423 otherwise."""
+        if handle is None:
+            raise errors.parameter_missing("lockHandle")
+        with self.lock:
+            held = self.locks.get(obj.uri)
+            if held is None or context is None:
+                raise errors.invalid_lock_handle(obj.kind.lock_word, obj.name, handle, user)
+            if held.context_id != context.id or held.handle != handle:
+                raise errors.invalid_lock_handle(obj.kind.lock_word, obj.name, handle, user)
+            return held
+
+    def transport_for(self, package: str) -> str:
+        """The (one) modifiable transport request of a transportable package."""
+        with self.lock:
+            if package not in self._transports:
+                self._transports[package] = f"{self.sid}K9{len(self._transports) + 101:05d}"
+            return self._transports[package]
+
+    def drop_context_locks(self, context_id: str) -> None:
+        with self.lock:
+            for uri in [u for u, info in self.locks.items() if info.context_id == context_id]:
+                del self.locks[uri]
+
+    def end_context(self, context_id: str) -> None:
+        """End a stateful context; its locks go with it."""
+        with self.lock:
+            self.sessions.kill_context(context_id)
+            self.drop_context_locks(context_id)
+
+    def expire_idle(self) -> None:
+        with self.lock:
+            for context_id in self.sessions.expired_contexts():
+                self.end_context(context_id)
+
+    def close_session(self, session_id: str) -> None:
+        with self.lock:
+            for context_id in self.sessions.close_session(session_id):
+                self.drop_context_locks(context_id)
+
+    # writes ----------------------------------------------------------------------------
+    def _store(self, obj: RepoObject, unit: SourceUnit, text: str, user: str) -> Version:
+        stored = canonical(text, keep_trailing_newlines=obj.kind.keeps_trailing_newlines)
+        stamp = stamps.next_stamp(unit.last_stamp or None)
+        unit.last_stamp = stamp
+        unit.inactive = Version(stored, stamp, user)
+        return unit.inactive
+
+    def put_source(
+        self,
+        obj: RepoObject,
+        part: str,
+        text: str,
+        handle: str | None,
+        context: Context | None,
+        user: str,
+    ) -> Version:
+        """A PUT from the wire: the calling context must hold the lock with ``handle``."""
+        with self.lock:
+            self.require_lock(obj, handle, context, user)
+            line = first_long_line(text)
+            if line is not None:
+                raise errors.line_too_long(line)
+            unit = obj.parts.get(part)
+            if unit is None:
+                raise errors.save_failure(
+                    f"{obj.include_name(part)} does not have any inactive version"
+                )
+            return self._store(obj, unit, text, user)
+
+    def write_as(self, user: str, source_uri: str, text: str) -> Version:
+        """Another actor saves a source (refused while someone else holds the lock)."""
+        with self.lock:
+            obj, part = self._source(source_uri)
+            held = self.locks.get(obj.uri)
+            if held is not None and held.user != user:
+                raise EmulatorError(f"{obj.name} is locked by {held.user}")
+            if first_long_line(text) is not None:
+                raise EmulatorError("a line exceeds 255 characters")
+            return self._store(obj, obj.parts[part], text, user)
+
+    def _source(self, source_uri: str) -> tuple[RepoObject, str]:
+        resolved = self.resolve(source_uri)
+        if resolved is None or resolved[1] is None or resolved[1] not in resolved[0].parts:
+            raise EmulatorError(f"no such source: {source_uri}")
+        return resolved[0], resolved[1]
+
+    def source_text(self, source_uri: str, version: str) -> str | None:
+        """Stored text (LF-joined) of a source URI, or ``None``."""
+        with self.lock:
+            resolved = self.resolve(source_uri)
+            if resolved is None:
+                return None
+            obj, part = resolved
+            unit = obj.parts.get(part or "main")
+            if unit is None:
+                return None
+            picked = unit.pick("active" if version == "active" else "inactive")
+            return picked[0].text if picked else None
+
+    # activation ------------------------------------------------------------------------
+    def activate(self, objects: Iterable[RepoObject]) -> ActivationResult:
+        """Check and activate; raises EU/510 while any context holds a lock."""
+        with self.lock:
+            targets = list({obj.uri: obj for obj in objects}.values())
+            for obj in targets:
+                held = self.locks.get(obj.uri)
+                if held is not None:
+                    raise errors.activation_locked(held.user, obj.name, obj.uri)
+            pending = [o for o in targets if o.is_inactive]
+            if not pending:
+                return ActivationResult([], activated=False)
+            messages: list[Message] = []
+            for obj in pending:
+                messages += self.check_object(obj, "inactive")
+            if any(m.severity in ("E", "A", "X") for m in messages):
+                return ActivationResult(messages, activated=False)
+            for obj in pending:
+                self._activate_now(obj)
+            return ActivationResult(messages, activated=True)
+
+    def _activate_now(self, obj: RepoObject) -> None:
+        for unit in obj.parts.values():
+            if unit.inactive is not None:
+                unit.active = unit.inactive
+                unit.inactive = None
+
+    def activate_all(self) -> int:
+        """Activate every inactive object without checks; returns how many."""
+        with self.lock:
+            pending = [o for o in self.objects.values() if o.is_inactive]
+            for obj in pending:
+                self._activate_now(obj)
+            return len(pending)
+
+    def check_object(
+        self, obj: RepoObject, version: str, overrides: dict[str, str] | None = None
+    ) -> list[Message]:
+        """Run the checker over every part of ``obj`` in ``version``."""
+        overrides = overrides or {}
+        messages: list[Message] = []
+        with self.lock:
+            for unit in obj.ordered_parts():
+                if unit.part in overrides:
+                    text = overrides[unit.part]
+                else:
+                    picked = unit.pick(version)
+                    if picked is None:
+                        continue
+                    text = picked[0].text
+                for finding in check(text):
+                    messages.append(
+                        Message(
+                            uri=obj.source_uri(unit.part),
+                            line=finding.line,
+                            column=finding.column,
+                            end_column=finding.end_column,
+                            text=finding.message,
+                            obj_descr=f"{obj.kind.label} {obj.name}",
+                        )
+                    )
+        return messages
+
+    # search and trees ------------------------------------------------------------------
+    def search(self, query: str, max_results: int, object_type: str | None) -> list[Reference]:
+        """Quick search: ``*`` wildcards, case-insensitive, like A4H (§7.3)."""
+        pattern = query.upper()
+        wanted = object_type.upper() if object_type else None
+        hits: list[Reference] = []
+        with self.lock:
+            candidates: list[tuple[str, str, str, str | None, str | None]] = []
+            for obj in self.objects.values():
+                if obj.kind is FINC:
+                    continue
+                if wanted is not None:
+                    if "/" in wanted:
+                        if obj.kind.code != wanted:
+                            continue
+                    elif obj.kind.code.split("/")[0] != wanted or obj.kind is FUNC:
+                        continue
+                description: str | None = obj.description
+                if wanted == FUNC.code:
+                    description = None  # A4H 848 drops it for objectType=FUGR/FF
+                candidates.append((obj.name, obj.kind.code, obj.uri, obj.package, description))
+            if wanted in (None, "DEVC", "DEVC/K"):
+                for pkg in self.packages.values():
+                    candidates.append((pkg.name, "DEVC/K", pkg.uri, pkg.name, pkg.description))
+        for name, code, uri, package, description in sorted(candidates):
+            if fnmatch.fnmatchcase(name, pattern.replace("[", "[[]")):
+                hits.append(Reference(uri, code, name, package, description))
+                if len(hits) >= max_results:
+                    break
+        return hits
+
+    def package_objects(self, package: str) -> dict[Kind, list[RepoObject]]:
+        """R3TR objects of a package grouped by kind, sorted by name."""
+        grouped: dict[Kind, list[RepoObject]] = collections.defaultdict(list)
+        with self.lock:
+            for obj in self.objects.values():
+                if obj.package == package and obj.kind in ALL_KINDS and obj.kind.tree_node_id:
+                    grouped[obj.kind].append(obj)
+        return {k: sorted(v, key=lambda o: o.name) for k, v in grouped.items()}
+
+    # request log -----------------------------------------------------------------------
+    def log(self, entry: RequestLogEntry) -> None:
+        with self.lock:
+            self.request_log.append(entry)
+
+    def object_uris(self) -> list[str]:
+        with self.lock:
+            return sorted(self.objects)
+
+    def lock_list(self) -> list[LockInfo]:
+        with self.lock:
+            return list(self.locks.values())
+
+
+__all__ = [
+    "ActivationResult",
+    "EmulatorError",
+    "LockInfo",
+    "RequestLogEntry",
+    "SystemState",
+    "lock_handle",
+]

@@ -1,0 +1,53 @@
+"""Shared fixtures.
+
+Emulator fixtures: ``emulator`` (built-in samples), ``adt_client`` (in-process
+httpx client, logged on as DEVELOPER), ``emulator_url`` (the same emulator on a
+real socket) and ``adt_captures`` (the captured traffic, skipped when absent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from adt.emulator import Emulator
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED = REPO_ROOT / ".." / "shared"
+CAPTURES = SHARED / "adt-captures"
+
+DEFAULT_AUTH = ("DEVELOPER", "developer")
+
+
+@pytest.fixture
+def emulator() -> Emulator:
+    """A fresh emulator with the built-in sample set."""
+    return Emulator()
+
+
+@pytest.fixture
+async def adt_client(emulator: Emulator) -> AsyncIterator[httpx.AsyncClient]:
+    """An in-process client for ``emulator`` with DEVELOPER's basic auth."""
+    transport = httpx.ASGITransport(app=emulator.app)
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://emulator", auth=DEFAULT_AUTH
+    ) as client:
+        yield client
+
+
+@pytest.fixture
+def emulator_url(emulator: Emulator) -> Iterator[str]:
+    """``emulator`` served on 127.0.0.1 from a background thread."""
+    with emulator.serve_in_thread() as base_url:
+        yield base_url
+
+
+@pytest.fixture
+def adt_captures() -> Path:
+    """The captured ADT traffic (``../shared/adt-captures``); skips when absent."""
+    if not CAPTURES.is_dir():
+        pytest.skip(f"captures not available at {CAPTURES.resolve()}")
+    return CAPTURES.resolve()
