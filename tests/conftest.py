@@ -12,12 +12,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.captures import CAPTURES
 
 from adt.emulator import Emulator
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED = REPO_ROOT / ".." / "shared"
-CAPTURES = SHARED / "adt-captures"
 
 DEFAULT_AUTH = ("DEVELOPER", "developer")
 

@@ -1,0 +1,136 @@
+"""The ADT client's full cycle against the emulator over a real socket."""
+
+from __future__ import annotations
+
+import pytest
+from support.emulated import USERS, no_sleep
+
+from adt import AdtClient, ConnectionProfile
+from adt.emulator import Emulator
+from adt.errors import (
+    AdtTransportError,
+    AuthenticationError,
+    LockConflictError,
+    NotFoundError,
+    SessionTimedOutError,
+)
+from adt.text import server_canonical
+
+PROGRAM = "/sap/bc/adt/programs/programs/zdemo_report"
+SOURCE = f"{PROGRAM}/source/main"
+GREETER = "/sap/bc/adt/oo/classes/zcl_demo_greeter"
+
+
+@pytest.fixture
+def emulator() -> Emulator:
+    return Emulator(users=USERS)
+
+
+@pytest.fixture
+def url(emulator: Emulator) -> str:
+    with emulator.serve_in_thread() as base_url:
+        yield base_url  # type: ignore[misc]
+
+
+def _client(url: str, user: str = "DEVELOPER", password: str | None = None) -> AdtClient:
+    profile = ConnectionProfile(base_url=url, user=user, password=password or USERS[user])  # type: ignore[arg-type]
+    return AdtClient(profile, sleep=no_sleep)
+
+
+async def test_full_cycle(url: str, emulator: Emulator) -> None:
+    async with _client(url) as adt:
+        meta = await adt.object_metadata(PROGRAM)
+        assert (meta.name, meta.type, meta.package) == ("ZDEMO_REPORT", "PROG/P", "$ZDEMO")
+        original = await adt.read_source(meta.source_url or SOURCE)
+        assert original.etag == meta.source_etag()
+        assert meta.changed_at is not None and original.last_modified == meta.changed_at
+        new_text = original.text + "\n* written by the client test   \n\n"
+        lock = await adt.lock(PROGRAM)
+        assert lock.is_local and len(lock.handle) == 40
+        written = await adt.write_source(SOURCE, new_text, lock_handle=lock.handle)
+        assert written.etag and written.etag != original.etag
+        with pytest.raises(LockConflictError) as refused:
+            await adt.activate(PROGRAM)
+        assert refused.value.holder == "DEVELOPER", "our own lock blocks activation"
+        await adt.unlock(PROGRAM, lock.handle)
+        activation = await adt.activate(PROGRAM)
+        assert activation.success
+        active = await adt.read_source(SOURCE, version="active")
+        assert active.text == server_canonical(new_text), "trailing blanks and newlines trimmed"
+    assert emulator.locks() == []
+    adt_requests = [e for e in emulator.request_log if e.path.startswith("/sap/bc/adt/")]
+    stateful = [e for e in adt_requests if e.session_type == "stateful"]
+    assert {e.method for e in stateful} == {"GET", "POST", "PUT"}
+    assert all(e.context_id for e in stateful), "every stateful request ran in a context"
+    stateless = [e for e in adt_requests if e.session_type != "stateful"]
+    assert all(e.context_id is None for e in stateless)
+
+
+async def test_class_includes_and_search(url: str) -> None:
+    async with _client(url) as adt:
+        meta = await adt.object_metadata(GREETER)
+        assert set(meta.include_types) >= {"main", "definitions", "testclasses"}
+        definitions = meta.include("definitions")
+        assert definitions is not None
+        text = await adt.read_source(definitions.source_url)
+        assert text.etag == definitions.etag and "\r" not in text.text
+        hits = await adt.quick_search("zcl_demo_*", max_results=2)
+        assert len(hits) == 2 and all(h.name.startswith("ZCL_DEMO_") for h in hits)
+        package = await adt.package_contents("$ZDEMO")
+        assert "ZDEMO_REPORT" in {node.name for node in package.nodes}
+        with pytest.raises(NotFoundError):
+            await adt.package_contents("$NOPE")
+        check = await adt.check_syntax(PROGRAM, text="REPORT x.\nIF 1 = 1.")
+        assert check.errors and check.errors[0].line is not None
+
+
+async def test_csrf_expiry_is_cured_by_one_refetch(url: str, emulator: Emulator) -> None:
+    async with _client(url) as adt:
+        await adt.activate(PROGRAM)
+        emulator.expire_csrf_tokens()
+        assert (await adt.activate(PROGRAM)).success
+        fetches = [e for e in emulator.request_log if e.path.endswith("/core/discovery")]
+        assert len(fetches) == 2
+
+
+async def test_session_death_is_reported_and_leaves_no_lock(url: str, emulator: Emulator) -> None:
+    async with _client(url) as adt:
+        lock = await adt.lock(PROGRAM)
+        emulator.expire_contexts()
+        with pytest.raises(SessionTimedOutError, match="released its locks"):
+            await adt.write_source(SOURCE, "REPORT zdemo_report.", lock_handle=lock.handle)
+        assert emulator.locks() == [] and adt.held_locks == {}
+        relocked = await adt.lock(PROGRAM)
+        await adt.unlock(PROGRAM, relocked.handle)
+
+
+async def test_lock_conflict_with_another_user(url: str, emulator: Emulator) -> None:
+    emulator.lock_as("COLLEAGUE", PROGRAM)
+    async with _client(url) as adt:
+        with pytest.raises(LockConflictError) as caught:
+            await adt.lock(PROGRAM)
+        assert caught.value.holder == "COLLEAGUE"
+    emulator.unlock_as("COLLEAGUE", PROGRAM)
+
+
+async def test_wrong_password_is_tried_once(url: str, emulator: Emulator) -> None:
+    async with _client(url, password="wrong") as adt:
+        with pytest.raises(AuthenticationError):
+            await adt.read_source(SOURCE)
+        with pytest.raises(AuthenticationError):
+            await adt.read_source(SOURCE)
+    assert [e.status for e in emulator.request_log if e.path == SOURCE] == [401]
+
+
+async def test_retries_only_idempotent_requests(url: str, emulator: Emulator) -> None:
+    async with _client(url) as adt:
+        emulator.faults.fail_next(status=503, count=2, method="GET", path_prefix=SOURCE)
+        assert (await adt.read_source(SOURCE)).text
+        emulator.faults.drop_next(method="GET", path_prefix=SOURCE)
+        assert (await adt.read_source(SOURCE)).text
+        emulator.faults.drop_next(method="POST", path_prefix="/sap/bc/adt/activation")
+        with pytest.raises(AdtTransportError, match="not retried"):
+            await adt.activate(PROGRAM)
+    counts = emulator.request_counts()
+    assert counts[f"GET {SOURCE}"] == 5
+    assert counts["POST /sap/bc/adt/activation"] == 1
