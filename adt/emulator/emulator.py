@@ -119,10 +119,12 @@ class Emulator:
         return dict(self.state.users)
 
     # serving ---------------------------------------------------------------------------
-    def _server(self) -> tuple[uvicorn.Server, socket.socket, str]:
+    def _server(
+        self, host: str = "127.0.0.1", port: int = 0
+    ) -> tuple[uvicorn.Server, socket.socket, str]:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
+        sock.bind((host, port))
         port = sock.getsockname()[1]
         config = uvicorn.Config(
             self._app,
@@ -131,12 +133,13 @@ class Emulator:
             lifespan="off",
             timeout_graceful_shutdown=2,
         )
-        return uvicorn.Server(config), sock, f"http://127.0.0.1:{port}"
+        return uvicorn.Server(config), sock, f"http://{host}:{port}"
 
     @contextlib.contextmanager
-    def serve_in_thread(self) -> Iterator[str]:
-        """Serve on 127.0.0.1 (free port) from a background thread; yields the base URL."""
-        server, sock, base_url = self._server()
+    def serve_in_thread(self, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+        """Serve on ``host:port`` (default 127.0.0.1, a free port) from a background thread;
+        yields the base URL."""
+        server, sock, base_url = self._server(host, port)
         thread = threading.Thread(
             target=lambda: asyncio.run(server.serve(sockets=[sock])),
             name="adt-emulator",
