@@ -5,12 +5,24 @@ hours on one 255-character line. We use the ``regex`` module instead: it matches
 syntax, defends against much backtracking by itself, and takes a ``timeout``. The whole search
 shares one time budget (``SourceConfig.grep_timeout_s``); a pattern that exhausts it is
 refused as PATTERN_INVALID with the line it had reached, and nothing is returned partially.
+
+Matching is per line. Calling the engine once per line costs a few microseconds of timeout
+bookkeeping per call, so for most patterns we first search the whole text (MULTILINE) to find
+candidate lines and then confirm each candidate on its own line. That is exact for patterns
+that cannot see past their own line: a match inside a line is also a match at the same place
+in the whole text. Patterns with constructs that look beyond the match (``\\A``, ``\\Z``,
+``\\z``, ``\\G``, lookarounds, atomic groups, possessive quantifiers) are searched line by
+line instead.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NoReturn
 
 import regex
 
@@ -58,6 +70,15 @@ def compile_pattern(
         raise PatternInvalid(f"invalid regular expression: {exc}", pattern=pattern) from exc
 
 
+# Constructs whose meaning can depend on text outside the line being matched.
+_LINE_SENSITIVE = regex.compile(r"\\[AZzG]|\(\?(?!:)|[*+?}]\+")
+
+
+def whole_text_search_is_exact(pattern: str) -> bool:
+    """Whether searching the joined text finds every line a per-line search would find."""
+    return _LINE_SENSITIVE.search(pattern) is None
+
+
 def grep_lines(
     lines: list[str],
     pattern: str,
@@ -84,33 +105,75 @@ def grep_lines(
         pattern, case_insensitive=case_insensitive, max_length=max_pattern_length
     )
     last = len(lines) if end_line is None else min(end_line, len(lines))
+    first = max(start_line, 1)
     deadline = time.monotonic() + timeout_s
+    if first > last:
+        return GrepResult((), False, last, None)
+    if whole_text_search_is_exact(pattern):
+        candidates: Iterator[int] = _candidate_lines(
+            lines, pattern, case_insensitive, first, last, deadline, timeout_s
+        )
+    else:
+        candidates = iter(range(first, last + 1))
     matches: list[GrepMatch] = []
-    index = max(start_line, 1) - 1
-    while index < last:
+    for number in candidates:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            _too_slow(pattern, index + 1, timeout_s)
+            _too_slow(pattern, number, timeout_s)
         try:
-            found = compiled.search(lines[index], timeout=remaining) is not None
+            found = compiled.search(lines[number - 1], timeout=remaining) is not None
         except TimeoutError:
-            _too_slow(pattern, index + 1, timeout_s)
-        if found:
-            if len(matches) == max_matches:
-                return GrepResult(tuple(matches), True, index + 1, index + 1)
-            matches.append(
-                GrepMatch(
-                    line_number=index + 1,
-                    content=lines[index],
-                    context_before=tuple(lines[max(0, index - context_lines) : index]),
-                    context_after=tuple(lines[index + 1 : index + 1 + context_lines]),
-                )
+            _too_slow(pattern, number, timeout_s)
+        if not found:
+            continue
+        if len(matches) == max_matches:
+            return GrepResult(tuple(matches), True, number, number)
+        index = number - 1
+        matches.append(
+            GrepMatch(
+                line_number=number,
+                content=lines[index],
+                context_before=tuple(lines[max(0, index - context_lines) : index]),
+                context_after=tuple(lines[index + 1 : index + 1 + context_lines]),
             )
-        index += 1
+        )
     return GrepResult(tuple(matches), False, last, None)
 
 
-def _too_slow(pattern: str, line: int, timeout_s: float) -> None:
+def _candidate_lines(
+    lines: list[str],
+    pattern: str,
+    case_insensitive: bool,
+    first: int,
+    last: int,
+    deadline: float,
+    timeout_s: float,
+) -> Iterator[int]:
+    """Line numbers (ascending, each once) on which a whole-text match starts."""
+    flags = regex.VERSION0 | regex.MULTILINE | (regex.IGNORECASE if case_insensitive else 0)
+    compiled = regex.compile(pattern, flags)
+    text = "\n".join(lines)
+    # starts[i] is the offset of line i + 1; starts[-1] is one past the end of the text.
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
+    end = starts[last] - 1  # the end of line `last`, before its line break
+    position = starts[first - 1]
+    while position <= end:
+        line = bisect.bisect_right(starts, position)
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            _too_slow(pattern, line, timeout_s)
+        try:
+            match = compiled.search(text, position, end, timeout=remaining)
+        except TimeoutError:
+            _too_slow(pattern, line, timeout_s)
+        if match is None:
+            return
+        number = bisect.bisect_right(starts, match.start())
+        yield number
+        position = starts[number]  # continue with the next line
+
+
+def _too_slow(pattern: str, line: int, timeout_s: float) -> NoReturn:
     raise PatternInvalid(
         f"the pattern took longer than {timeout_s:g}s (stopped at line {line}); it probably "
         "backtracks catastrophically, e.g. nested quantifiers like (a+)+. Simplify it.",

@@ -5,9 +5,12 @@ from __future__ import annotations
 import time
 
 import pytest
+import regex
+from hypothesis import given
+from hypothesis import strategies as st
 
 from adt.source.errors import InvalidArgument, PatternInvalid
-from adt.source.grep import grep_lines
+from adt.source.grep import grep_lines, whole_text_search_is_exact
 
 LINES = ["METHOD a.", "  x = 1.", "ENDMETHOD.", "method b.", "ENDMETHOD."]
 
@@ -69,3 +72,81 @@ def test_catastrophic_backtracking_returns_in_bounded_time() -> None:
         outcome = exc.message
     elapsed = time.monotonic() - started
     assert elapsed < 5, f"took {elapsed:.1f}s ({outcome})"
+
+
+FRAGMENTS = [
+    "a",
+    "b",
+    "ab",
+    r"\s",
+    r"\s+",
+    r"\w+",
+    "^",
+    "$",
+    ".",
+    "[ab]",
+    r"\b",
+    r"\B",
+    "a*",
+    "(a|b)",
+    "c?",
+    " ",
+    "é",
+    r"\d",
+    "(?i)A",
+    r"\Z",
+    r"(?!a)",
+    r"(?<=b)",
+    "a++",
+    "(?>a+)",
+]
+LINE_TEXT = st.text(alphabet="ab c1é.", max_size=8)
+
+
+@given(
+    lines=st.lists(LINE_TEXT, min_size=0, max_size=12),
+    pieces=st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=4),
+    case_insensitive=st.booleans(),
+    data=st.data(),
+)
+def test_whole_text_search_finds_exactly_the_per_line_matches(
+    lines: list[str], pieces: list[str], case_insensitive: bool, data: st.DataObject
+) -> None:
+    pattern = "".join(pieces)
+    try:
+        compiled = regex.compile(pattern, regex.VERSION0 | (regex.I if case_insensitive else 0))
+    except regex.error:
+        return
+    start = data.draw(st.integers(1, max(1, len(lines))))
+    end = data.draw(st.integers(start, max(start, len(lines))))
+    expected = [
+        number
+        for number in range(start, min(end, len(lines)) + 1)
+        if compiled.search(lines[number - 1]) is not None
+    ]
+    result = grep_lines(
+        lines,
+        pattern,
+        case_insensitive=case_insensitive,
+        max_matches=1000,
+        start_line=start,
+        end_line=end,
+    )
+    assert [m.line_number for m in result.matches] == expected
+
+
+def test_the_fast_path_is_used_only_where_it_is_exact() -> None:
+    assert whole_text_search_is_exact(r"^\s*METHODS\s+\w+")
+    assert whole_text_search_is_exact(r"(?:a|b)\bc$")
+    for pattern in (
+        r"\Aa",
+        r"a\Z",
+        r"a\z",
+        r"\Ga",
+        r"(?!a)",
+        r"(?<=a)b",
+        r"(?>a)",
+        r"a*+",
+        r"(?i)a",
+    ):
+        assert not whole_text_search_is_exact(pattern), pattern
