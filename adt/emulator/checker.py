@@ -13,9 +13,11 @@ fragments ``#start=L,C``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from adt.abap_scanner import MULTILINE_LITERAL, Finding, Statement, scan, statements
 
 from .text import split_lines
+
+__all__ = ["BLOCKS", "ENDERS", "MULTILINE_LITERAL", "Finding", "Statement", "check", "statements"]
 
 BLOCKS = {
     "CLASS": "ENDCLASS",
@@ -32,148 +34,6 @@ BLOCKS = {
     "TRY": "ENDTRY",
 }
 ENDERS = {end: start for start, end in BLOCKS.items()}
-MULTILINE_LITERAL = "Literals that take up more than one line are not permitted."
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One error: where and what."""
-
-    line: int
-    column: int
-    end_column: int
-    message: str
-
-
-@dataclass
-class Statement:
-    """The first words of one statement and where it starts."""
-
-    words: list[str]
-    line: int
-    column: int
-    terminated: bool
-
-
-class _Scanner:
-    """Splits ABAP text into statements, tracking literal and comment state."""
-
-    def __init__(self) -> None:
-        self.statements: list[Statement] = []
-        self.findings: list[Finding] = []
-        self._word = ""
-        self._words: list[str] = []
-        self._start: tuple[int, int] | None = None
-        self._stack: list[str] = []  # literal/template nesting: "|", "{"
-
-    def _flush_word(self) -> None:
-        if self._word:
-            self._words.append(self._word.upper())
-            self._word = ""
-
-    def _mark(self, line: int, col: int) -> None:
-        if self._start is None:
-            self._start = (line, col)
-
-    def _end_statement(self, terminated: bool) -> None:
-        self._flush_word()
-        if self._start is not None:
-            line, col = self._start
-            self.statements.append(Statement(self._words, line, col, terminated))
-        self._words = []
-        self._start = None
-
-    def scan_line(self, number: int, line: str) -> None:
-        if line.startswith("*"):
-            return
-        if not self._stack and not any(c in line for c in "'`|\"{}"):
-            self._scan_plain(number, line)
-            return
-        i = 0
-        n = len(line)
-        while i < n:
-            ch = line[i]
-            top = self._stack[-1] if self._stack else None
-            if top == "|":
-                if ch == "\\" and i + 1 < n:
-                    i += 2
-                    continue
-                if ch == "|":
-                    self._stack.pop()
-                elif ch == "{":
-                    self._stack.append("{")
-                i += 1
-                continue
-            # code (top is None or "{")
-            if ch == '"':
-                break
-            if ch in "'`":
-                end = self._literal_end(line, i, ch)
-                self._mark(number, i)
-                self._word += "'"
-                if end < 0:
-                    self.findings.append(
-                        Finding(
-                            number,
-                            i,
-                            n,
-                            "Literals that take up more than one line are not permitted.",
-                        )
-                    )
-                    i = n
-                    continue
-                i = end + 1
-                continue
-            if ch == "|":
-                self._mark(number, i)
-                self._stack.append("|")
-                i += 1
-                continue
-            if ch == "}" and top == "{":
-                self._stack.pop()
-                i += 1
-                continue
-            if top is None and ch == ".":
-                self._end_statement(True)
-            elif (top is None and ch in ":,") or ch.isspace():
-                self._flush_word()
-            else:
-                self._mark(number, i)
-                if top is None:
-                    self._word += ch
-            i += 1
-        if self._stack and self._stack[-1] == "|":
-            self.findings.append(Finding(number, 0, n, MULTILINE_LITERAL))
-            self._stack.clear()
-        self._flush_word()
-
-    def _scan_plain(self, number: int, line: str) -> None:
-        col = 0
-        for piece in line.split("."):
-            segment = piece
-            stripped = segment.strip()
-            if stripped:
-                self._mark(number, col + len(segment) - len(segment.lstrip()))
-                for word in stripped.replace(":", " ").replace(",", " ").split():
-                    self._words.append(word.upper())
-            col += len(piece) + 1
-            if col <= len(line):
-                self._end_statement(True)
-
-    @staticmethod
-    def _literal_end(line: str, start: int, quote: str) -> int:
-        i = start + 1
-        while i < len(line):
-            if line[i] == quote:
-                if i + 1 < len(line) and line[i + 1] == quote:
-                    i += 2
-                    continue
-                return i
-            i += 1
-        return -1
-
-    def finish(self) -> None:
-        self._end_statement(False)
 
 
 def _opens_block(words: list[str]) -> str | None:
@@ -192,21 +52,9 @@ def _opens_block(words: list[str]) -> str | None:
     return head
 
 
-def statements(text: str) -> list[Statement]:
-    """The statements of ``text`` (exposed for tests and tools)."""
-    scanner = _Scanner()
-    for number, line in enumerate(split_lines(text), start=1):
-        scanner.scan_line(number, line)
-    scanner.finish()
-    return scanner.statements
-
-
 def check(text: str) -> list[Finding]:
     """All findings for one source unit, ordered by position."""
-    scanner = _Scanner()
-    for number, line in enumerate(split_lines(text), start=1):
-        scanner.scan_line(number, line)
-    scanner.finish()
+    scanner = scan("\n".join(split_lines(text)))
     findings = list(scanner.findings)
     stack: list[Statement] = []
     in_macro: Statement | None = None

@@ -1,0 +1,169 @@
+"""Split ABAP source into statements: the shared scanner of the checker and the outline.
+
+It does not know ABAP's grammar. It respects ``*`` comment lines, ``"`` end-of-line
+comments and the literals ``'…'``, `` `…` `` and ``|…{ … }…|``, splits at periods, and
+records each statement's first words, where it starts and where it ends. Lines are 1-based,
+columns 0-based (as in ADT fragments ``#start=L,C``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MULTILINE_LITERAL = "Literals that take up more than one line are not permitted."
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One error: where and what."""
+
+    line: int
+    column: int
+    end_column: int
+    message: str
+
+
+@dataclass
+class Statement:
+    """The words of one statement (upper case), where it starts and where it ends
+    (``end_line``/``end_column`` point just past the period, or the last character)."""
+
+    words: list[str]
+    line: int
+    column: int
+    terminated: bool
+    end_line: int = 0
+    end_column: int = 0
+
+
+class Scanner:
+    """Splits ABAP text into statements, tracking literal and comment state."""
+
+    def __init__(self) -> None:
+        self.statements: list[Statement] = []
+        self.findings: list[Finding] = []
+        self._word = ""
+        self._words: list[str] = []
+        self._start: tuple[int, int] | None = None
+        self._last: tuple[int, int] = (0, 0)
+        self._stack: list[str] = []  # literal/template nesting: "|", "{"
+
+    def _flush_word(self) -> None:
+        if self._word:
+            self._words.append(self._word.upper())
+            self._word = ""
+
+    def _mark(self, line: int, col: int) -> None:
+        if self._start is None:
+            self._start = (line, col)
+        self._last = (line, col + 1)
+
+    def _end_statement(self, terminated: bool, end: tuple[int, int] | None = None) -> None:
+        self._flush_word()
+        if self._start is not None:
+            line, col = self._start
+            end_line, end_column = end or self._last
+            self.statements.append(
+                Statement(self._words, line, col, terminated, end_line, end_column)
+            )
+        self._words = []
+        self._start = None
+
+    def scan_line(self, number: int, line: str) -> None:
+        if line.startswith("*"):
+            return
+        if not self._stack and not any(c in line for c in "'`|\"{}"):
+            self._scan_plain(number, line)
+            return
+        i = 0
+        n = len(line)
+        while i < n:
+            ch = line[i]
+            top = self._stack[-1] if self._stack else None
+            if top == "|":
+                if ch == "\\" and i + 1 < n:
+                    i += 2
+                    continue
+                if ch == "|":
+                    self._stack.pop()
+                elif ch == "{":
+                    self._stack.append("{")
+                i += 1
+                continue
+            # code (top is None or "{")
+            if ch == '"':
+                break
+            if ch in "'`":
+                end = self._literal_end(line, i, ch)
+                self._mark(number, i)
+                self._word += "'"
+                if end < 0:
+                    self.findings.append(Finding(number, i, n, MULTILINE_LITERAL))
+                    i = n
+                    continue
+                i = end + 1
+                continue
+            if ch == "|":
+                self._mark(number, i)
+                self._stack.append("|")
+                i += 1
+                continue
+            if ch == "}" and top == "{":
+                self._stack.pop()
+                i += 1
+                continue
+            if top is None and ch == ".":
+                self._end_statement(True, (number, i + 1))
+            elif (top is None and ch in ":,") or ch.isspace():
+                self._flush_word()
+            else:
+                self._mark(number, i)
+                if top is None:
+                    self._word += ch
+            i += 1
+        if self._stack and self._stack[-1] == "|":
+            self.findings.append(Finding(number, 0, n, MULTILINE_LITERAL))
+            self._stack.clear()
+        self._flush_word()
+
+    def _scan_plain(self, number: int, line: str) -> None:
+        col = 0
+        for piece in line.split("."):
+            segment = piece
+            stripped = segment.strip()
+            if stripped:
+                self._mark(number, col + len(segment) - len(segment.lstrip()))
+                self._last = (number, col + len(segment.rstrip()))
+                for word in stripped.replace(":", " ").replace(",", " ").split():
+                    self._words.append(word.upper())
+            col += len(piece) + 1
+            if col <= len(line):
+                self._end_statement(True, (number, col))
+
+    @staticmethod
+    def _literal_end(line: str, start: int, quote: str) -> int:
+        i = start + 1
+        while i < len(line):
+            if line[i] == quote:
+                if i + 1 < len(line) and line[i + 1] == quote:
+                    i += 2
+                    continue
+                return i
+            i += 1
+        return -1
+
+    def finish(self) -> None:
+        self._end_statement(False)
+
+
+def scan(text: str) -> Scanner:
+    """Scan canonical (LF) text; the result holds ``statements`` and literal ``findings``."""
+    scanner = Scanner()
+    for number, line in enumerate(text.split("\n") if text else [], start=1):
+        scanner.scan_line(number, line)
+    scanner.finish()
+    return scanner
+
+
+def statements(text: str) -> list[Statement]:
+    return scan(text).statements

@@ -1,0 +1,204 @@
+"""The text of an open document, edited line by line.
+
+pygls' default document rebuilds the whole text on every change; at 100,000 lines that is
+tens of milliseconds per keystroke. Here the text is a list of lines. A change converts its
+two positions (only the touched lines are looked at), then splices the list: a change inside
+one line replaces one element, a change that adds or removes lines moves pointers, never
+characters. The buffer also remembers the window of lines touched since the base, so deriving
+the hunks for a save, or asking "is the document clean?", looks only at that window.
+
+Line breaks are LSP's: ``\\n``, ``\\r\\n`` and ``\\r``. Form feeds, ``\\x85`` and ``\\u2028``
+are ordinary characters (``str.splitlines`` would break on them and shift every line number).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adt.source.lines import Patch
+
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+
+
+def split_text(text: str) -> list[str]:
+    """Editor lines of a text: the empty text is one empty line."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
+def units_to_index(line: str, units: int, encoding: str) -> int:
+    """The ``str`` index of a position given in ``encoding`` code units (clamped to the line;
+    a position inside a character rounds up to the next character)."""
+    if units <= 0:
+        return 0
+    if encoding == UTF32 or line.isascii():
+        return min(units, len(line))
+    counted = 0
+    for index, char in enumerate(line):
+        if counted >= units:
+            return index
+        code = ord(char)
+        if encoding == UTF16:
+            counted += 2 if code > 0xFFFF else 1
+        else:
+            counted += 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+    return len(line)
+
+
+def index_to_units(line: str, index: int, encoding: str) -> int:
+    """The position, in ``encoding`` code units, of ``str`` index ``index`` of ``line``."""
+    index = max(0, min(index, len(line)))
+    if encoding == UTF32 or line.isascii():
+        return index
+    prefix = line[:index]
+    if encoding == UTF16:
+        return len(prefix.encode("utf-16-le")) // 2
+    return len(prefix.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """Base lines ``start..end`` (1-based; ``end = start - 1`` inserts) become ``lines``."""
+
+    start: int
+    end: int
+    lines: tuple[str, ...]
+
+    def as_patch(self) -> Patch:
+        return Patch(self.start, self.end, self.lines)
+
+
+class TextBuffer:
+    """Lines of a document plus the base they were edited from."""
+
+    __slots__ = ("_base", "_bottom", "_top", "encoding", "lines")
+
+    def __init__(self, text: str, encoding: str = UTF16) -> None:
+        self.encoding = encoding
+        self.lines = split_text(text)
+        self._base: list[str] = list(self.lines)
+        self._top: int | None = None  # lines above this index are untouched since the base
+        self._bottom = 0  # this many lines at the end are untouched since the base
+
+    # --- content --------------------------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def base_text(self) -> str:
+        return "\n".join(self._base)
+
+    @property
+    def line_count(self) -> int:
+        return len(self.lines)
+
+    def rebase(self, text: str | None = None) -> None:
+        """Adopt a new base: the current text (after a save) or ``text`` (after a reload)."""
+        if text is not None:
+            self.lines = split_text(text)
+        self._base = list(self.lines)
+        self._top = None
+        self._bottom = 0
+
+    # --- edits ----------------------------------------------------------------------------
+
+    def apply_change(
+        self,
+        start: tuple[int, int] | None,
+        end: tuple[int, int] | None,
+        text: str,
+    ) -> None:
+        """Apply one ``didChange`` content change; ``start``/``end`` are LSP (line, unit)
+        positions, or ``None`` for a whole-document replacement."""
+        if start is None or end is None:
+            old = len(self.lines)
+            self.lines = split_text(text)
+            self._touch(0, old - 1, old)
+            return
+        last = len(self.lines) - 1
+        start_line, start_units = start
+        end_line, end_units = end
+        if (end_line, end_units) < (start_line, start_units):
+            start_line, start_units, end_line, end_units = (
+                end_line,
+                end_units,
+                start_line,
+                start_units,
+            )
+        if start_line > last:  # a position past the end means the end of the document
+            start_line, start_units = last, 1 << 30
+        if end_line > last:
+            end_line, end_units = last, 1 << 30
+        first_text = self.lines[start_line]
+        last_text = self.lines[end_line]
+        head = first_text[: units_to_index(first_text, start_units, self.encoding)]
+        tail = last_text[units_to_index(last_text, end_units, self.encoding) :]
+        if "\n" not in text and "\r" not in text:
+            replacement = [head + text + tail]
+        else:
+            replacement = split_text(text)
+            replacement[0] = head + replacement[0]
+            replacement[-1] = replacement[-1] + tail
+        old_count = len(self.lines)
+        self.lines[start_line : end_line + 1] = replacement
+        self._touch(start_line, end_line, old_count)
+
+    def _touch(self, first: int, last: int, old_count: int) -> None:
+        """Record that lines ``first..last`` (of ``old_count``) were replaced."""
+        untouched_tail = old_count - 1 - last
+        if self._top is None:
+            self._top, self._bottom = first, untouched_tail
+        else:
+            self._top = min(self._top, first)
+            self._bottom = min(self._bottom, untouched_tail)
+
+    # --- comparison with the base ---------------------------------------------------------
+
+    def _window(self) -> tuple[list[str], list[str], int]:
+        """The changed region: (base lines, current lines, offset of both)."""
+        if self._top is None:
+            return [], [], 0
+        top = self._top
+        bottom = min(self._bottom, len(self._base) - top, len(self.lines) - top)
+        return (
+            self._base[top : len(self._base) - bottom],
+            self.lines[top : len(self.lines) - bottom],
+            top,
+        )
+
+    @property
+    def dirty(self) -> bool:
+        if self._top is None:
+            return False
+        base, current, _ = self._window()
+        return base != current
+
+    def hunks(self) -> list[Hunk]:
+        """The line hunks that turn the base into the current text, in base line numbers.
+
+        ``difflib`` runs on the touched window only; unchanged runs inside it are left out,
+        so each hunk covers only lines that really differ.
+        """
+        base, current, offset = self._window()
+        if base == current:
+            return []
+        if self._base == [""]:
+            # An empty source has no lines (not one empty line): insert everything.
+            return [] if self.lines == [""] else [Hunk(1, 0, tuple(self.lines))]
+        if self.lines == [""]:
+            return [Hunk(1, len(self._base), ())]
+        matcher = difflib.SequenceMatcher(None, base, current, autojunk=False)
+        return [
+            Hunk(offset + i1 + 1, offset + i2, tuple(current[j1:j2]))
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+            if tag != "equal"
+        ]
+
+    def changed_base_lines(self) -> Sequence[tuple[int, int]]:
+        """Base line ranges touched by the hunks (for merge and conflict reporting)."""
+        return [(h.start, h.end) for h in self.hunks()]

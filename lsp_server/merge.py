@@ -1,0 +1,112 @@
+"""Three-way merge of line hunks, for the "merge" answer to a save conflict.
+
+Our hunks and theirs are both relative to the base we loaded. Where they are apart, ours are
+applied onto their version. Where they overlap or touch (the same rule git uses), nothing is
+guessed: the region gets conflict markers holding both versions, so no edit is lost, and the
+caller reports those lines as diagnostics.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lsp_server.buffer import Hunk
+
+OURS_MARK = "<<<<<<< yours (unsaved)"
+SPLIT_MARK = "======="
+THEIRS_MARK = ">>>>>>> server"
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Lines ``start..end`` (1-based, in the merged text) hold one conflict block."""
+
+    start: int
+    end: int
+    ours: tuple[str, ...]
+    theirs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    lines: tuple[str, ...]
+    conflicts: tuple[Conflict, ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def clean(self) -> bool:
+        return not self.conflicts
+
+
+def diff_hunks(base: Sequence[str], other: Sequence[str]) -> list[Hunk]:
+    matcher = difflib.SequenceMatcher(None, list(base), list(other), autojunk=False)
+    return [
+        Hunk(i1 + 1, i2, tuple(other[j1:j2]))
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def _span(hunk: Hunk) -> tuple[float, float]:
+    """The hunk's extent in base coordinates, widened by half a line on each side so that
+    touching hunks count as overlapping."""
+    if hunk.end < hunk.start:  # an insertion sits between two lines
+        point = hunk.start - 0.5
+        return point, point
+    return hunk.start - 0.5, hunk.end + 0.5
+
+
+def _apply(base: Sequence[str], first: int, last: int, hunks: Sequence[Hunk]) -> list[str]:
+    """Base lines ``first..last`` with ``hunks`` (inside that region) applied."""
+    result: list[str] = []
+    cursor = first
+    for hunk in sorted(hunks, key=lambda h: (h.start, h.end)):
+        result.extend(base[cursor - 1 : hunk.start - 1])
+        result.extend(hunk.lines)
+        cursor = max(cursor, hunk.end + 1)
+    result.extend(base[cursor - 1 : last])
+    return result
+
+
+def merge(base: Sequence[str], ours: Sequence[Hunk], theirs: Sequence[Hunk]) -> MergeResult:
+    """Merge our hunks and theirs (both against ``base``)."""
+    tagged = sorted(
+        [(_span(h), "ours", h) for h in ours] + [(_span(h), "theirs", h) for h in theirs],
+        key=lambda item: item[0],
+    )
+    groups: list[list[tuple[str, Hunk]]] = []
+    reach = float("-inf")
+    for (low, high), side, hunk in tagged:
+        if groups and low <= reach:
+            groups[-1].append((side, hunk))
+            reach = max(reach, high)
+        else:
+            groups.append([(side, hunk)])
+            reach = high
+    merged: list[str] = []
+    conflicts: list[Conflict] = []
+    cursor = 1  # next base line to copy
+    for group in groups:
+        first = min(h.start for _, h in group)
+        last = max(h.end for _, h in group)
+        merged.extend(base[cursor - 1 : first - 1])
+        mine = [h for side, h in group if side == "ours"]
+        other = [h for side, h in group if side == "theirs"]
+        our_version = _apply(base, first, last, mine)
+        their_version = _apply(base, first, last, other)
+        if not mine:
+            merged.extend(their_version)
+        elif not other or our_version == their_version:
+            merged.extend(our_version)
+        else:
+            start = len(merged) + 1
+            merged.extend([OURS_MARK, *our_version, SPLIT_MARK, *their_version, THEIRS_MARK])
+            conflicts.append(Conflict(start, len(merged), tuple(our_version), tuple(their_version)))
+        cursor = max(cursor, last + 1)
+    merged.extend(base[cursor - 1 :])
+    return MergeResult(tuple(merged), tuple(conflicts))

@@ -1,0 +1,138 @@
+"""The document buffer: incremental edits, position encodings, hunks back to the base."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adt.source.lines import apply_patches
+from lsp_server.buffer import UTF8, UTF16, UTF32, TextBuffer, index_to_units, units_to_index
+
+ENCODINGS = [UTF8, UTF16, UTF32]
+
+
+def _units(prefix: str, encoding: str) -> int:
+    """Independent reference for a position's code units."""
+    if encoding == UTF16:
+        return len(prefix.encode("utf-16-le")) // 2
+    if encoding == UTF8:
+        return len(prefix.encode("utf-8"))
+    return len(prefix)
+
+
+def _reference_apply(text: str, start: tuple[int, int], end: tuple[int, int], new: str) -> str:
+    """Apply a change given as (line, str index) positions on the plain string."""
+    lines = text.split("\n")
+
+    def offset(line: int, index: int) -> int:
+        return sum(len(line_) + 1 for line_ in lines[:line]) + index
+
+    a, b = sorted([offset(*start), offset(*end)])
+    return text[:a] + new.replace("\r\n", "\n").replace("\r", "\n") + text[b:]
+
+
+ALPHABET = "ab é😀\x0c\u2028\x85\t"
+texts = st.text(alphabet=ALPHABET + "\n", max_size=40)
+inserted = st.text(alphabet=ALPHABET + "\n\r", max_size=12)
+
+
+@st.composite
+def edit_sessions(
+    draw: st.DrawFn,
+) -> tuple[str, list[tuple[tuple[int, int], tuple[int, int], str]]]:
+    base = draw(texts)
+    text = base
+    edits = []
+    for _ in range(draw(st.integers(1, 8))):
+        lines = text.split("\n")
+        positions = []
+        for _ in range(2):
+            line = draw(st.integers(0, len(lines) - 1))
+            positions.append((line, draw(st.integers(0, len(lines[line])))))
+        new = draw(inserted)
+        edits.append((positions[0], positions[1], new))
+        text = _reference_apply(text, positions[0], positions[1], new)
+    return base, edits
+
+
+@settings(max_examples=300)
+@given(session=edit_sessions(), encoding=st.sampled_from(ENCODINGS))
+def test_random_edits_match_the_reference_and_hunks_rebuild_the_text(
+    session: tuple[str, list[tuple[tuple[int, int], tuple[int, int], str]]], encoding: str
+) -> None:
+    base, edits = session
+    buffer = TextBuffer(base, encoding)
+    expected = base
+    for start, end, new in edits:
+        lines = expected.split("\n")
+        to_units = [(line, _units(lines[line][:index], encoding)) for line, index in (start, end)]
+        buffer.apply_change(to_units[0], to_units[1], new)
+        expected = _reference_apply(expected, start, end, new)
+        assert buffer.text == expected
+    patches = [hunk.as_patch() for hunk in buffer.hunks()]
+    rebuilt = apply_patches(base, patches).text if patches else base
+    assert rebuilt == buffer.text
+    assert buffer.dirty == (buffer.text != base)
+
+
+def test_form_feed_and_unicode_separators_do_not_break_lines() -> None:
+    buffer = TextBuffer("a\x0cb\nc\u2028d\ne\x85f")
+    assert buffer.line_count == 3
+    buffer.apply_change((2, 0), (2, 0), "X")
+    assert buffer.lines[2] == "Xe\x85f"
+    assert [(h.start, h.end, h.lines) for h in buffer.hunks()] == [(3, 3, ("Xe\x85f",))]
+
+
+@pytest.mark.parametrize(("encoding", "units"), [(UTF16, 3), (UTF8, 5), (UTF32, 2)])
+def test_positions_after_an_astral_character(encoding: str, units: int) -> None:
+    line = "😀a"
+    assert units_to_index(line, units, encoding) == 2
+    assert index_to_units(line, 2, encoding) == units
+    buffer = TextBuffer(line, encoding)
+    buffer.apply_change((0, units), (0, units), "!")
+    assert buffer.text == "😀a!"
+
+
+def test_multi_line_insert_and_delete_give_minimal_hunks() -> None:
+    buffer = TextBuffer("one\ntwo\nthree\nfour")
+    buffer.apply_change((1, 3), (1, 3), "\nnew a\nnew b")
+    assert buffer.text == "one\ntwo\nnew a\nnew b\nthree\nfour"
+    buffer.apply_change((3, 0), (4, 0), "")
+    assert buffer.text == "one\ntwo\nnew a\nthree\nfour"
+    assert [(h.start, h.end, h.lines) for h in buffer.hunks()] == [(3, 2, ("new a",))]
+
+
+def test_undo_to_the_base_is_clean() -> None:
+    buffer = TextBuffer("alpha\nbeta")
+    buffer.apply_change((0, 5), (0, 5), " gamma")
+    assert buffer.dirty
+    buffer.apply_change((0, 5), (0, 11), "")
+    assert not buffer.dirty and buffer.hunks() == []
+
+
+def test_full_replacement_and_positions_past_the_end() -> None:
+    buffer = TextBuffer("a\nb")
+    buffer.apply_change(None, None, "x\ny\nz")
+    assert [(h.start, h.end, h.lines) for h in buffer.hunks()] == [(1, 2, ("x", "y", "z"))]
+    buffer.apply_change((99, 0), (99, 0), "\nend")
+    assert buffer.text == "x\ny\nz\nend"
+
+
+def test_empty_base_and_emptied_document() -> None:
+    empty = TextBuffer("")
+    empty.apply_change((0, 0), (0, 0), "REPORT z.")
+    assert [(h.start, h.end, h.lines) for h in empty.hunks()] == [(1, 0, ("REPORT z.",))]
+    cleared = TextBuffer("a\nb")
+    cleared.apply_change((0, 0), (1, 1), "")
+    assert [(h.start, h.end, h.lines) for h in cleared.hunks()] == [(1, 2, ())]
+    assert apply_patches("a\nb", [cleared.hunks()[0].as_patch()]).text == ""
+
+
+def test_rebase_adopts_the_saved_text() -> None:
+    buffer = TextBuffer("a")
+    buffer.apply_change((0, 1), (0, 1), "b")
+    buffer.rebase()
+    assert not buffer.dirty and buffer.base_text == "ab"
+    buffer.rebase("server\ntext")
+    assert buffer.text == "server\ntext" and not buffer.dirty

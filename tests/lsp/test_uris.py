@@ -1,0 +1,50 @@
+"""adt:// document URIs."""
+
+from __future__ import annotations
+
+import pytest
+
+from lsp_server.uris import InvalidDocumentUri, make_uri, parse_uri
+
+
+def test_main_source_and_class_includes() -> None:
+    ref = parse_uri("adt://A4H/sap/bc/adt/oo/classes/zcl_x/includes/definitions")
+    assert (ref.system, ref.object_url, ref.include_type) == (
+        "A4H",
+        "/sap/bc/adt/oo/classes/zcl_x",
+        "definitions",
+    )
+    program = parse_uri("adt://A4H/sap/bc/adt/programs/programs/zprog/source/main")
+    assert program.include_type is None and program.source_url.endswith("/source/main")
+    assert make_uri("A4H", "/sap/bc/adt/oo/classes/zcl_x", "testclasses") == (
+        "adt://A4H/sap/bc/adt/oo/classes/zcl_x/includes/testclasses"
+    )
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "adt://A4H/sap/bc/adt/oo/classes/%2fabc%2fcl_x/source/main",
+        "adt://A4H/sap/bc/adt/oo/classes/%2Fabc%2Fcl_x/source/main",
+        "adt://A4H/sap/bc/adt/oo/classes//abc/cl_x/source/main",
+        "adt://A4H/sap/bc/adt/oo/classes/%252fabc%252fcl_x/source/main",
+    ],
+)
+def test_namespaced_names_survive_editor_encodings(uri: str) -> None:
+    assert parse_uri(uri).object_url == "/sap/bc/adt/oo/classes/%2fabc%2fcl_x"
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "file:///tmp/x.abap",
+        "adt:///sap/bc/adt/oo/classes/x/source/main",
+        "adt://A4H/etc/passwd",
+        "adt://A4H/sap/bc/adt/../x",
+        "adt://A4H/sap/bc/adt/oo/classes/x/source/main?x=1",
+        "adt://A4H/sap/bc/adt/programs/programs/z/includes/definitions",
+    ],
+)
+def test_bad_uris(uri: str) -> None:
+    with pytest.raises(InvalidDocumentUri):
+        parse_uri(uri)
