@@ -4,8 +4,9 @@ pygls' default document rebuilds the whole text on every change; at 100,000 line
 tens of milliseconds per keystroke. Here the text is a list of lines. A change converts its
 two positions (only the touched lines are looked at), then splices the list: a change inside
 one line replaces one element, a change that adds or removes lines moves pointers, never
-characters. The buffer also remembers the window of lines touched since the base, so deriving
-the hunks for a save, or asking "is the document clean?", looks only at that window.
+characters. The buffer also remembers, for every line, which base line it still is (or that it
+was touched), and the window of lines touched since the base. Deriving the hunks of a save is a
+walk over that window, with ``difflib`` refining only the touched gaps.
 
 Line breaks are LSP's: ``\\n``, ``\\r\\n`` and ``\\r``. Form feeds, ``\\x85`` and ``\\u2028``
 are ordinary characters (``str.splitlines`` would break on them and shift every line number).
@@ -74,14 +75,12 @@ class Hunk:
 class TextBuffer:
     """Lines of a document plus the base they were edited from."""
 
-    __slots__ = ("_base", "_bottom", "_top", "encoding", "lines")
+    __slots__ = ("_base", "_bottom", "_origin", "_top", "encoding", "lines")
 
     def __init__(self, text: str, encoding: str = UTF16) -> None:
         self.encoding = encoding
         self.lines = split_text(text)
-        self._base: list[str] = list(self.lines)
-        self._top: int | None = None  # lines above this index are untouched since the base
-        self._bottom = 0  # this many lines at the end are untouched since the base
+        self.rebase()
 
     # --- content --------------------------------------------------------------------------
 
@@ -101,9 +100,11 @@ class TextBuffer:
         """Adopt a new base: the current text (after a save) or ``text`` (after a reload)."""
         if text is not None:
             self.lines = split_text(text)
-        self._base = list(self.lines)
-        self._top = None
-        self._bottom = 0
+        self._base: list[str] = list(self.lines)
+        # _origin[i] is the base index line i still is, or -1 once it has been touched.
+        self._origin: list[int] = list(range(len(self.lines)))
+        self._top: int | None = None  # lines above this index are untouched since the base
+        self._bottom = 0  # this many lines at the end are untouched since the base
 
     # --- edits ----------------------------------------------------------------------------
 
@@ -118,6 +119,7 @@ class TextBuffer:
         if start is None or end is None:
             old = len(self.lines)
             self.lines = split_text(text)
+            self._origin = [-1] * len(self.lines)
             self._touch(0, old - 1, old)
             return
         last = len(self.lines) - 1
@@ -146,6 +148,10 @@ class TextBuffer:
             replacement[-1] = replacement[-1] + tail
         old_count = len(self.lines)
         self.lines[start_line : end_line + 1] = replacement
+        if len(replacement) == 1 and start_line == end_line:
+            self._origin[start_line] = -1
+        else:
+            self._origin[start_line : end_line + 1] = [-1] * len(replacement)
         self._touch(start_line, end_line, old_count)
 
     def _touch(self, first: int, last: int, old_count: int) -> None:
@@ -181,20 +187,51 @@ class TextBuffer:
     def hunks(self) -> list[Hunk]:
         """The line hunks that turn the base into the current text, in base line numbers.
 
-        ``difflib`` runs on the touched window only; unchanged runs inside it are left out,
-        so each hunk covers only lines that really differ.
+        Lines that were never touched keep their base index, so the walk finds the gaps
+        between them; ``difflib`` then refines each gap (a line typed and reverted is no
+        change), so each hunk covers only lines that really differ.
         """
-        base, current, offset = self._window()
-        if base == current:
+        if self._top is None:
             return []
         if self._base == [""]:
             # An empty source has no lines (not one empty line): insert everything.
             return [] if self.lines == [""] else [Hunk(1, 0, tuple(self.lines))]
         if self.lines == [""]:
             return [Hunk(1, len(self._base), ())]
-        matcher = difflib.SequenceMatcher(None, base, current, autojunk=False)
+        top = self._top
+        bottom = min(self._bottom, len(self._base) - top, len(self.lines) - top)
+        current_end = len(self.lines) - bottom
+        base_end = len(self._base) - bottom
+        origin = self._origin
+        hunks: list[Hunk] = []
+        index, base_index = top, top
+        while index < current_end:
+            if origin[index] == base_index:
+                index += 1
+                base_index += 1
+                continue
+            gap = index
+            while index < current_end and origin[index] == -1:
+                index += 1
+            next_base = origin[index] if index < current_end else base_end
+            hunks.extend(self._refine(base_index, next_base, gap, index))
+            base_index = next_base
+        if base_index < base_end:
+            hunks.extend(self._refine(base_index, base_end, current_end, current_end))
+        return hunks
+
+    def _refine(
+        self, base_from: int, base_to: int, current_from: int, current_to: int
+    ) -> list[Hunk]:
+        old = self._base[base_from:base_to]
+        new = self.lines[current_from:current_to]
+        if old == new:
+            return []
+        if not old or not new:
+            return [Hunk(base_from + 1, base_to, tuple(new))]
+        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
         return [
-            Hunk(offset + i1 + 1, offset + i2, tuple(current[j1:j2]))
+            Hunk(base_from + i1 + 1, base_from + i2, tuple(new[j1:j2]))
             for tag, i1, i2, j1, j2 in matcher.get_opcodes()
             if tag != "equal"
         ]
