@@ -61,6 +61,65 @@ def index_to_units(line: str, index: int, encoding: str) -> int:
 
 
 @dataclass(frozen=True)
+class Edit:
+    """Replace the text between two (0-based line, ``str`` index) positions."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    text: str
+
+
+def line_edits(old: Sequence[str], new: Sequence[str]) -> list[Edit]:
+    """Non-overlapping edits (all against ``old``) that turn lines ``old`` into ``new``,
+    touching only the lines that differ (so an editor keeps cursors and folds elsewhere).
+
+    Edits are whole lines, ``(i, 0)`` to ``(j, 0)``. An edit that reaches the end of the
+    document has no following line to end at, so it starts at the end of the line before
+    (deletions, appends) or ends at the end of the last line. No two edits ever share a
+    position, because editors may apply such edits in either order.
+    """
+    old, new = list(old), list(new)
+    if old == new:
+        return []
+    count = len(old)
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    diffs = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    if len(diffs) > 1 and diffs[-1][1] == count:
+        (pi1, pi2, pj1, _), (li1, _, _, _) = diffs[-2], diffs[-1]
+        if li1 - pi2 == 1 and old[pi2] == "":
+            # Only an empty line separates the last two changes: the last edit would start
+            # where the previous one ends. Make them one edit.
+            diffs[-2:] = [(pi1, count, pj1, len(new))]
+    last_end = (count - 1, len(old[-1]))
+    edits: list[Edit] = []
+    for i1, i2, j1, j2 in diffs:
+        lines = new[j1:j2]
+        if i2 < count:
+            edits.append(Edit((i1, 0), (i2, 0), "".join(line + "\n" for line in lines)))
+        elif i1 == 0:
+            edits.append(Edit((0, 0), last_end, "\n".join(lines)))
+        elif lines and i1 < count:
+            edits.append(Edit((i1, 0), last_end, "\n".join(lines)))
+        else:  # delete through the end, or append after the last line
+            after = (i1 - 1, len(old[i1 - 1]))
+            edits.append(Edit(after, last_end, "".join("\n" + line for line in lines)))
+    return edits
+
+
+def apply_edits(lines: Sequence[str], edits: Sequence[Edit]) -> str:
+    """Apply edits (all against ``lines``) to the joined text; the editor's view, for tests."""
+    text = "\n".join(lines)
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        a = starts[edit.start[0]] + edit.start[1]
+        b = starts[edit.end[0]] + edit.end[1]
+        text = text[:a] + edit.text + text[b:]
+    return text
+
+
+@dataclass(frozen=True)
 class Hunk:
     """Base lines ``start..end`` (1-based; ``end = start - 1`` inserts) become ``lines``."""
 
@@ -105,6 +164,20 @@ class TextBuffer:
         self._origin: list[int] = list(range(len(self.lines)))
         self._top: int | None = None  # lines above this index are untouched since the base
         self._bottom = 0  # this many lines at the end are untouched since the base
+
+    def set_base(self, text: str) -> None:
+        """Adopt ``text`` as the base but keep the current lines (edits made meanwhile stay).
+
+        When the lines equal the new base the document is clean; otherwise every line counts
+        as touched, so the next hunks come from a full comparison.
+        """
+        base = split_text(text)
+        if base == self.lines:
+            self.rebase()
+            return
+        self._base = base
+        self._origin = [-1] * len(self.lines)
+        self._top, self._bottom = 0, 0
 
     # --- edits ----------------------------------------------------------------------------
 

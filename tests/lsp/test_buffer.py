@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adt.source.lines import apply_patches
-from lsp_server.buffer import UTF8, UTF16, UTF32, TextBuffer, index_to_units, units_to_index
+from lsp_server.buffer import (
+    UTF8,
+    UTF16,
+    UTF32,
+    TextBuffer,
+    apply_edits,
+    index_to_units,
+    line_edits,
+    units_to_index,
+)
 
 ENCODINGS = [UTF8, UTF16, UTF32]
 
@@ -136,3 +147,25 @@ def test_rebase_adopts_the_saved_text() -> None:
     assert not buffer.dirty and buffer.base_text == "ab"
     buffer.rebase("server\ntext")
     assert buffer.text == "server\ntext" and not buffer.dirty
+
+
+line_lists = st.lists(st.sampled_from(["a", "b", "", "c c"]), min_size=1, max_size=8)
+
+
+@given(old=line_lists, new=line_lists)
+def test_line_edits_turn_old_into_new(old: list[str], new: list[str]) -> None:
+    edits = line_edits(old, new)
+    assert apply_edits(old, edits) == "\n".join(new)
+    for before, after in itertools.pairwise(edits):
+        assert before.end < after.start, "edits never meet at a position"
+    if old == new:
+        assert edits == []
+
+
+def test_set_base_keeps_current_lines() -> None:
+    buffer = TextBuffer("a\nb")
+    buffer.apply_change((1, 1), (1, 1), "!")
+    buffer.set_base("a\nb!")
+    assert not buffer.dirty and buffer.hunks() == []
+    buffer.set_base("a\nB")
+    assert buffer.dirty and [(h.start, h.end, h.lines) for h in buffer.hunks()] == [(2, 2, ("b!",))]

@@ -1,0 +1,55 @@
+"""Parameters of our ``adt/*`` requests (docs/lsp-protocol.md). Field names are camelCase on
+the wire (``object_url`` <-> ``objectUrl``); results are plain JSON objects."""
+
+from __future__ import annotations
+
+import attrs
+
+READ_DOCUMENT = "adt/readDocument"
+SAVE_DOCUMENT = "adt/saveDocument"
+RESOLVE_CONFLICT = "adt/resolveConflict"
+OPEN_OBJECT = "adt/openObject"
+OBJECT_STRUCTURE = "adt/objectStructure"
+SEARCH_OBJECTS = "adt/searchObjects"
+ACTIVATE_COMMAND = "adt.activate"
+CHECK_COMMAND = "adt.check"
+
+
+@attrs.define
+class ReadDocumentParams:
+    uri: str
+    fresh: bool = True
+
+
+@attrs.define
+class SaveDocumentParams:
+    uri: str
+
+
+@attrs.define
+class ResolveConflictParams:
+    uri: str
+    choice: str  # "reload" | "overwrite" | "merge"
+
+
+@attrs.define
+class OpenObjectParams:
+    name: str
+    type: str | None = None
+    system: str | None = None
+    include_type: str | None = None
+
+
+@attrs.define
+class ObjectStructureParams:
+    uri: str | None = None
+    object_url: str | None = None
+    system: str | None = None
+
+
+@attrs.define
+class SearchObjectsParams:
+    query: str
+    system: str | None = None
+    max_results: int = 50
+    type: str | None = None
