@@ -108,16 +108,16 @@ async def run_cycle(base_url: str, emulator: Emulator, say: Say = _say) -> None:
 
 
 def _instructions(base_url: str, say: Say) -> None:
-    say()
+    say("")
     say(f"The ADT emulator keeps running at {base_url} (SID A4H, client 001).")
     say("Users: DEVELOPER / developer and COLLEAGUE / colleague. Objects: package $ZDEMO.")
-    say()
+    say("")
     say("Connect a tool to it:")
     say(f"  export ADT_URL={base_url} ADT_USER=DEVELOPER ADT_PASSWORD=developer ADT_SYSTEM=A4H")
     say("  abap-adt lsp        # language server on stdio (see docs/lsp.md, editors/)")
     say("  abap-adt mcp        # MCP server on stdio for agents (see docs/mcp.md)")
     say(f"  curl -u DEVELOPER:developer {base_url}{SOURCE}")
-    say()
+    say("")
     say("Press Ctrl-C to stop.")
 
 

@@ -21,6 +21,19 @@ from dataclasses import dataclass
 from adt.source.lines import Patch
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+ENCODINGS = (UTF8, UTF16, UTF32)
+
+
+def encoding_name(value: object) -> str:
+    """``"utf-8"``, ``"utf-16"`` or ``"utf-32"`` from an LSP position encoding (a plain string
+    or lsprotocol's ``PositionEncodingKind``, whose ``str()`` is not its value); LSP's default
+    is UTF-16."""
+    if value is None:
+        return UTF16
+    name = str(getattr(value, "value", value)).lower()
+    if name not in ENCODINGS:
+        raise ValueError(f"unsupported position encoding {value!r}")
+    return name
 
 
 def split_text(text: str) -> list[str]:
@@ -137,7 +150,7 @@ class TextBuffer:
     __slots__ = ("_base", "_bottom", "_origin", "_top", "encoding", "lines")
 
     def __init__(self, text: str, encoding: str = UTF16) -> None:
-        self.encoding = encoding
+        self.encoding = encoding_name(encoding)
         self.lines = split_text(text)
         self.rebase()
 

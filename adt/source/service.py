@@ -187,10 +187,12 @@ class SourceService:
 
     # --- reads ----------------------------------------------------------------------------
 
-    async def _fetch(self, target: Target) -> CacheEntry:
+    async def _fetch(self, target: Target, *, stateful: bool = False) -> CacheEntry:
         """One GET of the source; changedAt from Last-Modified. Fills the cache."""
         try:
-            source = await self.client.read_source(target.ref.source_url, version=target.version)
+            source = await self.client.read_source(
+                target.ref.source_url, version=target.version, stateful=stateful
+            )
         except NotFoundError as exc:
             raise await self._not_found(target, exc) from exc
         except Exception as exc:
@@ -229,12 +231,14 @@ class SourceService:
             )
         return as_source_error(exc)
 
-    async def _entry(self, target: Target, *, fresh: bool = False) -> tuple[CacheEntry, bool]:
-        if not fresh:
+    async def _entry(
+        self, target: Target, *, fresh: bool = False, stateful: bool = False
+    ) -> tuple[CacheEntry, bool]:
+        if not fresh and not stateful:
             cached = self.cache.get(target.key)
             if cached is not None:
                 return cached, True
-        return await self._fetch(target), False
+        return await self._fetch(target, stateful=stateful), False
 
     async def _object_metadata(self, object_url: str, *, fresh: bool = False) -> ObjectMetadata:
         if not fresh and object_url in self._metadata:
@@ -253,15 +257,18 @@ class SourceService:
         end_line: int | None = None,
         version: str | None = None,
         fresh: bool = False,
+        stateful: bool = False,
         max_chars: int | None = None,
     ) -> SourceRead:
         """Read lines ``start..end`` (1-based, inclusive) with the token of the whole source.
 
+        ``fresh`` skips the cache. ``stateful`` reads fresh through the session that holds our
+        locks (keeping its context alive, and noticing when it has died).
         ``max_chars`` cuts the range at a line boundary; the result then says
         ``truncated`` and where to continue (``next_start_line``).
         """
         target = self.resolve(object_url, object_source_url, include_type, version)
-        entry, cached = await self._entry(target, fresh=fresh)
+        entry, cached = await self._entry(target, fresh=fresh, stateful=stateful)
         piece = read_range(entry.text, start_line, end_line)
         notes = list(target.notes) + ([piece.note] if piece.note else [])
         content, last, truncated, next_start = piece.content, piece.end_line, False, None
@@ -513,13 +520,15 @@ class SourceService:
         owner: str,
     ) -> WriteOutcome:
         caller_lock = lock_handle or None
+        if caller_lock is None:  # the owner's own lock, taken earlier with lock()
+            held = self._find_lock(target.ref.object_url, None)
+            if held is not None and held[0] == owner:
+                caller_lock = held[1].lock_handle
         attempt = 0
         sent: list[_Attempt] = []
         while True:
             try:
-                return await self._write_once(
-                    target, token, build, caller_lock, transport, owner, sent
-                )
+                return await self._write_once(target, token, build, caller_lock, transport, sent)
             except SessionDeadError as exc:
                 if caller_lock is not None:
                     self._forget_lock(target.ref.object_url, caller_lock)
@@ -553,15 +562,12 @@ class SourceService:
         build: Callable[[_Current], tuple[str, tuple[dict[str, Any], ...]]],
         caller_lock: str | None,
         transport: str | None,
-        owner: str,
         sent: list[_Attempt],
     ) -> WriteOutcome:
         object_url = target.ref.object_url
         conflict: _Current | None = None
         async with self._write_locks[object_url]:
             tracked = self._find_lock(object_url, caller_lock)
-            if caller_lock is None and tracked is not None and tracked[0] == owner:
-                caller_lock = tracked[1].lock_handle  # the caller's own lock from lock()
             own_lock = None
             if caller_lock is None:
                 if tracked is not None:

@@ -169,3 +169,14 @@ def test_set_base_keeps_current_lines() -> None:
     assert not buffer.dirty and buffer.hunks() == []
     buffer.set_base("a\nB")
     assert buffer.dirty and [(h.start, h.end, h.lines) for h in buffer.hunks()] == [(2, 2, ("b!",))]
+
+
+def test_encoding_names() -> None:
+    from lsprotocol.types import PositionEncodingKind
+
+    from lsp_server.buffer import encoding_name
+
+    assert encoding_name(PositionEncodingKind.Utf16) == "utf-16"
+    assert encoding_name("utf-8") == "utf-8" and encoding_name(None) == "utf-16"
+    with pytest.raises(ValueError, match="unsupported"):
+        encoding_name("latin-1")

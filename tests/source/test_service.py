@@ -587,3 +587,19 @@ async def test_search(service: SourceService) -> None:
     hits = await service.search("ZCL_DEMO_*")
     assert {"ZCL_DEMO_GREETER", "ZCL_DEMO_LARGE"} <= {hit["name"] for hit in hits}
     assert all(is_valid_token("0_empty") for _ in hits)
+
+
+async def test_an_owners_lock_that_died_is_lock_required(
+    service: SourceService, emulator: Emulator
+) -> None:
+    """A write without lockHandle uses the lock its owner took; when that lock's session died
+    the write refuses (it must not quietly retry with the dead handle)."""
+    read = await service.get_source_v2(REPORT)
+    await service.lock(REPORT, owner="editor")
+    emulator.expire_contexts()
+    with pytest.raises(LockRequired):
+        await service.set_source_v2(
+            REPORT, token=read.token, start_line=1, end_line=0, content="x", owner="editor"
+        )
+    assert service.locks_of("editor") == {}
+    assert emulator.source(REPORT_SOURCE) == read.content

@@ -1,0 +1,683 @@
+"""The editor's view of ABAP sources: open documents, saves, conflicts, locks, diagnostics.
+
+No pygls here: the language server (and the MCP passthrough) drive an :class:`EditorWorkspace`,
+which talks back to the editor through the small :class:`Editor` port. Every write goes
+through the V2 source operations, so a save is a token-checked multi-hunk patch and never
+overwrites somebody else's change silently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from adt.source import Finding, SourceError, SourceRead, SourceService, WriteOutcome
+from adt.source.errors import (
+    InvalidArgument,
+    LockRequired,
+    ObjectLocked,
+    SessionExpired,
+    VersionConflict,
+)
+from adt.source.lines import Patch
+from adt.source.token import same_content
+from adt.systems import Connections
+from adt.text import split_lines
+from adt.urls import object_type_for
+from lsp_server.buffer import Edit, TextBuffer, line_edits, split_text
+from lsp_server.merge import diff_hunks, merge
+from lsp_server.settings import ON_EDIT, Settings
+from lsp_server.uris import DocumentRef, make_uri, parse_uri
+
+log = logging.getLogger("lsp_server.workspace")
+
+RELOAD, OVERWRITE, MERGE = "reload", "overwrite", "merge"
+CHOICES = {
+    "Reload theirs": RELOAD,
+    "Overwrite with mine": OVERWRITE,
+    "Merge": MERGE,
+}
+ERROR, WARNING, INFO, HINT = 1, 2, 3, 4
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A message placed in a document: 0-based lines, ``str`` indices (the server converts
+    them to the negotiated position encoding)."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    severity: int
+    message: str
+    code: str = ""
+    source: str = "abap-adt"
+
+
+class Editor(Protocol):
+    """What the workspace needs from the editor connection."""
+
+    async def apply_edits(self, uri: str, edits: Sequence[Edit], label: str) -> bool: ...
+
+    async def ask(self, message: str, choices: Sequence[str]) -> str | None: ...
+
+    def notify(self, severity: int, message: str) -> None: ...
+
+    def publish(self, uri: str, diagnostics: Sequence[Diagnostic]) -> None: ...
+
+
+@dataclass
+class RemoteVersion:
+    text: str
+    token: str
+    changed_by: str | None
+
+
+@dataclass
+class OpenDocument:
+    ref: DocumentRef
+    buffer: TextBuffer
+    version: int
+    base_token: str | None = None
+    base_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    save_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conflict: RemoteVersion | None = None
+    pending: tuple[str, str] | None = None  # (text the editor is moved to, base to adopt then)
+    pending_reached: asyncio.Event = field(default_factory=asyncio.Event)
+    warned_token: str | None = None
+    check_findings: list[Diagnostic] = field(default_factory=list)
+    conflict_findings: list[Diagnostic] = field(default_factory=list)
+    debounce: asyncio.TimerHandle | None = None
+
+    @property
+    def uri(self) -> str:
+        return self.ref.uri
+
+    @property
+    def dirty(self) -> bool:
+        return self.buffer.dirty
+
+
+def _lock_owner(object_url: str) -> str:
+    """All documents of one object share its lock (a class's includes are one object)."""
+    return f"editor:{object_url}"
+
+
+def patches_between(base_text: str, target_text: str) -> list[Patch]:
+    """Line patches turning ``base_text`` into ``target_text`` (for overwrite and merge)."""
+    return [h.as_patch() for h in diff_hunks(split_lines(base_text), split_lines(target_text))]
+
+
+class EditorWorkspace:
+    def __init__(self, connections: Connections, settings: Settings, editor: Editor) -> None:
+        self.connections = connections
+        self.settings = settings
+        self.editor = editor
+        self.documents: dict[str, OpenDocument] = {}
+        self._loaded: dict[str, SourceRead] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._poller: asyncio.Task[None] | None = None
+        self._locked: set[str] = set()  # object URLs locked in onEdit mode
+        self._locking: dict[str, asyncio.Task[Any]] = {}  # lock acquisitions in flight
+
+    # --- plumbing -------------------------------------------------------------------------
+
+    def _spawn(self, coro: Awaitable[Any], name: str) -> asyncio.Task[Any]:
+        async def guarded() -> Any:
+            try:
+                return await coro
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a background failure must reach the user, not vanish
+                log.exception("%s failed", name)
+                self.editor.notify(ERROR, f"{name} failed: {exc}")
+                return None
+
+        task = asyncio.get_running_loop().create_task(guarded(), name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        if inspect.iscoroutine(coro):  # cancelled before it started: close it quietly
+            task.add_done_callback(lambda t: coro.close() if t.cancelled() else None)
+        return task
+
+    def service_for(self, ref: DocumentRef) -> SourceService:
+        return self.connections.service(ref.system)
+
+    def document(self, uri: str) -> OpenDocument:
+        doc = self.documents.get(uri)
+        if doc is None:
+            raise InvalidArgument(f"{uri} is not open in the editor")
+        return doc
+
+    def documents_of(self, object_url: str) -> list[OpenDocument]:
+        return [d for d in self.documents.values() if d.ref.object_url == object_url]
+
+    async def wait_idle(self) -> None:
+        """Wait for background work (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # --- reading and opening --------------------------------------------------------------
+
+    async def read_document(self, uri: str, *, fresh: bool = True) -> dict[str, Any]:
+        """Text, token and metadata of a document, read from the server."""
+        ref = parse_uri(uri)
+        read = await self.service_for(ref).get_source_v2(
+            ref.object_url, include_type=ref.include_type, fresh=fresh
+        )
+        self._loaded[uri] = read
+        return {
+            "uri": uri,
+            "text": read.content,
+            "token": read.token,
+            "lineCount": read.line_count,
+            "changedAt": read.changed_at,
+            "changedBy": read.changed_by,
+            "objectUrl": read.object_url,
+            "sourceUrl": read.source_url,
+            "objectType": read.object_type,
+            "includeType": read.include_type,
+            "system": ref.system,
+        }
+
+    def did_open(self, uri: str, text: str, version: int, encoding: str) -> None:
+        ref = parse_uri(uri)
+        loaded = self._loaded.pop(uri, None)
+        doc = OpenDocument(ref=ref, buffer=TextBuffer(text, encoding), version=version)
+        self.documents[uri] = doc
+        if loaded is not None:
+            self._adopt_base(doc, loaded.content, loaded.token)
+        else:  # opened without adt/readDocument (a restored editor tab): fetch the base
+            self._spawn(self._fetch_base(doc), f"reading {uri}")
+
+    async def _fetch_base(self, doc: OpenDocument) -> None:
+        read = await self.service_for(doc.ref).get_source_v2(
+            doc.ref.object_url, include_type=doc.ref.include_type, fresh=True
+        )
+        if doc.base_token is None:
+            self._adopt_base(doc, read.content, read.token)
+
+    def _adopt_base(self, doc: OpenDocument, text: str, token: str) -> None:
+        doc.buffer.set_base(text)
+        doc.base_token = token
+        doc.base_ready.set()
+
+    def did_change(
+        self,
+        uri: str,
+        version: int,
+        changes: Sequence[tuple[tuple[int, int] | None, tuple[int, int] | None, str]],
+    ) -> None:
+        doc = self.document(uri)
+        for start, end, text in changes:
+            doc.buffer.apply_change(start, end, text)
+        doc.version = version
+        if doc.pending is not None and doc.buffer.text == doc.pending[0]:
+            doc.buffer.set_base(doc.pending[1])
+            doc.pending = None
+            doc.pending_reached.set()
+        if self.settings.lock_mode == ON_EDIT and doc.pending is None:
+            self._after_edit(doc)
+
+    def did_close(self, uri: str) -> None:
+        doc = self.documents.pop(uri, None)
+        if doc is None:
+            return
+        if doc.debounce is not None:
+            doc.debounce.cancel()
+        self.editor.publish(uri, [])
+        if self.settings.lock_mode == ON_EDIT:
+            self._spawn(self._release_if_unused(doc.ref), f"releasing {doc.ref.object_url}")
+
+    # --- onEdit locks and debounced checks ------------------------------------------------
+
+    def _after_edit(self, doc: OpenDocument) -> None:
+        object_url = doc.ref.object_url
+        if object_url not in self._locked and object_url not in self._locking:
+            self._locking[object_url] = self._spawn(
+                self._take_lock(doc.ref), f"locking {object_url}"
+            )
+        if doc.debounce is not None:
+            doc.debounce.cancel()
+        loop = asyncio.get_running_loop()
+        doc.debounce = loop.call_later(
+            self.settings.check_delay,
+            lambda: self._spawn(self._settle(doc.uri), f"checking {doc.uri}"),
+        )
+
+    async def _take_lock(self, ref: DocumentRef) -> None:
+        try:
+            await self.service_for(ref).lock(ref.object_url, owner=_lock_owner(ref.object_url))
+            self._locked.add(ref.object_url)
+        except ObjectLocked as exc:
+            self.editor.notify(
+                WARNING,
+                f"{exc.message} You can keep editing; saving waits until the lock is free.",
+            )
+        except SourceError as exc:
+            self.editor.notify(ERROR, f"Could not lock {ref.object_url}: {exc.message}")
+        finally:
+            self._locking.pop(ref.object_url, None)
+
+    async def _release_if_unused(self, ref: DocumentRef) -> None:
+        """Release the object's onEdit lock once no open document of it is dirty (waiting for
+        a lock that is still being taken, so it cannot slip through)."""
+        locking = self._locking.get(ref.object_url)
+        if locking is not None:
+            await asyncio.wait([locking])
+        if ref.object_url in self._locked and not any(
+            d.dirty for d in self.documents_of(ref.object_url)
+        ):
+            await self._release(ref)
+
+    async def _release(self, ref: DocumentRef) -> None:
+        self._locked.discard(ref.object_url)
+        await self.service_for(ref).release_owner(_lock_owner(ref.object_url))
+
+    async def _settle(self, uri: str) -> None:
+        """After typing pauses: release the lock if clean again, else check the unsaved text."""
+        doc = self.documents.get(uri)
+        if doc is None:
+            return
+        if not any(d.dirty for d in self.documents_of(doc.ref.object_url)):
+            await self._release_if_unused(doc.ref)
+            return
+        outcome = await self.service_for(doc.ref).check(
+            doc.ref.object_url, include_type=doc.ref.include_type, text=doc.buffer.text
+        )
+        self._publish_findings(doc.ref.object_url, outcome.findings, only=doc)
+
+    # --- saving ---------------------------------------------------------------------------
+
+    async def save(self, uri: str) -> dict[str, Any]:
+        """Save a document as one token-checked multi-hunk patch.
+
+        Returns ``{"status": "saved" | "unchanged" | "conflict" | "error", ...}``. A conflict
+        keeps every local edit and asks the user how to resolve it (reload, overwrite,
+        merge); the answer can also come through :meth:`resolve_conflict`.
+        """
+        doc = self.document(uri)
+        async with doc.save_lock:
+            await doc.base_ready.wait()
+            locking = self._locking.get(doc.ref.object_url)
+            if locking is not None:  # an onEdit lock is being taken: save under it
+                await asyncio.wait([locking])
+            hunks = doc.buffer.hunks()
+            if not hunks:
+                return {"status": "unchanged", "uri": uri, "token": doc.base_token}
+            result = await self._write(doc, doc.base_token, [h.as_patch() for h in hunks])
+        if result["status"] == "conflict":
+            self._spawn(self._ask_conflict(uri), f"resolving the conflict on {uri}")
+        return result
+
+    async def _write(
+        self, doc: OpenDocument, token: str | None, patches: list[Patch]
+    ) -> dict[str, Any]:
+        """Patch the server's source; on success the saved text becomes the base."""
+        snapshot = doc.buffer.text
+        service = self.service_for(doc.ref)
+        owner = _lock_owner(doc.ref.object_url)
+        try:
+            try:
+                outcome = await service.set_source_v2(
+                    doc.ref.object_url,
+                    include_type=doc.ref.include_type,
+                    token=token,
+                    patches=patches,
+                    owner=owner,
+                )
+            except LockRequired:
+                # Our onEdit lock died with its session: take it again; the token is
+                # verified again under the new lock.
+                self.editor.notify(
+                    WARNING,
+                    f"The ABAP session holding the lock on {doc.ref.object_url} ended; "
+                    "locking again and re-checking the version before saving.",
+                )
+                await service.release_owner(owner)
+                self._locked.discard(doc.ref.object_url)
+                await self._take_lock(doc.ref)
+                outcome = await service.set_source_v2(
+                    doc.ref.object_url,
+                    include_type=doc.ref.include_type,
+                    token=token,
+                    patches=patches,
+                    owner=owner,
+                )
+        except VersionConflict as conflict:
+            theirs = await service.get_source_v2(
+                doc.ref.object_url, include_type=doc.ref.include_type
+            )  # the conflict refreshed the cache: no request
+            doc.conflict = RemoteVersion(
+                theirs.content, theirs.token, conflict.details.get("changedBy")
+            )
+            return {"status": "conflict", "uri": doc.uri, "conflict": conflict.to_dict()}
+        except SourceError as exc:
+            self.editor.notify(ERROR, f"Saving {doc.uri} failed: {exc.message}")
+            return {"status": "error", "uri": doc.uri, "error": exc.to_dict()}
+        await self._adopt_saved(doc, snapshot, outcome)
+        if self.settings.lock_mode == ON_EDIT:
+            await self._release_if_unused(doc.ref)
+        self._spawn(self._check_saved(doc.ref), f"checking {doc.ref.object_url}")
+        return {
+            "status": "saved",
+            "uri": doc.uri,
+            "token": outcome.token,
+            "lineCount": outcome.line_count,
+            "hunks": len(patches),
+            "changedAt": outcome.changed_at,
+        }
+
+    async def _adopt_saved(self, doc: OpenDocument, snapshot: str, outcome: WriteOutcome) -> None:
+        doc.conflict = None
+        doc.conflict_findings = []
+        if doc.buffer.text == snapshot and outcome.text != snapshot:
+            # The server normalised what we sent (trailing blanks): show the editor.
+            await self.move_editor_to(doc, outcome.text, outcome.token, "abap-adt: saved form")
+        else:
+            self._adopt_base(doc, outcome.text, outcome.token)
+
+    async def move_editor_to(
+        self,
+        doc: OpenDocument,
+        text: str,
+        token: str,
+        label: str,
+        *,
+        base: str | None = None,
+    ) -> bool:
+        """Ask the editor to show ``text``, touching only the lines that differ; once it
+        does, ``base`` (default: ``text``) with ``token`` becomes the document's base.
+        Returns whether the editor applied the edit."""
+        base_text = text if base is None else base
+        edits = line_edits(doc.buffer.lines, split_text(text))
+        doc.base_token = token
+        if not edits:
+            self._adopt_base(doc, base_text, token)
+            return True
+        doc.pending = (text, base_text)
+        doc.pending_reached.clear()
+        applied = await self.editor.apply_edits(doc.uri, edits, label)
+        if applied and doc.pending is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(doc.pending_reached.wait(), timeout=5)
+        if doc.pending is None:
+            return True
+        doc.pending = None  # the editor did not follow: its text stays, ours is unchanged
+        return False
+
+    # --- conflicts ------------------------------------------------------------------------
+
+    async def _ask_conflict(self, uri: str) -> None:
+        doc = self.documents.get(uri)
+        if doc is None or doc.conflict is None:
+            return
+        who = f" by {doc.conflict.changed_by}" if doc.conflict.changed_by else ""
+        answer = await self.editor.ask(
+            f"{uri} was changed on the server{who} since you opened it. Your edits are kept. "
+            "What should happen?",
+            list(CHOICES),
+        )
+        if answer is None or doc.conflict is None:
+            self.editor.notify(
+                WARNING,
+                f"Not saved: {uri} changed on the server. Your edits are kept; save again to "
+                "choose reload, overwrite or merge.",
+            )
+            return
+        await self.resolve_conflict(uri, CHOICES[answer])
+
+    async def resolve_conflict(self, uri: str, choice: str) -> dict[str, Any]:
+        """Reload theirs, overwrite with mine, or merge (markers where the edits overlap)."""
+        if choice not in (RELOAD, OVERWRITE, MERGE):
+            raise InvalidArgument(f"choice must be reload, overwrite or merge, not {choice!r}")
+        doc = self.document(uri)
+        theirs = doc.conflict
+        if theirs is None:
+            return {"status": "noConflict", "uri": uri}
+        async with doc.save_lock:
+            if choice == RELOAD:
+                doc.conflict = None
+                doc.conflict_findings = []
+                applied = await self.move_editor_to(doc, theirs.text, theirs.token, "reload")
+                self._republish(doc)
+                return {
+                    "status": "reloaded" if applied else "error",
+                    "uri": uri,
+                    "token": theirs.token,
+                }
+            if choice == OVERWRITE:
+                patches = patches_between(theirs.text, doc.buffer.text)
+                if patches:
+                    return await self._write(doc, theirs.token, patches)
+                self._adopt_base(doc, theirs.text, theirs.token)
+                doc.conflict = None
+                return {"status": "unchanged", "uri": uri, "token": theirs.token}
+            base_lines = split_lines(doc.buffer.base_text)
+            ours = doc.buffer.hunks()
+            result = merge(base_lines, ours, diff_hunks(base_lines, split_lines(theirs.text)))
+            doc.conflict = None
+            applied = await self.move_editor_to(
+                doc, result.text, theirs.token, "merge", base=theirs.text
+            )
+            if not applied:
+                return {
+                    "status": "error",
+                    "uri": uri,
+                    "error": {"error": "the editor did not apply the merge", "code": 4015},
+                }
+            if result.conflicts:
+                doc.conflict_findings = [
+                    Diagnostic(
+                        (c.start - 1, 0),
+                        (c.end - 1, len(result.lines[c.end - 1])),
+                        ERROR,
+                        "Merge conflict: your lines and the server's lines overlap here. Keep "
+                        "what should stay, delete the markers, then save.",
+                        code="merge-conflict",
+                    )
+                    for c in result.conflicts
+                ]
+                self._republish(doc)
+                return {
+                    "status": "mergeConflicts",
+                    "uri": uri,
+                    "token": theirs.token,
+                    "conflicts": [[c.start, c.end] for c in result.conflicts],
+                }
+            patches = [h.as_patch() for h in doc.buffer.hunks()]
+            if not patches:
+                return {"status": "unchanged", "uri": uri, "token": theirs.token}
+            saved = await self._write(doc, theirs.token, patches)
+            return {**saved, "status": "merged" if saved["status"] == "saved" else saved["status"]}
+
+    # --- remote changes -------------------------------------------------------------------
+
+    def start_polling(self) -> None:
+        if self._poller is None and self.settings.poll_interval > 0:
+            self._poller = asyncio.get_running_loop().create_task(self._poll_loop())
+
+    async def _poll_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.poll_interval)
+            try:
+                await self.poll_once()
+            except Exception:  # keep polling; the next round may succeed
+                log.exception("checking for remote changes failed")
+
+    async def poll_once(self) -> None:
+        """Compare every open document with the server's current version."""
+        for doc in list(self.documents.values()):
+            if doc.base_token is None or doc.pending is not None or doc.save_lock.locked():
+                continue
+            await self._check_remote(doc)
+
+    async def _check_remote(self, doc: OpenDocument) -> None:
+        service = self.service_for(doc.ref)
+        locked = doc.ref.object_url in self._locked
+        try:
+            read = await service.get_source_v2(
+                doc.ref.object_url, include_type=doc.ref.include_type, fresh=True, stateful=locked
+            )
+        except SessionExpired:
+            self.editor.notify(
+                WARNING,
+                f"The ABAP session ended and released your lock on {doc.ref.object_url}; "
+                "locking again.",
+            )
+            await self._release(doc.ref)
+            await self._take_lock(doc.ref)
+            read = await service.get_source_v2(
+                doc.ref.object_url, include_type=doc.ref.include_type, fresh=True
+            )
+        async with doc.save_lock:
+            if doc.base_token is None or same_content(read.token, doc.base_token):
+                return
+            who = f" by {read.changed_by}" if read.changed_by else ""
+            if not doc.dirty:
+                await self.move_editor_to(doc, read.content, read.token, "changed on the server")
+                self.editor.notify(INFO, f"{doc.uri} was changed on the server{who}; reloaded.")
+            elif doc.warned_token != read.token:
+                doc.warned_token = read.token
+                self.editor.notify(
+                    WARNING,
+                    f"{doc.uri} was changed on the server{who}. Your unsaved edits are kept; "
+                    "when you save you can reload, overwrite or merge.",
+                )
+
+    # --- diagnostics, activation ----------------------------------------------------------
+
+    async def _check_saved(self, ref: DocumentRef) -> None:
+        outcome = await self.service_for(ref).check(ref.object_url)
+        self._publish_findings(ref.object_url, outcome.findings)
+
+    def _publish_findings(
+        self, object_url: str, findings: Sequence[Finding], only: OpenDocument | None = None
+    ) -> None:
+        targets = [only] if only is not None else self.documents_of(object_url)
+        for doc in targets:
+            include = doc.ref.source.include
+            doc.check_findings = [
+                self._diagnostic(doc, f)
+                for f in findings
+                if f.object_url == object_url and f.include_type == include
+            ]
+            self._republish(doc)
+
+    def _republish(self, doc: OpenDocument) -> None:
+        self.editor.publish(doc.uri, [*doc.check_findings, *doc.conflict_findings])
+
+    @staticmethod
+    def _diagnostic(doc: OpenDocument, finding: Finding) -> Diagnostic:
+        lines = doc.buffer.lines
+        line = max(0, min((finding.line or 1) - 1, len(lines) - 1))
+        column = max(0, min(finding.column or 0, len(lines[line])))
+        if finding.end_line is not None and finding.end_column is not None:
+            end_line = max(line, min(finding.end_line - 1, len(lines) - 1))
+            end = (end_line, max(0, min(finding.end_column, len(lines[end_line]))))
+        else:
+            text = lines[line]
+            stop = column
+            while stop < len(text) and not text[stop].isspace() and text[stop] != ".":
+                stop += 1
+            end = (line, stop if stop > column else len(text))
+        severity = {"E": ERROR, "A": ERROR, "X": ERROR, "W": WARNING}.get(finding.severity, INFO)
+        return Diagnostic((line, column), end, severity, finding.text, code=finding.code)
+
+    async def activate(
+        self, uri: str, report: Callable[[str], None] | None = None
+    ) -> dict[str, Any]:
+        """Activate the object behind a document; its messages become diagnostics."""
+        doc = self.documents.get(uri)
+        ref = doc.ref if doc is not None else parse_uri(uri)
+        dirty = [d.uri for d in self.documents_of(ref.object_url) if d.dirty]
+        if dirty:
+            return {
+                "activated": False,
+                "uri": uri,
+                "reason": f"unsaved changes in {', '.join(dirty)}: save first",
+            }
+        if ref.object_url in self._locked:
+            await self._release(ref)
+        if report:
+            report(f"Activating {ref.object_url}")
+        outcome = await self.service_for(ref).activate(ref.object_url)
+        self._publish_findings(ref.object_url, outcome.findings)
+        if report:
+            report("done" if outcome.success else "failed")
+        return {"uri": uri, **outcome.to_dict()}
+
+    # --- objects --------------------------------------------------------------------------
+
+    async def open_object(
+        self,
+        name: str,
+        *,
+        object_type: str | None,
+        system: str | None,
+        include_type: str | None,
+    ) -> dict[str, Any]:
+        """Find an object by name and return the URI of its source (or the candidates)."""
+        service = self.connections.service(system)
+        hits = await service.search(name, max_results=20, object_type=object_type)
+        exact = [h for h in hits if h["name"].upper() == name.upper() and object_type_for(h["uri"])]
+        if len(exact) != 1:
+            return {
+                "found": False,
+                "candidates": hits,
+                "message": (
+                    f"{len(exact)} source objects are named {name!r}"
+                    if exact
+                    else f"no source object is named {name!r}"
+                ),
+            }
+        hit = exact[0]
+        return {
+            "found": True,
+            "name": hit["name"],
+            "type": hit["type"],
+            "objectUrl": hit["uri"],
+            "uri": make_uri(service.system, hit["uri"], include_type),
+        }
+
+    async def object_structure(self, object_url: str, system: str | None) -> dict[str, Any]:
+        service = self.connections.service(system)
+        structure = await service.object_structure(object_url)
+        for include in structure["includes"]:
+            include["uri"] = make_uri(
+                service.system, structure["objectUrl"], include["includeType"]
+            )
+        structure["uri"] = make_uri(service.system, structure["objectUrl"])
+        return structure
+
+    async def search(
+        self, query: str, *, system: str | None, max_results: int, object_type: str | None
+    ) -> list[dict[str, Any]]:
+        service = self.connections.service(system)
+        hits = await service.search(query, max_results=max_results, object_type=object_type)
+        for hit in hits:
+            if object_type_for(hit["uri"]):
+                hit["documentUri"] = make_uri(service.system, hit["uri"])
+        return hits
+
+    # --- shutdown -------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Release every lock and connection; called on shutdown and exit, always."""
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
+            self._poller = None
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for doc in self.documents.values():
+            if doc.debounce is not None:
+                doc.debounce.cancel()
+        await self.connections.close()
+        self._locked.clear()

@@ -1,0 +1,369 @@
+"""The language server end to end: a real server process, pytest-lsp clients with the
+capabilities of real editors (VS Code: UTF-16, Neovim 0.11: UTF-8), the emulator on a socket."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import ClientServerConfig, client_capabilities
+from support.emulated import USERS
+from support.lsp_editor import EditorClient, make_editor_client
+
+from adt.emulator import Emulator
+from lsp_server.buffer import encoding_name
+
+SYSTEM = "A4H"
+REPORT = "/sap/bc/adt/programs/programs/zdemo_report"
+REPORT_URI = f"adt://{SYSTEM}{REPORT}/source/main"
+GREETER = "/sap/bc/adt/oo/classes/zcl_demo_greeter"
+GREETER_MAIN = f"adt://{SYSTEM}{GREETER}/source/main"
+GREETER_IMPL = f"adt://{SYSTEM}{GREETER}/includes/implementations"
+PRESETS = ["visual-studio-code", "neovim"]  # UTF-16 and UTF-8 position encodings
+
+
+@pytest.fixture
+def emulator() -> Emulator:
+    return Emulator(users=USERS)
+
+
+@pytest.fixture
+def emulator_url(emulator: Emulator) -> Iterator[str]:
+    with emulator.serve_in_thread() as url:
+        yield url
+
+
+@pytest.fixture
+def lsp_options(request: pytest.FixtureRequest) -> dict[str, object]:
+    """Extra initializationOptions; tests set them with ``indirect=True`` parametrization."""
+    return dict(getattr(request, "param", {}))
+
+
+@pytest_lsp.fixture(
+    params=PRESETS,
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "lsp_server"],
+        client_factory=make_editor_client,
+        server_env={**os.environ, "ABAP_ADT_CONFIG": os.devnull, "ADT_URL": ""},
+    ),
+)
+async def client(
+    lsp_client: EditorClient,
+    request: pytest.FixtureRequest,
+    emulator_url: str,
+    lsp_options: dict[str, object],
+) -> AsyncIterator[None]:
+    options = {
+        "systems": [
+            {"name": SYSTEM, "url": emulator_url, "user": "DEVELOPER", "password": "developer"}
+        ],
+        "pollInterval": 0,
+        "checkDelay": 0.05,
+        **lsp_options,
+    }
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities(request.param), initialization_options=options
+        )
+    )
+    lsp_client.encoding = encoding_name(result.capabilities.position_encoding)
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _stored(emulator: Emulator, uri_path: str) -> str:
+    text = emulator.source(uri_path)
+    assert text is not None
+    return text
+
+
+# --- capabilities and editing -------------------------------------------------------------
+
+
+async def test_capabilities(client: EditorClient, request: pytest.FixtureRequest) -> None:
+    assert client.encoding == ("utf-8" if "neovim" in request.node.callspec.id else "utf-16")
+
+
+async def test_incremental_edits_are_saved_as_checked_patches(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    read = await client.open(REPORT_URI)
+    original = read["text"].split("\n")
+    client.insert_line(REPORT_URI, 6, "* Ünïcödé 😀 comment")
+    client.edit(REPORT_URI, (6, 11), (6, 11), "🎉")  # right after the emoji: encoding matters
+    client.edit(REPORT_URI, (1, 2), (1, 8), "Program")
+    client.edit(REPORT_URI, (8, 0), (8, 0), "* pasted one\n* pasted two\n")
+    client.delete_lines(REPORT_URI, 3, 4)
+    emulator.reset_request_log()
+    result = await client.save(REPORT_URI)
+    assert result["status"] == "saved" and result["hunks"] >= 3
+    assert result["token"] != read["token"]
+    assert _stored(emulator, f"{REPORT}/source/main") == client.texts[REPORT_URI]
+    assert client.texts[REPORT_URI].split("\n")[4] == "* Ünïcödé 😀🎉 comment"
+    assert emulator.request_counts()[f"PUT {REPORT}/source/main"] == 1, "one PUT for all hunks"
+    assert len(client.texts[REPORT_URI].split("\n")) == len(original) + 1
+    again = await client.save(REPORT_URI)
+    assert again["status"] == "unchanged" and again["token"] == result["token"]
+    assert emulator.locks() == []
+
+
+async def test_class_include_documents(client: EditorClient, emulator: Emulator) -> None:
+    await client.open(GREETER_IMPL)
+    client.insert_line(GREETER_IMPL, 0, "* local implementation note")
+    assert (await client.save(GREETER_IMPL))["status"] == "saved"
+    stored = _stored(emulator, f"{GREETER}/includes/implementations")
+    assert stored.startswith("* local implementation note\n")
+
+
+# --- conflicts ----------------------------------------------------------------------------
+
+
+async def _conflicting_edit(client: EditorClient, emulator: Emulator, line: int) -> str:
+    read = await client.open(REPORT_URI)
+    lines = read["text"].split("\n")
+    theirs = "\n".join([*lines[:line], "* COLLEAGUE inserted this", *lines[line:]])
+    emulator.write_as("COLLEAGUE", f"{REPORT}/source/main", theirs)
+    return theirs
+
+
+async def test_conflict_reload_theirs(client: EditorClient, emulator: Emulator) -> None:
+    theirs = await _conflicting_edit(client, emulator, 10)
+    client.insert_line(REPORT_URI, 0, "* my edit")
+    client.answers.append("Reload theirs")
+    result = await client.save(REPORT_URI)
+    assert result["status"] == "conflict" and result["conflict"]["code"] == 4003
+    assert result["conflict"]["details"]["changedBy"] == "COLLEAGUE"
+    await client.until(lambda: client.texts[REPORT_URI] == theirs)
+    assert "COLLEAGUE" in client.questions[0].message
+    assert _stored(emulator, f"{REPORT}/source/main") == theirs
+    client.insert_line(REPORT_URI, 0, "* after reload")
+    assert (await client.save(REPORT_URI))["status"] == "saved"
+    assert _stored(emulator, f"{REPORT}/source/main") == "* after reload\n" + theirs
+
+
+async def test_conflict_overwrite_with_mine(client: EditorClient, emulator: Emulator) -> None:
+    await _conflicting_edit(client, emulator, 10)
+    client.insert_line(REPORT_URI, 0, "* my edit wins")
+    client.answers.append("Overwrite with mine")
+    assert (await client.save(REPORT_URI))["status"] == "conflict"
+    mine = client.texts[REPORT_URI]
+    await client.until(lambda: _stored(emulator, f"{REPORT}/source/main") == mine)
+    assert "COLLEAGUE inserted" not in mine
+
+
+async def test_conflict_merge_without_overlap(client: EditorClient, emulator: Emulator) -> None:
+    theirs = await _conflicting_edit(client, emulator, 20)
+    client.insert_line(REPORT_URI, 0, "* my edit at the top")
+    client.answers.append("Merge")
+    assert (await client.save(REPORT_URI))["status"] == "conflict"
+    merged = "* my edit at the top\n" + theirs
+    await client.until(lambda: _stored(emulator, f"{REPORT}/source/main") == merged)
+    await client.until(lambda: client.texts[REPORT_URI] == merged)
+
+
+async def test_conflict_merge_with_overlap_keeps_both_and_marks_it(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    theirs = await _conflicting_edit(client, emulator, 5)
+    client.insert_line(REPORT_URI, 5, "* my line at the same place")
+    client.answers.append("Merge")
+    assert (await client.save(REPORT_URI))["status"] == "conflict"
+    await client.until(lambda: "<<<<<<< yours (unsaved)" in client.texts[REPORT_URI])
+    text = client.texts[REPORT_URI]
+    assert "* my line at the same place" in text and "* COLLEAGUE inserted this" in text
+    diagnostics = await client.until(lambda: client.diagnostics.get(REPORT_URI))
+    assert any(d.code == "merge-conflict" for d in diagnostics)
+    assert _stored(emulator, f"{REPORT}/source/main") == theirs, "nothing saved with markers"
+
+
+async def test_unanswered_conflict_keeps_everything(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    theirs = await _conflicting_edit(client, emulator, 10)
+    client.insert_line(REPORT_URI, 0, "* pending edit")
+    mine = client.texts[REPORT_URI]
+    assert (await client.save(REPORT_URI))["status"] == "conflict"
+    await client.until(lambda: client.questions)
+    await client.until(lambda: any("Not saved" in m.message for m in client.messages))
+    assert client.texts[REPORT_URI] == mine
+    assert _stored(emulator, f"{REPORT}/source/main") == theirs
+    resolved = await client.request("adt/resolveConflict", {"uri": REPORT_URI, "choice": "merge"})
+    assert resolved["status"] == "merged"
+
+
+# --- locks and sessions -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lsp_options", [{"lockMode": "onEdit"}], indirect=True)
+async def test_on_edit_lock_lifecycle(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    await client.open(REPORT_URI)
+    assert emulator.locks() == []
+    client.insert_line(REPORT_URI, 0, "* typing")
+    await client.until(lambda: [lock.object_uri for lock in emulator.locks()] == [REPORT])
+    client.delete_lines(REPORT_URI, 0, 0)  # back to clean
+    await client.until(lambda: emulator.locks() == [])
+    client.insert_line(REPORT_URI, 0, "* typing again")
+    await client.until(lambda: emulator.locks())
+    assert (await client.save(REPORT_URI))["status"] == "saved"
+    await client.until(lambda: emulator.locks() == [])
+    client.insert_line(REPORT_URI, 0, "* and once more")
+    await client.until(lambda: emulator.locks())
+    client.close(REPORT_URI)
+    await client.until(lambda: emulator.locks() == [])
+
+
+@pytest.mark.parametrize("lsp_options", [{"lockMode": "onEdit"}], indirect=True)
+async def test_session_death_relocks_and_reverifies(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    await client.open(REPORT_URI)
+    client.insert_line(REPORT_URI, 0, "* edited before the session died")
+    await client.until(lambda: emulator.locks())
+    emulator.expire_contexts()
+    assert emulator.locks() == []
+    result = await client.save(REPORT_URI)
+    assert result["status"] == "saved", result
+    assert any("session" in m.message and "lock" in m.message for m in client.messages)
+    assert _stored(emulator, f"{REPORT}/source/main").startswith("* edited before")
+    await client.until(lambda: emulator.locks() == [])
+
+
+async def test_lock_held_by_someone_else_is_a_clear_error(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    await client.open(REPORT_URI)
+    client.insert_line(REPORT_URI, 0, "* blocked")
+    emulator.lock_as("COLLEAGUE", REPORT)
+    try:
+        result = await client.save(REPORT_URI)
+    finally:
+        emulator.unlock_as("COLLEAGUE", REPORT)
+    assert result["status"] == "error" and result["error"]["code"] == 4009
+    assert "COLLEAGUE" in result["error"]["error"]
+    assert (await client.save(REPORT_URI))["status"] == "saved", "the edit was kept"
+
+
+# --- remote changes -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lsp_options", [{"pollInterval": 0.1}], indirect=True)
+async def test_remote_change_refreshes_a_clean_document(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    read = await client.open(REPORT_URI)
+    theirs = read["text"] + "\n* changed remotely"
+    emulator.write_as("COLLEAGUE", f"{REPORT}/source/main", theirs)
+    await client.until(lambda: client.texts[REPORT_URI] == theirs)
+    client.insert_line(REPORT_URI, 0, "* then edited here")
+    assert (await client.save(REPORT_URI))["status"] == "saved"
+
+
+@pytest.mark.parametrize("lsp_options", [{"pollInterval": 0.1}], indirect=True)
+async def test_remote_change_warns_a_dirty_document(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    read = await client.open(REPORT_URI)
+    client.insert_line(REPORT_URI, 0, "* unsaved")
+    mine = client.texts[REPORT_URI]
+    emulator.write_as("COLLEAGUE", f"{REPORT}/source/main", read["text"] + "\n* theirs")
+    await client.until(lambda: any("changed on the server" in m.message for m in client.messages))
+    assert client.texts[REPORT_URI] == mine
+
+
+# --- language features --------------------------------------------------------------------
+
+
+async def test_diagnostics_after_save(client: EditorClient, emulator: Emulator) -> None:
+    read = await client.open(REPORT_URI)
+    count = len(read["text"].split("\n"))
+    client.edit(REPORT_URI, (count - 1, 10**6), (count - 1, 10**6), "\n  IF 1 = 1.")
+    assert (await client.save(REPORT_URI))["status"] == "saved"
+    diagnostics = await client.until(lambda: client.diagnostics.get(REPORT_URI))
+    error = diagnostics[0]
+    assert error.severity == types.DiagnosticSeverity.Error
+    assert (error.range.start.line, error.range.start.character) == (count, 2)
+    assert "IF" in error.message
+
+
+async def test_document_symbols(client: EditorClient) -> None:
+    await client.open(GREETER_MAIN)
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=GREETER_MAIN))
+    )
+    assert symbols is not None
+    names = [(s.name, s.detail) for s in symbols]  # type: ignore[union-attr]
+    assert ("ZCL_DEMO_GREETER", "definition") in names
+    assert ("ZCL_DEMO_GREETER", "implementation") in names
+    implementation = next(s for s in symbols if s.detail == "implementation")  # type: ignore[union-attr]
+    assert implementation.children and all(  # type: ignore[union-attr]
+        c.kind == types.SymbolKind.Method
+        for c in implementation.children  # type: ignore[union-attr]
+    )
+
+
+async def test_workspace_symbols(client: EditorClient) -> None:
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="ZCL_DEMO_GR"))
+    assert found is not None
+    (greeter,) = [s for s in found if s.name == "ZCL_DEMO_GREETER"]
+    assert greeter.location.uri == GREETER_MAIN  # type: ignore[union-attr]
+
+
+async def test_activation_with_progress(client: EditorClient, emulator: Emulator) -> None:
+    await client.open(REPORT_URI)
+    client.insert_line(REPORT_URI, 0, "* to activate")
+    dirty = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="adt.activate", arguments=[REPORT_URI])
+    )
+    assert dirty["activated"] is False and "save first" in dirty["reason"]
+    await client.save(REPORT_URI)
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="adt.activate", arguments=[REPORT_URI])
+    )
+    assert result["activated"] is True
+    assert emulator.source(f"{REPORT}/source/main", "active") == client.texts[REPORT_URI]
+    reports = [r for steps in client.progress_reports.values() for r in steps]
+    assert any(isinstance(r, types.WorkDoneProgressBegin) for r in reports)
+    assert any(isinstance(r, types.WorkDoneProgressEnd) for r in reports)
+
+
+# --- our requests -------------------------------------------------------------------------
+
+
+async def test_open_object_structure_and_search(client: EditorClient) -> None:
+    opened = await client.request("adt/openObject", {"name": "zcl_demo_greeter"})
+    assert opened["found"] and opened["uri"] == GREETER_MAIN
+    structure = await client.request("adt/objectStructure", {"uri": GREETER_MAIN})
+    includes = {i["includeType"]: i["uri"] for i in structure["includes"]}
+    assert includes["implementations"] == GREETER_IMPL
+    hits = await client.request("adt/searchObjects", {"query": "ZDEMO*", "maxResults": 10})
+    assert REPORT_URI in [h.get("documentUri") for h in hits]
+    missing = await client.request("adt/openObject", {"name": "ZNOPE_NOTHING"})
+    assert missing["found"] is False
+
+
+async def test_bad_requests_get_clear_errors(client: EditorClient) -> None:
+    with pytest.raises(JsonRpcException, match="uri"):
+        await client.request("adt/saveDocument", {})
+    with pytest.raises(JsonRpcException, match="not an adt"):
+        await client.request("adt/readDocument", {"uri": "file:///etc/passwd"})
+    with pytest.raises(JsonRpcException, match="not open"):
+        await client.save("adt://A4H/sap/bc/adt/programs/programs/zdemo_include/source/main")
+    with pytest.raises(JsonRpcException, match="unknown system"):
+        await client.request(
+            "adt/readDocument", {"uri": "adt://PRD/sap/bc/adt/oo/classes/x/source/main"}
+        )
+
+
+async def test_document_opened_without_read(client: EditorClient, emulator: Emulator) -> None:
+    text = _stored(emulator, f"{REPORT}/source/main")
+    client.open_text(REPORT_URI, text + "\n* restored unsaved edit")
+    result = await client.until(lambda: client.save(REPORT_URI))
+    assert (await result)["status"] == "saved"
+    assert _stored(emulator, f"{REPORT}/source/main").endswith("* restored unsaved edit")

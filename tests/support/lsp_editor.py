@@ -1,0 +1,180 @@
+"""A pytest-lsp client that behaves like an editor.
+
+It keeps the text of every open document, turns edits into ``didChange`` notifications with
+positions in the negotiated encoding, applies the server's ``workspace/applyEdit`` to its own
+text and reports them back as ``didChange`` (as VS Code and Neovim do), and answers
+``window/showMessageRequest`` from a queue of choices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pygls.protocol.json_rpc import MsgId
+from pytest_lsp import LanguageClient, LanguageClientProtocol
+from pytest_lsp.client import register_lsp_features
+
+from lsp_server.buffer import index_to_units, units_to_index
+
+
+@attrs.define
+class RawResponse:
+    id: MsgId
+    result: Any = None
+    jsonrpc: str = "2.0"
+
+
+class RawClientProtocol(LanguageClientProtocol):
+    """Results of ``adt/*`` requests stay plain JSON (dicts and lists)."""
+
+    def get_result_type(self, method: str) -> Any:
+        if method.startswith("adt/"):
+            return RawResponse
+        return super().get_result_type(method)
+
+
+class EditorClient(LanguageClient):
+    def __init__(self) -> None:
+        super().__init__(protocol_cls=RawClientProtocol, converter_factory=default_converter)
+        self.texts: dict[str, str] = {}
+        self.versions: dict[str, int] = {}
+        self.encoding = "utf-16"
+        self.answers: list[str | None] = []
+        self.questions: list[types.ShowMessageRequestParams] = []
+        self.applied_edits: list[types.ApplyWorkspaceEditParams] = []
+
+    # --- positions ------------------------------------------------------------------------
+
+    def _units(self, uri: str, line: int, index: int) -> int:
+        lines = self.texts[uri].split("\n")
+        return index_to_units(lines[line], index, self.encoding) if line < len(lines) else 0
+
+    def _index(self, text: str, position: types.Position) -> int:
+        lines = text.split("\n")
+        line = min(position.line, len(lines) - 1)
+        offset = sum(len(item) + 1 for item in lines[:line])
+        column = units_to_index(lines[line], position.character, self.encoding)
+        if position.line >= len(lines):
+            column = len(lines[line])
+        return offset + column
+
+    # --- documents ------------------------------------------------------------------------
+
+    async def request(self, method: str, params: dict[str, Any]) -> Any:
+        return await self.protocol.send_request_async(method, params)
+
+    async def open(self, uri: str) -> dict[str, Any]:
+        read = await self.request("adt/readDocument", {"uri": uri})
+        self.open_text(uri, read["text"])
+        return read  # type: ignore[no-any-return]
+
+    def open_text(self, uri: str, text: str) -> None:
+        self.texts[uri] = text
+        self.versions[uri] = 1
+        self.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id="abap", version=1, text=text
+                )
+            )
+        )
+
+    def close(self, uri: str) -> None:
+        self.text_document_did_close(
+            types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        self.texts.pop(uri, None)
+
+    def edit(self, uri: str, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+        """Replace between two (line, character index) positions, like a keystroke or paste."""
+        units = types.Range(
+            start=types.Position(line=start[0], character=self._units(uri, *start)),
+            end=types.Position(line=end[0], character=self._units(uri, *end)),
+        )
+        self._apply_local(uri, units, text)
+        self.versions[uri] += 1
+        self.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri, version=self.versions[uri]
+                ),
+                content_changes=[types.TextDocumentContentChangePartial(range=units, text=text)],
+            )
+        )
+
+    def insert_line(self, uri: str, line: int, text: str) -> None:
+        """Insert a whole line before 0-based ``line``."""
+        self.edit(uri, (line, 0), (line, 0), text + "\n")
+
+    def delete_lines(self, uri: str, first: int, last: int) -> None:
+        """Delete 0-based lines ``first..last``."""
+        self.edit(uri, (first, 0), (last + 1, 0), "")
+
+    def _apply_local(self, uri: str, units: types.Range, text: str) -> None:
+        current = self.texts[uri]
+        a, b = self._index(current, units.start), self._index(current, units.end)
+        self.texts[uri] = current[:a] + text + current[b:]
+
+    async def save(self, uri: str) -> dict[str, Any]:
+        return await self.request("adt/saveDocument", {"uri": uri})  # type: ignore[no-any-return]
+
+    # --- waiting --------------------------------------------------------------------------
+
+    async def until(self, condition: Callable[[], Any], within: float = 10.0) -> Any:
+        """Wait until ``condition()`` is truthy (server notifications arrive asynchronously)."""
+        deadline = time.monotonic() + within
+        while True:
+            value = condition()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"condition not met within {within}s")
+            await asyncio.sleep(0.02)
+
+
+def make_editor_client() -> EditorClient:
+    client = EditorClient()
+    register_lsp_features(client)
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        client.applied_edits.append(params)
+        for uri, edits in (params.edit.changes or {}).items():
+            if uri not in client.texts:
+                return types.ApplyWorkspaceEditResult(applied=False, failure_reason="not open")
+            # Edits refer to the original text: apply (and report) them bottom-up.
+            ordered = sorted(
+                edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
+            )
+            changes = []
+            for edit in ordered:
+                client._apply_local(uri, edit.range, edit.new_text)
+                changes.append(
+                    types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)
+                )
+            client.versions[uri] += 1
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(
+                        uri=uri, version=client.versions[uri]
+                    ),
+                    content_changes=changes,
+                )
+            )
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
+    def show_message_request(
+        params: types.ShowMessageRequestParams,
+    ) -> types.MessageActionItem | None:
+        client.questions.append(params)
+        answer = client.answers.pop(0) if client.answers else None
+        return types.MessageActionItem(title=answer) if answer else None
+
+    return client
