@@ -24,6 +24,8 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 
+from adt.agent import AgentTools, WritePolicy
+from adt.agent.channel import ChannelServer
 from adt.errors import AdtError, ConfigurationError
 from adt.source import SourceError
 from adt.source.errors import as_source_error
@@ -66,11 +68,16 @@ class AdtLanguageServer(LanguageServer):
         )
         self.adt = EditorWorkspace(Connections(SystemsConfig()), Settings(), self)
         self.encoding = UTF16
+        self.agent_channel_enabled = True
+        self.workspace_uris: list[str] = []
+        self._channel: ChannelServer | None = None
+        self._agent_tools: dict[WritePolicy, AgentTools] = {}
         self._released = False
 
     # --- configuration --------------------------------------------------------------------
 
     def configure(self, options: dict[str, Any] | None) -> None:
+        self.agent_channel_enabled = bool((options or {}).get("agentChannel", True))
         settings = Settings()
         try:
             systems = SystemsConfig.load(init_options=options, env=os.environ)
@@ -143,10 +150,40 @@ class AdtLanguageServer(LanguageServer):
 
     # --- lifecycle ------------------------------------------------------------------------
 
+    # --- the agent channel (MCP passthrough) -----------------------------------------------
+
+    def agent_tools(self, policy: WritePolicy) -> AgentTools:
+        """Agent tools running in this server: same ADT session, same documents."""
+        tools = self._agent_tools.get(policy)
+        if tools is None:
+            tools = self._agent_tools[policy] = AgentTools(
+                self.adt.connections, policy=policy, views=self.adt
+            )
+        return tools
+
+    async def start_agent_channel(self) -> None:
+        if not self.agent_channel_enabled or self._channel is not None:
+            return
+        channel = ChannelServer(
+            self.agent_tools,
+            lambda: {
+                "systems": self.adt.connections.systems.names,
+                "workspaces": self.workspace_uris,
+            },
+        )
+        try:
+            await channel.start()
+        except OSError as exc:
+            log.warning("the agent channel could not start: %s", exc)
+            return
+        self._channel = channel
+
     async def release(self) -> None:
-        """Release every lock and connection (idempotent)."""
+        """Close the agent channel, release every lock and connection (idempotent)."""
         if not self._released:
             self._released = True
+            if self._channel is not None:
+                await self._channel.close()
             await self.adt.close()
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
@@ -198,11 +235,14 @@ def on_initialize(ls: AdtLanguageServer, params: types.InitializeParams) -> None
     ls.encoding = encoding_name(ls.workspace.position_encoding)
     options = params.initialization_options
     ls.configure(options if isinstance(options, dict) else None)
+    folders = [f.uri for f in params.workspace_folders or []]
+    ls.workspace_uris = folders or ([params.root_uri] if params.root_uri else [])
 
 
 @server.feature(types.INITIALIZED)
-def on_initialized(ls: AdtLanguageServer, params: types.InitializedParams) -> None:
+async def on_initialized(ls: AdtLanguageServer, params: types.InitializedParams) -> None:
     ls.adt.start_polling()
+    await ls.start_agent_channel()
 
 
 @server.feature(types.SHUTDOWN)

@@ -27,7 +27,7 @@ from adt.source.errors import (
 from adt.source.lines import Patch
 from adt.source.token import same_content
 from adt.systems import Connections
-from adt.text import split_lines
+from adt.text import split_lines, to_canonical
 from adt.urls import object_type_for
 from lsp_server.buffer import Edit, TextBuffer, line_edits, split_text
 from lsp_server.merge import diff_hunks, merge
@@ -663,6 +663,109 @@ class EditorWorkspace:
             if object_type_for(hit["uri"]):
                 hit["documentUri"] = make_uri(service.system, hit["uri"])
         return hits
+
+    # --- the agent's view of open documents (MCP passthrough) -----------------------------
+
+    def view(self, system: str, object_url: str, include: str) -> OpenDocument | None:
+        """The open document of a source unit, if the editor has it open."""
+        for doc in self.documents.values():
+            ref = doc.ref
+            if (ref.system.lower(), ref.object_url, ref.source.include) == (
+                system.lower(),
+                object_url,
+                include,
+            ):
+                return doc
+        return None
+
+    def lock_owner(self, object_url: str) -> str:
+        """Agent and editor share one lock owner per object."""
+        return _lock_owner(object_url)
+
+    async def write_through(
+        self,
+        view: Any,
+        token: str | None,
+        build: Callable[[str], str],
+        *,
+        lock_handle: str | None,
+        transport: str | None,
+    ) -> WriteOutcome:
+        """An agent's write to a document open in the editor.
+
+        The edit is computed on the editor's base version (the token must name it). If the
+        editor's unsaved changes overlap or touch it, nothing is written and the agent gets a
+        conflict naming the document. Otherwise it is written as one checked patch and merged
+        into the editor's buffer, whose unsaved changes stay unsaved.
+        """
+        doc: OpenDocument = view
+        service = self.service_for(doc.ref)
+        async with doc.save_lock:
+            await doc.base_ready.wait()
+            if token is not None and doc.base_token is not None:
+                await self._align_with(doc, token)
+            base_text = doc.buffer.base_text
+            base_lines = split_lines(base_text)
+            agent = diff_hunks(base_lines, split_lines(to_canonical(build(base_text))))
+            editor = doc.buffer.hunks()
+            if not merge(base_lines, editor, agent).clean:
+                ranges = [[h.start, h.end] for h in editor]
+                raise VersionConflict(
+                    f"{doc.uri} is open in the editor with unsaved changes that overlap your "
+                    "edit; nothing was written",
+                    document=doc.uri,
+                    editorRanges=ranges,
+                    resolution="ask the user to save or undo their changes in the editor, then "
+                    "read the source again",
+                )
+            if not agent:
+                raise InvalidArgument("the edit changes nothing", document=doc.uri)
+            outcome = await service.set_source_v2(
+                doc.ref.object_url,
+                include_type=doc.ref.include_type,
+                token=doc.base_token if token is not None else None,
+                skip_conflict_check=token is None,
+                patches=[h.as_patch() for h in agent],
+                lock_handle=lock_handle,
+                transport=transport,
+                owner=_lock_owner(doc.ref.object_url),
+            )
+            merged = merge(base_lines, editor, diff_hunks(base_lines, split_lines(outcome.text)))
+            await self.move_editor_to(
+                doc, merged.text, outcome.token, "abap-adt: agent edit", base=outcome.text
+            )
+        self._spawn(self._check_saved(doc.ref), f"checking {doc.ref.object_url}")
+        return outcome
+
+    async def _align_with(self, doc: OpenDocument, token: str) -> None:
+        """Make sure the agent's token names the editor's base; refresh a clean editor that is
+        behind the server, refuse otherwise."""
+        assert doc.base_token is not None
+        if same_content(token, doc.base_token):
+            return
+        fresh = await self.service_for(doc.ref).get_source_v2(
+            doc.ref.object_url, include_type=doc.ref.include_type, fresh=True
+        )
+        if not same_content(token, fresh.token):
+            raise VersionConflict(
+                "version conflict: the source was changed since your token was issued; "
+                "nothing was written",
+                document=doc.uri,
+                expectedToken=token,
+                currentToken=fresh.token,
+                changedBy=fresh.changed_by,
+                resolution="call getObjectSourceV2 to read the current content and token",
+            )
+        if doc.dirty:
+            raise VersionConflict(
+                f"{doc.uri} is open in the editor with unsaved changes made on an older "
+                "version; nothing was written",
+                document=doc.uri,
+                expectedToken=token,
+                currentToken=doc.base_token,
+                resolution="ask the user to save (and resolve) or reload the document first",
+            )
+        await self.move_editor_to(doc, fresh.content, fresh.token, "changed on the server")
 
     # --- shutdown -------------------------------------------------------------------------
 

@@ -1,1 +1,1 @@
-"""Placeholder; filled by its issue."""
+"""MCP bridge: the V2 source operations as MCP tools, shareable with a running editor."""

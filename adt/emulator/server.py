@@ -52,6 +52,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             f"abap-adt emulator: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr
         )
         return 2
+    sock.listen(128)  # connections queue from now on, before the URL is announced
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     first_user = next(iter(users))

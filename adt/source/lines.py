@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adt.source.errors import InvalidArgument, LineOutOfRange
+from adt.source.errors import InvalidArgument, LineOutOfRange, NoUniqueMatch
 from adt.text import split_lines, to_canonical
 
 
@@ -156,3 +156,58 @@ def apply_patches(text: str, patches: Sequence[Patch]) -> PatchResult:
         cursor = max(cursor, patch.end_line)
     result.extend(lines[cursor:])
     return PatchResult("\n".join(result), len(result), tuple(applied))
+
+
+def _occurrences(text: str, needle: str) -> list[int]:
+    positions: list[int] = []
+    start = text.find(needle)
+    while start != -1:
+        positions.append(start)
+        start = text.find(needle, start + 1)
+    return positions
+
+
+def _listed(numbers: list[int], limit: int = 10) -> str:
+    shown = ", ".join(str(n) for n in numbers[:limit])
+    return shown + (f" and {len(numbers) - limit} more" if len(numbers) > limit else "")
+
+
+def check_replacement(old: object, new: object) -> tuple[str, str]:
+    """Canonical ``(old, new)`` of a unique replacement, or INVALID_ARGUMENT."""
+    if not isinstance(old, str) or not isinstance(new, str):
+        raise InvalidArgument("oldString and newString must be strings")
+    old, new = to_canonical(old), to_canonical(new)
+    if old == "":
+        raise InvalidArgument("oldString must be a non-empty string")
+    if old == new:
+        raise InvalidArgument("oldString and newString are identical: nothing to replace")
+    return old, new
+
+
+def replace_unique(text: str, old: str, new: str) -> tuple[str, AppliedPatch]:
+    """Replace the single occurrence of ``old`` in canonical ``text``.
+
+    Line endings of ``old``/``new`` do not matter. Zero or several occurrences are
+    NO_UNIQUE_MATCH saying how many and on which lines; ``old == new`` is refused.
+    """
+    old, new = check_replacement(old, new)
+    positions = _occurrences(text, old)
+    if not positions:
+        raise NoUniqueMatch(
+            "oldString was not found in the source; re-read it and copy the exact text "
+            "(whitespace included)",
+            occurrences=0,
+        )
+    if len(positions) > 1:
+        lines = [text.count("\n", 0, p) + 1 for p in positions]
+        raise NoUniqueMatch(
+            f"oldString occurs {len(positions)} times (lines {_listed(lines)}); add surrounding "
+            "lines to make it unique",
+            occurrences=len(positions),
+            lines=lines,
+        )
+    at = positions[0]
+    first = text.count("\n", 0, at) + 1
+    replaced = text[:at] + new + text[at + len(old) :]
+    applied = AppliedPatch((first, first + old.count("\n")), (first, first + new.count("\n")))
+    return replaced, applied

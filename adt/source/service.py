@@ -33,7 +33,6 @@ from adt.source.errors import (
     InvalidArgument,
     LockRequired,
     NetworkError,
-    NoUniqueMatch,
     ObjectLocked,
     SessionExpired,
     TokenInvalid,
@@ -41,7 +40,13 @@ from adt.source.errors import (
     VersionConflict,
     as_source_error,
 )
-from adt.source.lines import Patch, apply_patches, read_range
+from adt.source.lines import (
+    Patch,
+    apply_patches,
+    check_replacement,
+    read_range,
+    replace_unique,
+)
 from adt.source.results import (
     ActivationOutcome,
     CheckOutcome,
@@ -430,38 +435,16 @@ class SourceService:
     ) -> WriteOutcome:
         """Replace the single occurrence of ``old_string``; zero or several occurrences are
         an error that says how many there are and on which lines."""
-        if not isinstance(old_string, str) or old_string == "":
-            raise InvalidArgument("oldString must be a non-empty string")
-        old, new = to_canonical(old_string), to_canonical(new_string)
-        if old == new:
-            raise InvalidArgument("oldString and newString are identical: nothing to replace")
+        check_replacement(old_string, new_string)  # refuse before any request
         target = self.resolve(object_url, object_source_url, include_type)
         if token is not None:
             self._check_token_format(token, target)
 
         def build(current: _Current) -> tuple[str, tuple[dict[str, Any], ...]]:
-            text = current.text
-            positions = _occurrences(text, old)
-            if len(positions) != 1:
-                lines = [text.count("\n", 0, p) + 1 for p in positions]
-                if not positions:
-                    raise NoUniqueMatch(
-                        "oldString was not found in the source; re-read it and copy the exact "
-                        "text (whitespace included)",
-                        occurrences=0,
-                    )
-                raise NoUniqueMatch(
-                    f"oldString occurs {len(positions)} times (lines {_list(lines)}); "
-                    "add surrounding lines to make it unique",
-                    occurrences=len(positions),
-                    lines=lines,
-                )
-            at = positions[0]
-            first = text.count("\n", 0, at) + 1
-            old_last = first + old.count("\n")
-            new_last = first + new.count("\n")
-            replaced = text[:at] + new + text[at + len(old) :]
-            return replaced, ({"oldRange": [first, old_last], "newRange": [first, new_last]},)
+            text, applied = replace_unique(current.text, old_string, new_string)
+            return text, (
+                {"oldRange": list(applied.old_range), "newRange": list(applied.new_range)},
+            )
 
         return await self._write(
             target, token, build, lock_handle=lock_handle, transport=transport, owner=owner
@@ -755,6 +738,15 @@ class SourceService:
 
     # --- structure, checks, activation, search --------------------------------------------
 
+    async def object_identity(self, object_url: str) -> tuple[str, str]:
+        """(name, package) of an object; from the metadata cache when fresh."""
+        url = self.resolve(object_url).ref.object_url
+        try:
+            meta = await self._object_metadata(url)
+        except Exception as exc:
+            raise as_source_error(exc) from exc
+        return meta.name, meta.package
+
     async def object_structure(self, object_url: str) -> dict[str, Any]:
         """Name, type, package, stamps and the includes (each with its source URL)."""
         url = self.resolve(object_url).ref.object_url
@@ -900,20 +892,6 @@ def _collect_patches(
     if start_line is None or end_line is None or content is None:
         raise InvalidArgument("startLine, endLine and content are all required (or patches)")
     return [Patch.from_content(start_line, end_line, content)]
-
-
-def _occurrences(text: str, needle: str) -> list[int]:
-    positions: list[int] = []
-    start = text.find(needle)
-    while start != -1:
-        positions.append(start)
-        start = text.find(needle, start + 1)
-    return positions
-
-
-def _list(numbers: list[int], limit: int = 10) -> str:
-    shown = ", ".join(str(n) for n in numbers[:limit])
-    return shown + (f" and {len(numbers) - limit} more" if len(numbers) > limit else "")
 
 
 def _cut_lines(content: str, max_chars: int) -> list[str]:

@@ -1,0 +1,262 @@
+"""The local channel between the MCP bridge and a language server (passthrough).
+
+Newline-delimited JSON over a Unix socket (loopback TCP where Unix sockets do not exist).
+The client must first say ``hello`` with the token from the announcement file; after that
+it may send concurrent ``call`` requests, each answered by id:
+
+    -> {"id": 1, "method": "hello", "params": {"token": "..."}}
+    <- {"id": 1, "result": {"pid": 123, "systems": ["A4H"], "workspaces": ["file:///w"]}}
+    -> {"id": 2, "method": "call", "params": {"name": "getObjectSourceV2",
+        "arguments": {...}, "policy": {"readOnly": false, "allow": []}}}
+    <- {"id": 2, "result": {"ok": true, "payload": {...}}}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import itertools
+import json
+import logging
+import os
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from adt.agent.discovery import Announcement, announce, new_token, runtime_dir
+from adt.agent.executor import AgentTools, ToolOutcome
+from adt.agent.policy import WritePolicy
+
+log = logging.getLogger("adt.agent.channel")
+MAX_MESSAGE = 64 * 1024 * 1024
+
+
+async def _send(writer: asyncio.StreamWriter, lock: asyncio.Lock, message: dict[str, Any]) -> None:
+    data = json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n"
+    async with lock:
+        writer.write(data)
+        await writer.drain()
+
+
+class ChannelServer:
+    """Serves agent tool calls inside a language server, against its session and documents."""
+
+    def __init__(
+        self,
+        tools: Callable[[WritePolicy], AgentTools],
+        describe: Callable[[], dict[str, list[str]]],
+        *,
+        directory: Path | None = None,
+    ) -> None:
+        self._tools = tools
+        self._describe = describe
+        self._directory = directory
+        self._server: asyncio.AbstractServer | None = None
+        self._announcement: Path | None = None
+        self._socket_path: Path | None = None
+        self._token = new_token()
+        self._connections: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> Announcement:
+        folder = self._directory or runtime_dir()
+        pid = os.getpid()
+        if hasattr(socket, "AF_UNIX"):
+            self._socket_path = folder / f"lsp-{pid}.sock"
+            with contextlib.suppress(FileNotFoundError):
+                self._socket_path.unlink()
+            self._server = await asyncio.start_unix_server(
+                self._serve, path=str(self._socket_path), limit=MAX_MESSAGE
+            )
+            self._socket_path.chmod(0o600)
+            address = str(self._socket_path)
+        else:  # pragma: no cover - Windows
+            self._server = await asyncio.start_server(
+                self._serve, host="127.0.0.1", port=0, limit=MAX_MESSAGE
+            )
+            port = self._server.sockets[0].getsockname()[1]
+            address = f"tcp:127.0.0.1:{port}"
+        info = self._describe()
+        announcement = Announcement(
+            pid=pid,
+            address=address,
+            token=self._token,
+            systems=info.get("systems", []),
+            workspaces=info.get("workspaces", []),
+        )
+        self._announcement = announce(announcement, folder)
+        return announcement
+
+    async def close(self) -> None:
+        if self._announcement is not None:
+            with contextlib.suppress(OSError):
+                self._announcement.unlink()
+            self._announcement = None
+        if self._server is not None:
+            self._server.close()
+            for task in list(self._connections):
+                task.cancel()
+            await asyncio.gather(*self._connections, return_exceptions=True)
+            await self._server.wait_closed()
+            self._server = None
+        if self._socket_path is not None:
+            with contextlib.suppress(OSError):
+                self._socket_path.unlink()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._connections.add(task)
+        lock = asyncio.Lock()
+        calls: set[asyncio.Task[None]] = set()
+        try:
+            hello = json.loads(await reader.readline() or b"null")
+            token = (hello or {}).get("params", {}).get("token", "")
+            if (hello or {}).get("method") != "hello" or not hmac.compare_digest(
+                str(token), self._token
+            ):
+                await _send(
+                    writer, lock, {"id": (hello or {}).get("id"), "error": {"message": "bad token"}}
+                )
+                return
+            await _send(
+                writer,
+                lock,
+                {"id": hello["id"], "result": {"pid": os.getpid(), **self._describe()}},
+            )
+            while line := await reader.readline():
+                message = json.loads(line)
+                call = asyncio.get_running_loop().create_task(self._answer(message, writer, lock))
+                calls.add(call)
+                call.add_done_callback(calls.discard)
+        except (ConnectionError, ValueError, asyncio.IncompleteReadError) as exc:
+            log.info("agent channel closed: %s", exc)
+        finally:
+            for call in calls:
+                call.cancel()
+            writer.close()
+            if task is not None:
+                self._connections.discard(task)
+
+    async def _answer(
+        self, message: dict[str, Any], writer: asyncio.StreamWriter, lock: asyncio.Lock
+    ) -> None:
+        params = message.get("params") or {}
+        if message.get("method") != "call":
+            await _send(
+                writer, lock, {"id": message.get("id"), "error": {"message": "unknown method"}}
+            )
+            return
+        policy_data = params.get("policy") or {}
+        policy = WritePolicy(
+            read_only=bool(policy_data.get("readOnly", False)),
+            allow=tuple(policy_data.get("allow") or ()),
+        )
+        outcome = await self._tools(policy).call(
+            str(params.get("name", "")), params.get("arguments") or {}
+        )
+        await _send(
+            writer,
+            lock,
+            {"id": message.get("id"), "result": {"ok": outcome.ok, "payload": outcome.payload}},
+        )
+
+
+class ChannelError(ConnectionError):
+    """The language server behind a channel is gone or refused us."""
+
+
+class ChannelClient:
+    """The bridge's end: one connection to one language server window."""
+
+    def __init__(self, announcement: Announcement) -> None:
+        self.announcement = announcement
+        self.systems: list[str] = []
+        self.workspaces: list[str] = []
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._lock = asyncio.Lock()
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._listener: asyncio.Task[None] | None = None
+        self.closed = False
+
+    async def connect(self) -> None:
+        address = self.announcement.address
+        try:
+            if address.startswith("tcp:"):
+                _, host, port = address.split(":")
+                reader, writer = await asyncio.open_connection(host, int(port), limit=MAX_MESSAGE)
+            else:
+                reader, writer = await asyncio.open_unix_connection(address, limit=MAX_MESSAGE)
+        except OSError as exc:
+            raise ChannelError(f"cannot reach the language server {self.announcement.pid}") from exc
+        self._reader, self._writer = reader, writer
+        await _send(
+            writer,
+            self._lock,
+            {"id": 0, "method": "hello", "params": {"token": self.announcement.token}},
+        )
+        answer = json.loads(await reader.readline() or b"{}")
+        if "result" not in answer:
+            writer.close()
+            raise ChannelError(f"the language server refused the channel: {answer.get('error')}")
+        self.systems = list(answer["result"].get("systems", []))
+        self.workspaces = list(answer["result"].get("workspaces", []))
+        self._listener = asyncio.get_running_loop().create_task(self._listen())
+
+    async def _listen(self) -> None:
+        assert self._reader is not None
+        try:
+            while line := await self._reader.readline():
+                message = json.loads(line)
+                future = self._pending.pop(message.get("id"), None)
+                if future is not None and not future.done():
+                    future.set_result(message)
+        except (ConnectionError, ValueError):
+            pass
+        finally:
+            self.closed = True
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ChannelError("the language server went away"))
+            self._pending.clear()
+
+    async def call(self, name: str, arguments: dict[str, Any], policy: WritePolicy) -> ToolOutcome:
+        if self.closed or self._writer is None:
+            raise ChannelError("the channel is closed")
+        request_id = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        try:
+            await _send(
+                self._writer,
+                self._lock,
+                {
+                    "id": request_id,
+                    "method": "call",
+                    "params": {
+                        "name": name,
+                        "arguments": arguments,
+                        "policy": {"readOnly": policy.read_only, "allow": list(policy.allow)},
+                    },
+                },
+            )
+        except (ConnectionError, RuntimeError) as exc:
+            self._pending.pop(request_id, None)
+            raise ChannelError("the language server went away") from exc
+        answer = await future
+        if "result" not in answer:
+            raise ChannelError(str(answer.get("error")))
+        result = answer["result"]
+        return ToolOutcome(bool(result["ok"]), dict(result["payload"]))
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._writer is not None:
+            self._writer.close()
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener

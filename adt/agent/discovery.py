@@ -1,0 +1,91 @@
+"""Finding the language servers an agent can pass its calls through.
+
+Each running language server announces itself with a small JSON file in the user's runtime
+directory (``$ABAP_ADT_RUNTIME_DIR``, else ``$XDG_RUNTIME_DIR/abap-adt``, else a private
+directory under the system temp dir). The directory is ``0700`` and the files ``0600``; the
+file names the channel (a Unix socket, or a loopback TCP port where Unix sockets are not
+available) and a random token the channel demands before it answers anything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+PREFIX = "lsp-"
+
+
+def runtime_dir(env: Mapping[str, str] | None = None) -> Path:
+    source = os.environ if env is None else env
+    if source.get("ABAP_ADT_RUNTIME_DIR"):
+        path = Path(source["ABAP_ADT_RUNTIME_DIR"])
+    elif source.get("XDG_RUNTIME_DIR"):
+        path = Path(source["XDG_RUNTIME_DIR"]) / "abap-adt"
+    else:
+        user = os.getuid() if hasattr(os, "getuid") else os.getlogin()
+        path = Path(tempfile.gettempdir()) / f"abap-adt-{user}"
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        path.chmod(0o700)
+    return path
+
+
+@dataclass(frozen=True)
+class Announcement:
+    pid: int
+    address: str  # a Unix socket path, or "tcp:127.0.0.1:PORT"
+    token: str
+    systems: list[str] = field(default_factory=list)
+    workspaces: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.time)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def announce(announcement: Announcement, directory: Path | None = None) -> Path:
+    """Write (atomically, owner-only) the announcement of this process."""
+    folder = directory or runtime_dir()
+    target = folder / f"{PREFIX}{announcement.pid}.json"
+    temporary = folder / f".{target.name}.tmp"
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        json.dump(asdict(announcement), handle)
+    os.replace(temporary, target)
+    return target
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def discover(directory: Path | None = None) -> list[Announcement]:
+    """Announcements of running language servers, oldest first (stale files are removed)."""
+    folder = directory or runtime_dir()
+    found: list[Announcement] = []
+    for path in sorted(folder.glob(f"{PREFIX}*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            item = Announcement(**data)
+        except (OSError, ValueError, TypeError):
+            continue
+        if not _alive(item.pid):
+            with contextlib.suppress(OSError):
+                path.unlink()
+            continue
+        found.append(item)
+    return sorted(found, key=lambda a: a.started)
