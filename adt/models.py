@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from dataclasses import dataclass, field
-import datetime as _dt
 from datetime import UTC
 from email.utils import format_datetime, parsedate_to_datetime
 
