@@ -101,17 +101,33 @@ class AdtLanguageServer(LanguageServer):
     def _range(self, uri: str, start: tuple[int, int], end: tuple[int, int]) -> types.Range:
         return types.Range(start=self._position(uri, start), end=self._position(uri, end))
 
-    async def apply_edits(self, uri: str, edits: Sequence[Edit], label: str) -> bool:
+    async def apply_edits(
+        self, uri: str, edits: Sequence[Edit], label: str, version: int | None
+    ) -> bool:
         if not get_capability(self.client_capabilities, "workspace.apply_edit", False):
             self.notify(2, f"{uri}: your editor cannot apply server edits; reopen the document")
             return False
         text_edits = [
             types.TextEdit(range=self._range(uri, e.start, e.end), new_text=e.text) for e in edits
         ]
-        result = await self.workspace_apply_edit_async(
-            types.ApplyWorkspaceEditParams(
-                label=label, edit=types.WorkspaceEdit(changes={uri: text_edits})
+        versioned = get_capability(
+            self.client_capabilities, "workspace.workspace_edit.document_changes", False
+        )
+        if versioned and version is not None:
+            edit = types.WorkspaceEdit(
+                document_changes=[
+                    types.TextDocumentEdit(
+                        text_document=types.OptionalVersionedTextDocumentIdentifier(
+                            uri=uri, version=version
+                        ),
+                        edits=list(text_edits),
+                    )
+                ]
             )
+        else:
+            edit = types.WorkspaceEdit(changes={uri: text_edits})
+        result = await self.workspace_apply_edit_async(
+            types.ApplyWorkspaceEditParams(label=label, edit=edit)
         )
         return bool(result.applied)
 

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from adt.source import Finding, SourceError, SourceRead, SourceService, WriteOutcome
 from adt.source.errors import (
+    BackendError,
     InvalidArgument,
     LockRequired,
     ObjectLocked,
@@ -61,7 +62,9 @@ class Diagnostic:
 class Editor(Protocol):
     """What the workspace needs from the editor connection."""
 
-    async def apply_edits(self, uri: str, edits: Sequence[Edit], label: str) -> bool: ...
+    async def apply_edits(
+        self, uri: str, edits: Sequence[Edit], label: str, version: int | None
+    ) -> bool: ...
 
     async def ask(self, message: str, choices: Sequence[str]) -> str | None: ...
 
@@ -86,7 +89,8 @@ class OpenDocument:
     base_ready: asyncio.Event = field(default_factory=asyncio.Event)
     save_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conflict: RemoteVersion | None = None
-    pending: tuple[str, str] | None = None  # (text the editor is moved to, base to adopt then)
+    # (text the editor is moved to, base and token to adopt once it gets there)
+    pending: tuple[str, str, str] | None = None
     pending_reached: asyncio.Event = field(default_factory=asyncio.Event)
     warned_token: str | None = None
     check_findings: list[Diagnostic] = field(default_factory=list)
@@ -217,7 +221,7 @@ class EditorWorkspace:
             doc.buffer.apply_change(start, end, text)
         doc.version = version
         if doc.pending is not None and doc.buffer.text == doc.pending[0]:
-            doc.buffer.set_base(doc.pending[1])
+            self._adopt_base(doc, doc.pending[1], doc.pending[2])
             doc.pending = None
             doc.pending_reached.set()
         if self.settings.lock_mode == ON_EDIT and doc.pending is None:
@@ -375,11 +379,14 @@ class EditorWorkspace:
     async def _adopt_saved(self, doc: OpenDocument, snapshot: str, outcome: WriteOutcome) -> None:
         doc.conflict = None
         doc.conflict_findings = []
-        if doc.buffer.text == snapshot and outcome.text != snapshot:
-            # The server normalised what we sent (trailing blanks): show the editor.
-            await self.move_editor_to(doc, outcome.text, outcome.token, "abap-adt: saved form")
-        else:
-            self._adopt_base(doc, outcome.text, outcome.token)
+        normalised = doc.buffer.text == snapshot and outcome.text != snapshot
+        # If the server normalised what we sent (trailing blanks), show the editor.
+        if normalised and await self.move_editor_to(
+            doc, outcome.text, outcome.token, "abap-adt: saved form"
+        ):
+            return
+        # The saved version is the base now, whatever the editor shows meanwhile.
+        self._adopt_base(doc, outcome.text, outcome.token)
 
     async def move_editor_to(
         self,
@@ -392,22 +399,25 @@ class EditorWorkspace:
     ) -> bool:
         """Ask the editor to show ``text``, touching only the lines that differ; once it
         does, ``base`` (default: ``text``) with ``token`` becomes the document's base.
-        Returns whether the editor applied the edit."""
+
+        The edit names the document version it was computed for, so an editor that has moved
+        on (a keystroke in flight) rejects it instead of misplacing it. Returns whether the
+        editor applied it; if not, the document keeps its text and its old base.
+        """
         base_text = text if base is None else base
         edits = line_edits(doc.buffer.lines, split_text(text))
-        doc.base_token = token
         if not edits:
             self._adopt_base(doc, base_text, token)
             return True
-        doc.pending = (text, base_text)
+        doc.pending = (text, base_text, token)
         doc.pending_reached.clear()
-        applied = await self.editor.apply_edits(doc.uri, edits, label)
+        applied = await self.editor.apply_edits(doc.uri, edits, label, doc.version)
         if applied and doc.pending is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(doc.pending_reached.wait(), timeout=5)
         if doc.pending is None:
             return True
-        doc.pending = None  # the editor did not follow: its text stays, ours is unchanged
+        doc.pending = None  # the editor did not follow: its text and old base stay
         return False
 
     # --- conflicts ------------------------------------------------------------------------
@@ -441,15 +451,12 @@ class EditorWorkspace:
             return {"status": "noConflict", "uri": uri}
         async with doc.save_lock:
             if choice == RELOAD:
+                if not await self.move_editor_to(doc, theirs.text, theirs.token, "reload"):
+                    return self._not_followed(uri, "reload")
                 doc.conflict = None
                 doc.conflict_findings = []
-                applied = await self.move_editor_to(doc, theirs.text, theirs.token, "reload")
                 self._republish(doc)
-                return {
-                    "status": "reloaded" if applied else "error",
-                    "uri": uri,
-                    "token": theirs.token,
-                }
+                return {"status": "reloaded", "uri": uri, "token": theirs.token}
             if choice == OVERWRITE:
                 patches = patches_between(theirs.text, doc.buffer.text)
                 if patches:
@@ -460,16 +467,12 @@ class EditorWorkspace:
             base_lines = split_lines(doc.buffer.base_text)
             ours = doc.buffer.hunks()
             result = merge(base_lines, ours, diff_hunks(base_lines, split_lines(theirs.text)))
-            doc.conflict = None
             applied = await self.move_editor_to(
                 doc, result.text, theirs.token, "merge", base=theirs.text
             )
             if not applied:
-                return {
-                    "status": "error",
-                    "uri": uri,
-                    "error": {"error": "the editor did not apply the merge", "code": 4015},
-                }
+                return self._not_followed(uri, "merge")
+            doc.conflict = None
             if result.conflicts:
                 doc.conflict_findings = [
                     Diagnostic(
@@ -494,6 +497,14 @@ class EditorWorkspace:
                 return {"status": "unchanged", "uri": uri, "token": theirs.token}
             saved = await self._write(doc, theirs.token, patches)
             return {**saved, "status": "merged" if saved["status"] == "saved" else saved["status"]}
+
+    @staticmethod
+    def _not_followed(uri: str, what: str) -> dict[str, Any]:
+        error = BackendError(
+            f"the editor did not apply the {what} (the document changed meanwhile); nothing "
+            "was lost: resolve again"
+        )
+        return {"status": "error", "uri": uri, "error": error.to_dict()}
 
     # --- remote changes -------------------------------------------------------------------
 
@@ -730,12 +741,35 @@ class EditorWorkspace:
                 transport=transport,
                 owner=_lock_owner(doc.ref.object_url),
             )
-            merged = merge(base_lines, editor, diff_hunks(base_lines, split_lines(outcome.text)))
-            await self.move_editor_to(
-                doc, merged.text, outcome.token, "abap-adt: agent edit", base=outcome.text
-            )
+            await self._show_agent_edit(doc, base_lines, outcome)
         self._spawn(self._check_saved(doc.ref), f"checking {doc.ref.object_url}")
         return outcome
+
+    async def _show_agent_edit(
+        self, doc: OpenDocument, base_lines: list[str], outcome: WriteOutcome
+    ) -> None:
+        """Merge a written agent edit into the editor, keeping its unsaved changes. Edits the
+        user typed meanwhile are taken into account (the merge is recomputed when the editor
+        rejects a stale edit); if they now overlap, the editor keeps its text and old base, so
+        its next save asks how to combine the versions."""
+        theirs = diff_hunks(base_lines, split_lines(outcome.text))
+        for _ in range(5):
+            merged = merge(base_lines, doc.buffer.hunks(), theirs)
+            if not merged.clean:
+                self.editor.notify(
+                    WARNING,
+                    f"An agent changed {doc.uri} on the server while you were editing the same "
+                    "lines. Your edits are kept; saving will offer reload, overwrite or merge.",
+                )
+                return
+            if await self.move_editor_to(
+                doc, merged.text, outcome.token, "abap-adt: agent edit", base=outcome.text
+            ):
+                return
+            await asyncio.sleep(0.05)  # let the editor's pending changes arrive
+        self.editor.notify(
+            WARNING, f"{doc.uri} changed on the server; reopen it to see the current version."
+        )
 
     async def _align_with(self, doc: OpenDocument, token: str) -> None:
         """Make sure the agent's token names the editor's base; refresh a clean editor that is

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -49,7 +50,12 @@ def lsp_options(request: pytest.FixtureRequest) -> dict[str, object]:
     config=ClientServerConfig(
         server_command=[sys.executable, "-m", "lsp_server"],
         client_factory=make_editor_client,
-        server_env={**os.environ, "ABAP_ADT_CONFIG": os.devnull, "ADT_URL": ""},
+        server_env={
+            **os.environ,
+            "ABAP_ADT_CONFIG": os.devnull,
+            "ADT_URL": "",
+            "ABAP_ADT_RUNTIME_DIR": tempfile.mkdtemp(prefix="abap-adt-e2e-"),
+        },
     ),
 )
 async def client(

@@ -121,6 +121,13 @@ class EditorClient(LanguageClient):
         a, b = self._index(current, units.start), self._index(current, units.end)
         self.texts[uri] = current[:a] + text + current[b:]
 
+    async def sync(self, uri: str) -> None:
+        """Wait until the server has processed every change sent so far (a request on the
+        same connection is answered only after the notifications before it)."""
+        await self.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+
     async def save(self, uri: str) -> dict[str, Any]:
         return await self.request("adt/saveDocument", {"uri": uri})  # type: ignore[no-any-return]
 
@@ -145,9 +152,19 @@ def make_editor_client() -> EditorClient:
     @client.feature(types.WORKSPACE_APPLY_EDIT)
     def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
         client.applied_edits.append(params)
-        for uri, edits in (params.edit.changes or {}).items():
+        requested: list[tuple[str, int | None, list[types.TextEdit]]] = [
+            (uri, None, list(edits)) for uri, edits in (params.edit.changes or {}).items()
+        ]
+        for change in params.edit.document_changes or []:
+            if isinstance(change, types.TextDocumentEdit):
+                edits = [e for e in change.edits if isinstance(e, types.TextEdit)]
+                requested.append((change.text_document.uri, change.text_document.version, edits))
+        for uri, version, _ in requested:
             if uri not in client.texts:
                 return types.ApplyWorkspaceEditResult(applied=False, failure_reason="not open")
+            if version is not None and version != client.versions[uri]:  # as VS Code does
+                return types.ApplyWorkspaceEditResult(applied=False, failure_reason="version")
+        for uri, _, edits in requested:
             # Edits refer to the original text: apply (and report) them bottom-up.
             ordered = sorted(
                 edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True

@@ -1,0 +1,263 @@
+"""Passthrough: an editor session (a real language server driven by a pytest-lsp client) and an
+agent (the MCP SDK's client on the bridge) working on the same object."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types
+from mcp import Client
+from pytest_lsp import client_capabilities
+from support.emulated import REPORT, USERS
+from support.lsp_editor import EditorClient, make_editor_client
+from support.mcp_calls import call, error
+
+from adt import AdtClient, ConnectionProfile
+from adt.agent import WritePolicy
+from adt.emulator import Emulator
+from adt.systems import Connections, SystemsConfig
+from lsp_server.buffer import encoding_name
+from mcp_bridge.server import make_bridge
+
+REPORT_SOURCE = f"{REPORT}/source/main"
+
+
+def uri(system: str) -> str:
+    return f"adt://{system}{REPORT_SOURCE}"
+
+
+@pytest.fixture
+def runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private runtime directory for the announcements of this test only."""
+    directory = tmp_path / "run"
+    directory.mkdir(mode=0o700)
+    monkeypatch.setenv("ABAP_ADT_RUNTIME_DIR", str(directory))
+    return directory
+
+
+@pytest.fixture
+def systems() -> Iterator[dict[str, tuple[Emulator, str]]]:
+    """Two emulated systems on real sockets: A4H and QAS."""
+    with contextlib.ExitStack() as stack:
+        found: dict[str, tuple[Emulator, str]] = {}
+        for sid in ("A4H", "QAS"):
+            emulator = Emulator(users=USERS, sid=sid)
+            found[sid] = (emulator, stack.enter_context(emulator.serve_in_thread()))
+        yield found
+
+
+@contextlib.asynccontextmanager
+async def editor(
+    sid: str, url: str, runtime: Path, workspace: str = "file:///work/project"
+) -> AsyncIterator[EditorClient]:
+    """A language server process for one system, driven like an editor window."""
+    client = make_editor_client()
+    env = {
+        **os.environ,
+        "ABAP_ADT_RUNTIME_DIR": str(runtime),
+        "ABAP_ADT_CONFIG": os.devnull,
+        "ADT_URL": "",
+    }
+    await client.start_io(sys.executable, "-m", "lsp_server", env=env)
+    result = await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=workspace,
+            initialization_options={
+                "systems": [
+                    {"name": sid, "url": url, "user": "DEVELOPER", "password": "developer"}
+                ],
+                "pollInterval": 0,
+            },
+        )
+    )
+    client.encoding = encoding_name(result.capabilities.position_encoding)
+    assert client._server is not None
+    announcement = runtime / f"lsp-{client._server.pid}.json"
+    await client.until(announcement.exists)
+    try:
+        yield client
+    finally:
+        if client._server is not None and client._server.returncode is None:
+            await client.shutdown_session()
+        await client.stop()
+
+
+def _bridge(systems: dict[str, tuple[Emulator, str]]) -> Any:
+    """The bridge, with its own (standalone) access to both systems as fallback."""
+    profiles = {
+        sid: ConnectionProfile(
+            base_url=url, user="DEVELOPER", password=USERS["DEVELOPER"], name=sid
+        )  # type: ignore[arg-type]
+        for sid, (_, url) in systems.items()
+    }
+    return make_bridge(
+        connections=Connections(SystemsConfig(profiles), client_factory=AdtClient),
+        passthrough=True,
+    )
+
+
+async def test_an_agent_patch_appears_in_the_clean_editor(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    emulator, url = systems["A4H"]
+    async with editor("A4H", url, runtime) as window, Client(_bridge(systems)) as agent:
+        await window.open(uri("A4H"))
+        read = await call(agent, "getObjectSourceV2", objectUrl=REPORT, startLine=1, endLine=3)
+        assert read["via"].startswith("editor:"), "the call ran in the editor's process"
+        patched = await call(
+            agent,
+            "setObjectSourceV2",
+            objectUrl=REPORT,
+            token=read["data"]["token"],
+            startLine=1,
+            endLine=0,
+            content="* from the agent",
+        )
+        assert patched["ok"], patched
+        stored = emulator.source(REPORT_SOURCE)
+        await window.until(lambda: window.texts[uri("A4H")] == stored)
+        saved = await window.save(uri("A4H"))
+        assert saved == {
+            "status": "unchanged",
+            "uri": uri("A4H"),
+            "token": patched["data"]["token"],
+        }
+    assert emulator.locks() == []
+
+
+async def test_the_agent_is_refused_while_the_editor_has_overlapping_changes(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    emulator, url = systems["A4H"]
+    async with editor("A4H", url, runtime) as window, Client(_bridge(systems)) as agent:
+        await window.open(uri("A4H"))
+        window.edit(uri("A4H"), (1, 0), (1, 0), "* unsaved editor change ")
+        await window.sync(uri("A4H"))
+        mine = window.texts[uri("A4H")]
+        read = await call(agent, "getObjectSourceV2", objectUrl=REPORT, startLine=1, endLine=3)
+        refused = await error(
+            agent,
+            "setObjectSourceV2",
+            objectUrl=REPORT,
+            token=read["data"]["token"],
+            startLine=2,
+            endLine=2,
+            content="* agent overwrites line 2",
+        )
+        assert refused["name"] == "VERSION_CONFLICT"
+        assert refused["details"]["document"] == uri("A4H") and uri("A4H") in refused["error"]
+        assert window.texts[uri("A4H")] == mine
+        assert "agent overwrites" not in (emulator.source(REPORT_SOURCE) or "")
+
+
+async def test_an_editor_save_after_an_agent_patch_keeps_the_agents_change(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    emulator, url = systems["A4H"]
+    async with editor("A4H", url, runtime) as window, Client(_bridge(systems)) as agent:
+        await window.open(uri("A4H"))
+        window.edit(uri("A4H"), (20, 0), (20, 0), "* editor's unsaved line\n")
+        await window.sync(uri("A4H"))
+        read = await call(agent, "getObjectSourceV2", objectUrl=REPORT, startLine=1, endLine=3)
+        patched = await call(
+            agent,
+            "setObjectSourceV2",
+            objectUrl=REPORT,
+            token=read["data"]["token"],
+            startLine=1,
+            endLine=0,
+            content="* agent's line",
+        )
+        assert patched["ok"], patched
+        await window.until(lambda: window.texts[uri("A4H")].startswith("* agent's line\n"))
+        assert "* editor's unsaved line" in window.texts[uri("A4H")]
+        assert "* editor's unsaved line" not in (emulator.source(REPORT_SOURCE) or "")
+        assert (await window.save(uri("A4H")))["status"] == "saved"
+    stored = emulator.source(REPORT_SOURCE) or ""
+    assert stored.startswith("* agent's line\n") and "* editor's unsaved line" in stored
+
+
+async def test_agent_and_editor_share_one_lock_owner(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    emulator, url = systems["A4H"]
+    async with editor("A4H", url, runtime) as window, Client(_bridge(systems)) as agent:
+        await window.open(uri("A4H"))
+        lock = await call(agent, "lock", objectUrl=REPORT)
+        again = await call(agent, "lock", objectUrl=REPORT)
+        assert again["data"]["lockHandle"] == lock["data"]["lockHandle"]
+        window.edit(uri("A4H"), (0, 0), (0, 0), "* saved under the agent's lock\n")
+        assert (await window.save(uri("A4H")))["status"] == "saved"
+        assert (await call(agent, "unLock", objectUrl=REPORT))["ok"]
+    assert emulator.locks() == []
+
+
+async def test_windows_are_routed_by_system_cleaned_up_and_found_again(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    (a4h, a4h_url), (_, qas_url) = systems["A4H"], systems["QAS"]
+    async with Client(_bridge(systems)) as agent:
+        standalone = await call(agent, "searchObjects", query="ZDEMO*", system="QAS")
+        assert standalone["ok"] and "via" not in standalone, "no window: the bridge runs it"
+        async with editor("A4H", a4h_url, runtime, "file:///work/a") as first:
+            async with editor("QAS", qas_url, runtime, "file:///work/q") as second:
+                to_qas = await call(agent, "searchObjects", query="ZDEMO*", system="QAS")
+                to_a4h = await call(agent, "searchObjects", query="ZDEMO*", system="A4H")
+                assert to_qas["via"] == f"editor:{second._server.pid}"  # type: ignore[union-attr]
+                assert to_a4h["via"] == f"editor:{first._server.pid}"  # type: ignore[union-attr]
+            gone = await call(agent, "searchObjects", query="ZDEMO*", system="QAS")
+            assert "via" not in gone, "the closed window was dropped; the bridge ran it"
+            assert first._server is not None
+            first._server.send_signal(signal.SIGKILL)  # the editor process crashes
+            await first._server.wait()
+            crashed = await call(agent, "searchObjects", query="ZDEMO*", system="A4H")
+            assert crashed["ok"] and "via" not in crashed
+        async with editor("A4H", a4h_url, runtime, "file:///work/a") as restarted:
+            back = await call(agent, "searchObjects", query="ZDEMO*", system="A4H")
+            assert back["via"] == f"editor:{restarted._server.pid}"  # type: ignore[union-attr]
+    assert a4h.locks() == []
+
+
+async def test_workspace_routing_between_two_windows_of_one_system(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    _, url = systems["A4H"]
+    async with Client(_bridge(systems)) as agent:
+        async with editor("A4H", url, runtime, "file:///work/one") as one:
+            async with editor("A4H", url, runtime, "file:///work/two") as two:
+                first = await call(agent, "searchObjects", query="Z*", workspace="/work/one")
+                second = await call(agent, "searchObjects", query="Z*", workspace="/work/two")
+                assert first["via"] == f"editor:{one._server.pid}"  # type: ignore[union-attr]
+                assert second["via"] == f"editor:{two._server.pid}"  # type: ignore[union-attr]
+
+
+async def test_read_only_bridges_stay_read_only_through_an_editor(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    _, url = systems["A4H"]
+    server = make_bridge(
+        connections=Connections(SystemsConfig(), client_factory=AdtClient),
+        policy=WritePolicy(read_only=True),
+        passthrough=True,
+    )
+    async with editor("A4H", url, runtime) as window, Client(server) as agent:
+        await window.open(uri("A4H"))
+        read = await call(agent, "getObjectSourceV2", objectUrl=REPORT, startLine=1, endLine=1)
+        refused = await error(
+            agent,
+            "setObjectSourceV2",
+            objectUrl=REPORT,
+            token=read["data"]["token"],
+            startLine=1,
+            endLine=1,
+            content="x",
+        )
+        assert refused["name"] == "WRITE_REFUSED" and refused["via"].startswith("editor:")
