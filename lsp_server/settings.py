@@ -18,12 +18,16 @@ class Settings:
     ``poll_interval``: seconds between checks for remote changes of open documents (0: off).
     ``check_delay``: debounce of the syntax check while typing (``onEdit`` mode).
     ``save_on_did_save``: also save on ``textDocument/didSave`` (for clients that cannot send
-    ``adt/saveDocument``)."""
+    ``adt/saveDocument``).
+    ``ask_on_conflict``: after a save conflict, ask the user through
+    ``window/showMessageRequest``; editors that drive ``adt/resolveConflict`` themselves turn
+    it off."""
 
     lock_mode: str = ON_SAVE
     poll_interval: float = 30.0
     check_delay: float = 0.5
     save_on_did_save: bool = False
+    ask_on_conflict: bool = True
 
     def updated(self, options: Mapping[str, Any] | None) -> Settings:
         if not options:
@@ -42,4 +46,6 @@ class Settings:
                 values[name] = float(number)
         if "saveOnDidSave" in options:
             values["save_on_did_save"] = bool(options["saveOnDidSave"])
+        if "askOnConflict" in options:
+            values["ask_on_conflict"] = bool(options["askOnConflict"])
         return replace(self, **values)

@@ -16,6 +16,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from cachetools import TTLCache
+
 from adt.source import Finding, SourceError, SourceRead, SourceService, WriteOutcome
 from adt.source.errors import (
     BackendError,
@@ -122,7 +124,8 @@ class EditorWorkspace:
         self.settings = settings
         self.editor = editor
         self.documents: dict[str, OpenDocument] = {}
-        self._loaded: dict[str, SourceRead] = {}
+        # Reads waiting for their didOpen; a read that is never opened expires.
+        self._loaded: TTLCache[str, SourceRead] = TTLCache(maxsize=64, ttl=120)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._poller: asyncio.Task[None] | None = None
         self._locked: set[str] = set()  # object URLs locked in onEdit mode
@@ -314,7 +317,7 @@ class EditorWorkspace:
             if not hunks:
                 return {"status": "unchanged", "uri": uri, "token": doc.base_token}
             result = await self._write(doc, doc.base_token, [h.as_patch() for h in hunks])
-        if result["status"] == "conflict":
+        if result["status"] == "conflict" and self.settings.ask_on_conflict:
             self._spawn(self._ask_conflict(uri), f"resolving the conflict on {uri}")
         return result
 
@@ -432,7 +435,9 @@ class EditorWorkspace:
             "What should happen?",
             list(CHOICES),
         )
-        if answer is None or doc.conflict is None:
+        if doc.conflict is None:
+            return  # resolved meanwhile (adt/resolveConflict)
+        if answer is None:
             self.editor.notify(
                 WARNING,
                 f"Not saved: {uri} changed on the server. Your edits are kept; save again to "

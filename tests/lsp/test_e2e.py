@@ -373,3 +373,17 @@ async def test_document_opened_without_read(client: EditorClient, emulator: Emul
     result = await client.until(lambda: client.save(REPORT_URI))
     assert (await result)["status"] == "saved"
     assert _stored(emulator, f"{REPORT}/source/main").endswith("* restored unsaved edit")
+
+
+@pytest.mark.parametrize("lsp_options", [{"askOnConflict": False}], indirect=True)
+async def test_editor_driven_conflict_resolution(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    theirs = await _conflicting_edit(client, emulator, 20)
+    client.insert_line(REPORT_URI, 0, "* mine")
+    assert (await client.save(REPORT_URI))["status"] == "conflict"
+    resolved = await client.request("adt/resolveConflict", {"uri": REPORT_URI, "choice": "merge"})
+    assert resolved["status"] == "merged"
+    assert _stored(emulator, f"{REPORT}/source/main") == "* mine\n" + theirs
+    assert client.questions == [], "the server did not ask: the editor resolved it"
+    assert not any("Not saved" in m.message for m in client.messages)

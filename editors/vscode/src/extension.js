@@ -1,0 +1,74 @@
+// @ts-check
+'use strict';
+
+/**
+ * ABAP objects of SAP systems as `adt://` documents, read and saved through the `abap-adt lsp`
+ * language server. Wires the file system, the commands and the server connection together.
+ */
+
+const vscode = require('vscode');
+const commands = require('./commands');
+const { ServerConnection } = require('./connection');
+const { AdtFileSystem } = require('./fileSystem');
+const { SCHEME } = require('./uris');
+
+/** @type {ServerConnection | undefined} */
+let connection;
+
+/** @param {vscode.ExtensionContext} context */
+function activate(context) {
+  const output = vscode.window.createOutputChannel('ABAP ADT');
+  const server = new ServerConnection(context.secrets, output);
+  connection = server;
+  context.subscriptions.push(
+    output,
+    server,
+    vscode.workspace.registerFileSystemProvider(SCHEME, new AdtFileSystem(server), {
+      isCaseSensitive: true,
+    }),
+    vscode.commands.registerCommand(
+      'abapAdt.openObject',
+      commands.guarded(() => commands.openObject(server)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.searchObjects',
+      commands.guarded(() => commands.searchObjects(server)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.openInclude',
+      commands.guarded((/** @type {unknown} */ resource) => commands.openInclude(server, resource)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.activate',
+      commands.guarded((/** @type {unknown} */ resource) => commands.activate(server, resource)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.resolveConflict',
+      commands.guarded((/** @type {unknown} */ resource) =>
+        commands.resolveConflict(server, resource),
+      ),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.restartServer',
+      commands.guarded(() => commands.restartServer(server)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.forgetPassword',
+      commands.guarded(() => commands.forgetPassword(server)),
+    ),
+    vscode.workspace.onDidChangeConfiguration(
+      commands.guarded((/** @type {vscode.ConfigurationChangeEvent} */ event) =>
+        server.configurationChanged(event),
+      ),
+    ),
+  );
+}
+
+/** Stop the server, so that it releases its locks. */
+function deactivate() {
+  const stopping = connection?.stop();
+  connection = undefined;
+  return stopping;
+}
+
+module.exports = { activate, deactivate };

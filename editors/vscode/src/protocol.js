@@ -1,0 +1,124 @@
+// @ts-check
+'use strict';
+
+/**
+ * Names and result shapes of the language server's protocol extension
+ * (docs/lsp-protocol.md). Only types and constants: no behaviour.
+ */
+
+const READ_DOCUMENT = 'adt/readDocument';
+const SAVE_DOCUMENT = 'adt/saveDocument';
+const RESOLVE_CONFLICT = 'adt/resolveConflict';
+const OPEN_OBJECT = 'adt/openObject';
+const OBJECT_STRUCTURE = 'adt/objectStructure';
+const SEARCH_OBJECTS = 'adt/searchObjects';
+const EXECUTE_COMMAND = 'workspace/executeCommand';
+const DID_CHANGE_CONFIGURATION = 'workspace/didChangeConfiguration';
+const ACTIVATE_COMMAND = 'adt.activate';
+
+/** JSON-RPC error code of an ABAP/ADT failure; its `data` is an {@link AdtError}. */
+const ADT_FAILURE = -32001;
+/** JSON-RPC error code of bad parameters (for example a URI that names no source). */
+const INVALID_PARAMS = -32602;
+
+/**
+ * The V2 error object (docs/source-operations.md).
+ * @typedef {object} AdtError
+ * @property {string} error the message
+ * @property {number} code 4000-4018
+ * @property {string} name e.g. `VERSION_CONFLICT`
+ * @property {Record<string, unknown>} [details]
+ * @property {boolean} [retry]
+ * @property {string | null} [retryAction]
+ */
+
+/**
+ * @typedef {object} ReadDocumentResult
+ * @property {string} uri
+ * @property {string} text
+ * @property {string} token
+ * @property {number} lineCount
+ * @property {number | null} changedAt milliseconds since the epoch
+ * @property {string | null} changedBy
+ * @property {string} objectUrl
+ * @property {string} sourceUrl
+ * @property {string} objectType
+ * @property {string | null} includeType
+ * @property {string} system
+ */
+
+/**
+ * `adt/saveDocument`, and also `adt/resolveConflict`, which adds `reloaded`, `merged`,
+ * `mergeConflicts` and `noConflict`.
+ * @typedef {object} SaveResult
+ * @property {'saved' | 'unchanged' | 'conflict' | 'error' | 'reloaded' | 'merged'
+ *   | 'mergeConflicts' | 'noConflict'} status
+ * @property {string} [uri]
+ * @property {string} [token]
+ * @property {number} [lineCount]
+ * @property {number} [hunks]
+ * @property {number | null} [changedAt]
+ * @property {AdtError} [conflict] with `status: 'conflict'`
+ * @property {AdtError | {error: string, code: number}} [error] with `status: 'error'`
+ * @property {Array<[number, number]>} [conflicts] with `status: 'mergeConflicts'`
+ */
+
+/**
+ * One hit of `adt/searchObjects` (and a candidate of `adt/openObject`).
+ * @typedef {object} SearchHit
+ * @property {string} uri the object URL
+ * @property {string} type e.g. `CLAS/OC`
+ * @property {string} name
+ * @property {string} [package]
+ * @property {string} [description]
+ * @property {string} [documentUri] present for objects with a source
+ */
+
+/**
+ * @typedef {{found: true, name: string, type: string, objectUrl: string, uri: string}
+ *   | {found: false, candidates: SearchHit[], message: string}} OpenObjectResult
+ */
+
+/**
+ * `adt/objectStructure` (the fields used here).
+ * @typedef {object} ObjectStructure
+ * @property {string} name
+ * @property {string} type
+ * @property {string} uri the main source's document URI
+ * @property {Array<{includeType: string, uri: string, changedBy?: string | null}>} includes
+ */
+
+/**
+ * @typedef {object} Finding
+ * @property {string} severity `E`, `W`, `I`, `A` or `X`
+ * @property {string} text
+ * @property {number} [line]
+ */
+
+/**
+ * @typedef {object} ActivationResult
+ * @property {boolean} activated
+ * @property {string} [reason] why nothing was tried (unsaved changes)
+ * @property {Finding[]} [findings]
+ */
+
+/** The settings the running server takes over through `workspace/didChangeConfiguration`.
+ * @typedef {object} LiveSettings
+ * @property {'onSave' | 'onEdit'} lockMode
+ * @property {number} pollInterval
+ * @property {number} checkDelay
+ */
+
+module.exports = {
+  READ_DOCUMENT,
+  SAVE_DOCUMENT,
+  RESOLVE_CONFLICT,
+  OPEN_OBJECT,
+  OBJECT_STRUCTURE,
+  SEARCH_OBJECTS,
+  EXECUTE_COMMAND,
+  DID_CHANGE_CONFIGURATION,
+  ACTIVATE_COMMAND,
+  ADT_FAILURE,
+  INVALID_PARAMS,
+};

@@ -1,0 +1,350 @@
+// @ts-check
+'use strict';
+
+/**
+ * What the user sees of the server's answers: pure functions from results and errors to
+ * messages and decisions, so that they can be tested without VS Code.
+ */
+
+const { ADT_FAILURE, INVALID_PARAMS } = require('./protocol');
+
+/** @typedef {import('./protocol').AdtError} AdtError */
+/** @typedef {import('./protocol').SaveResult} SaveResult */
+/** @typedef {import('./protocol').SearchHit} SearchHit */
+/** @typedef {import('./protocol').ActivationResult} ActivationResult */
+/** @typedef {import('./protocol').ObjectStructure} ObjectStructure */
+
+/** V2 error codes that mean "there is no such source". */
+const NOT_FOUND_CODES = new Set([4007, 4008, 4011, 4018]);
+const AUTH_FAILED = 4016;
+const NETWORK_ERROR = 4017;
+const FORGET_PASSWORD_HINT =
+  'If VS Code stored that password, run "ABAP: Forget Stored Password" to enter it again.';
+
+/**
+ * @typedef {object} Outcome
+ * @property {'info' | 'warning' | 'error'} level
+ * @property {string} message
+ */
+
+/**
+ * How a save ended. `ok: false` makes the file system provider throw, which keeps the editor
+ * dirty; the message is what VS Code shows after "Failed to save".
+ * @param {SaveResult} result of `adt/saveDocument`
+ * @param {string} label the object, e.g. `ZDEMO_REPORT`
+ * @returns {{ok: boolean, message: string}}
+ */
+function saveOutcome(result, label) {
+  switch (result.status) {
+    case 'saved':
+      return {
+        ok: true,
+        message: `Saved ${label} (${plural(result.hunks ?? 0, 'changed block')}).`,
+      };
+    case 'unchanged':
+      return { ok: true, message: `${label}: nothing to save.` };
+    case 'conflict':
+      return {
+        ok: false,
+        message:
+          `Not saved: ${label} was changed on the server${changedBy(result.conflict)} since ` +
+          'you opened it. Your edits are kept. Choose "Reload theirs", "Overwrite with mine" ' +
+          'or "Merge" in the question the language server shows (or run "ABAP: Resolve Save ' +
+          'Conflict"), then save again.',
+      };
+    case 'error':
+      return { ok: false, message: `Not saved: ${adtErrorText(result.error)}` };
+    default:
+      return { ok: false, message: `Not saved: unexpected answer ${JSON.stringify(result)}` };
+  }
+}
+
+/**
+ * How `adt/resolveConflict` ended. `saveEditor`: the server now holds the editor's text, so
+ * saving the editor only clears VS Code's dirty mark (the server answers "unchanged").
+ * @param {SaveResult} result
+ * @param {string} label
+ * @returns {Outcome & {saveEditor: boolean}}
+ */
+function resolveOutcome(result, label) {
+  switch (result.status) {
+    case 'reloaded':
+      return info(`${label}: the server's version is in the editor.`, true);
+    case 'saved':
+      return info(`${label}: your version overwrote the server's.`, true);
+    case 'merged':
+      return info(`${label}: merged with the server's version and saved.`, true);
+    case 'unchanged':
+      return info(`${label}: your text equals the server's; nothing to write.`, true);
+    case 'noConflict':
+      return info(`${label}: there is no save conflict to resolve.`, false);
+    case 'mergeConflicts': {
+      const ranges = (result.conflicts ?? []).map(([start, end]) =>
+        start === end ? `${start}` : `${start}-${end}`,
+      );
+      return {
+        level: 'warning',
+        message:
+          `${label}: merged, but your lines and the server's overlap at ` +
+          `${plural(ranges.length, 'place')} (lines ${ranges.join(', ')}). Keep what should ` +
+          'stay, delete the conflict markers, then save.',
+        saveEditor: false,
+      };
+    }
+    case 'conflict':
+      return {
+        level: 'warning',
+        message:
+          `${label} changed on the server again${changedBy(result.conflict)}. Save again, or ` +
+          'run "ABAP: Resolve Save Conflict" again, to decide.',
+        saveEditor: false,
+      };
+    case 'error':
+      return {
+        level: 'error',
+        message: `${label}: ${adtErrorText(result.error)}`,
+        saveEditor: false,
+      };
+    default:
+      return {
+        level: 'error',
+        message: `${label}: unexpected answer ${JSON.stringify(result)}`,
+        saveEditor: false,
+      };
+  }
+}
+
+/**
+ * @param {ActivationResult} result of the `adt.activate` command
+ * @param {string} label
+ * @returns {Outcome}
+ */
+function activationOutcome(result, label) {
+  const findings = result.findings ?? [];
+  const errors = findings.filter((finding) => ['E', 'A', 'X'].includes(finding.severity));
+  if (result.activated) {
+    const warnings = findings.length - errors.length;
+    return warnings
+      ? {
+          level: 'warning',
+          message: `Activated ${label} with ${plural(warnings, 'message')} (see Problems).`,
+        }
+      : { level: 'info', message: `Activated ${label}.` };
+  }
+  if (result.reason) {
+    return { level: 'warning', message: `${label} was not activated: ${result.reason}` };
+  }
+  return {
+    level: 'error',
+    message: `${label} was not activated: ${plural(errors.length, 'error')} (see Problems).`,
+  };
+}
+
+/**
+ * @typedef {object} RpcErrorLike what the language client rejects a request with
+ * @property {number} [code]
+ * @property {string} [message]
+ * @property {unknown} [data]
+ */
+
+/**
+ * The message of a failed request: the V2 error when there is one.
+ * @param {unknown} error
+ * @returns {string}
+ */
+function errorMessage(error) {
+  const rpc = /** @type {RpcErrorLike} */ (error ?? {});
+  const adt = adtErrorOf(rpc);
+  if (adt) {
+    return adtErrorText(adt);
+  }
+  return typeof rpc.message === 'string' && rpc.message ? rpc.message : String(error);
+}
+
+/**
+ * Which `FileSystemError` a failed read or save becomes.
+ * @param {unknown} error
+ * @returns {'notFound' | 'noPermissions' | 'unavailable' | 'other'}
+ */
+function fileErrorKind(error) {
+  const rpc = /** @type {RpcErrorLike} */ (error ?? {});
+  if (rpc.code === INVALID_PARAMS) {
+    return 'notFound';
+  }
+  const adt = adtErrorOf(rpc);
+  if (!adt) {
+    return 'other';
+  }
+  if (NOT_FOUND_CODES.has(adt.code)) {
+    return 'notFound';
+  }
+  if (adt.code === AUTH_FAILED) {
+    return 'noPermissions';
+  }
+  return adt.code === NETWORK_ERROR ? 'unavailable' : 'other';
+}
+
+/**
+ * @typedef {object} HitItem a quick-pick item showing a search hit
+ * @property {string} label
+ * @property {string} description
+ * @property {string | undefined} detail
+ */
+
+/**
+ * Quick-pick items of the hits that have a source to open.
+ * @param {SearchHit[]} hits
+ * @returns {Array<HitItem & {documentUri: string}>}
+ */
+function searchItems(hits) {
+  return hits.flatMap((hit) =>
+    hit.documentUri ? [{ ...hitItem(hit), documentUri: hit.documentUri }] : [],
+  );
+}
+
+/**
+ * Quick-pick items of `adt/openObject` candidates (objects with and without a source).
+ * @param {SearchHit[]} hits
+ * @returns {Array<HitItem & {hit: SearchHit}>}
+ */
+function candidateItems(hits) {
+  return hits.map((hit) => ({ ...hitItem(hit), hit }));
+}
+
+/**
+ * Quick-pick items of an object's sources: the main source and the class includes.
+ * @param {ObjectStructure} structure
+ * @returns {Array<{label: string, description: string, documentUri: string}>}
+ */
+function includeItems(structure) {
+  return structure.includes.map((include) => ({
+    label: include.includeType === 'main' ? 'main source' : include.includeType,
+    description: include.changedBy ? `last changed by ${include.changedBy}` : '',
+    documentUri: include.uri,
+  }));
+}
+
+/**
+ * A search pattern: a query without `*` matches names that start with it.
+ * @param {string} query
+ * @returns {string}
+ */
+function searchPattern(query) {
+  const trimmed = query.trim();
+  return trimmed.includes('*') ? trimmed : `${trimmed}*`;
+}
+
+/** The three ways out of a save conflict, in the server's words. */
+const CONFLICT_CHOICES = Object.freeze([
+  {
+    label: 'Reload theirs',
+    choice: 'reload',
+    detail: "Replace the editor's text with the server's version; your edits are dropped.",
+  },
+  {
+    label: 'Overwrite with mine',
+    choice: 'overwrite',
+    detail: "Write your text over the server's version (still checked against it).",
+  },
+  {
+    label: 'Merge',
+    choice: 'merge',
+    detail: 'Apply your changes onto their version; overlapping lines get conflict markers.',
+  },
+]);
+
+/**
+ * Why a write must be refused: the server saves the text it was sent through `didChange`,
+ * so the bytes VS Code writes must be that editor's text.
+ * @param {string | undefined} editorText the open document's text, undefined when not open
+ * @param {Uint8Array} content what VS Code asks to write
+ * @returns {string | undefined} the reason, or undefined when the write may go ahead
+ */
+function writeRefusal(editorText, content) {
+  if (editorText === undefined) {
+    return 'Only an ABAP source open in an editor can be saved; open it, edit it, then save.';
+  }
+  if (new TextDecoder('utf-8').decode(content) !== editorText) {
+    return (
+      "The bytes to write differ from the editor's text (is files.encoding something other " +
+      'than utf8?). Nothing was saved.'
+    );
+  }
+  return undefined;
+}
+
+/**
+ * @param {RpcErrorLike} rpc
+ * @returns {AdtError | undefined}
+ */
+function adtErrorOf(rpc) {
+  const data = /** @type {Partial<AdtError> | undefined} */ (rpc.data);
+  return rpc.code === ADT_FAILURE && data && typeof data.code === 'number'
+    ? /** @type {AdtError} */ (data)
+    : undefined;
+}
+
+/**
+ * @param {{error: string, code: number, name?: string} | undefined} adt
+ * @returns {string}
+ */
+function adtErrorText(adt) {
+  if (!adt) {
+    return 'the server gave no reason.';
+  }
+  const text = `${adt.error} (${adt.name ?? 'error'} ${adt.code})`;
+  return adt.code === AUTH_FAILED ? `${text} ${FORGET_PASSWORD_HINT}` : text;
+}
+
+/**
+ * @param {AdtError | undefined} conflict
+ * @returns {string}
+ */
+function changedBy(conflict) {
+  const who = conflict?.details?.changedBy;
+  return typeof who === 'string' && who ? ` by ${who}` : '';
+}
+
+/**
+ * @param {SearchHit} hit
+ * @returns {HitItem}
+ */
+function hitItem(hit) {
+  return {
+    label: hit.name,
+    description: [hit.type, hit.package].filter(Boolean).join(' · '),
+    detail: hit.description || undefined,
+  };
+}
+
+/**
+ * @param {string} message
+ * @param {boolean} saveEditor
+ * @returns {Outcome & {saveEditor: boolean}}
+ */
+function info(message, saveEditor) {
+  return { level: 'info', message, saveEditor };
+}
+
+/**
+ * @param {number} count
+ * @param {string} noun
+ * @returns {string}
+ */
+function plural(count, noun) {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+module.exports = {
+  CONFLICT_CHOICES,
+  saveOutcome,
+  resolveOutcome,
+  activationOutcome,
+  errorMessage,
+  fileErrorKind,
+  searchItems,
+  candidateItems,
+  includeItems,
+  searchPattern,
+  writeRefusal,
+};

@@ -1,0 +1,202 @@
+// @ts-check
+'use strict';
+
+/**
+ * The extension's settings (`abapAdt.*`) and what the language server receives from them:
+ * `initializationOptions` at start and the `abap-adt` section of
+ * `workspace/didChangeConfiguration` afterwards (docs/lsp-protocol.md, "Settings").
+ */
+
+/** @typedef {import('./protocol').LiveSettings} LiveSettings */
+
+const SECTION = 'abapAdt';
+/** The section name the server reads in `workspace/didChangeConfiguration`. */
+const SERVER_SECTION = 'abap-adt';
+
+/**
+ * @typedef {object} SystemSetting
+ * @property {string} name
+ * @property {string} url
+ * @property {string} user
+ * @property {string} [client]
+ * @property {string} [language]
+ * @property {boolean | string} [verifyTls] false, or the path of a CA bundle
+ * @property {string} [passwordEnv] the environment variable holding the password
+ * @property {boolean} [keyring] the server reads the password from the OS keyring
+ */
+
+/**
+ * @typedef {object} ExtensionSettings
+ * @property {string[]} serverCommand
+ * @property {SystemSetting[]} systems
+ * @property {'onSave' | 'onEdit'} lockMode
+ * @property {number} pollInterval
+ * @property {number} checkDelay
+ */
+
+/** @type {Readonly<ExtensionSettings>} */
+const DEFAULTS = Object.freeze({
+  serverCommand: ['abap-adt', 'lsp'],
+  systems: [],
+  lockMode: 'onSave',
+  pollInterval: 30,
+  checkDelay: 0.5,
+});
+
+/** Settings the running server cannot take over: changing them needs a restart. */
+const RESTART_SETTINGS = Object.freeze(['serverCommand', 'systems']);
+
+/** What a system entry may pass on to the server; never a password from settings.json. */
+const SYSTEM_KEYS = Object.freeze([
+  'name',
+  'url',
+  'user',
+  'client',
+  'language',
+  'verifyTls',
+  'passwordEnv',
+  'keyring',
+]);
+
+/**
+ * Read the settings, falling back to the defaults for missing values.
+ * @param {(key: string) => unknown} get the value of `abapAdt.<key>`, undefined when unset
+ * @returns {ExtensionSettings}
+ */
+function readSettings(get) {
+  /** @type {Record<string, unknown>} */
+  const values = {};
+  for (const [key, fallback] of Object.entries(DEFAULTS)) {
+    const value = get(key);
+    values[key] = value === undefined || value === null ? fallback : value;
+  }
+  return /** @type {ExtensionSettings} */ (values);
+}
+
+/**
+ * The executable and its arguments.
+ * @param {ExtensionSettings} settings
+ * @returns {{command: string, args: string[]}}
+ * @throws {Error} when `serverCommand` is not a non-empty list of strings
+ */
+function serverCommand(settings) {
+  const [command, ...args] = Array.isArray(settings.serverCommand) ? settings.serverCommand : [];
+  if (typeof command !== 'string' || !command || !args.every((arg) => typeof arg === 'string')) {
+    throw new Error(
+      `${SECTION}.serverCommand must be a list of strings such as ["abap-adt", "lsp"], ` +
+        `not ${JSON.stringify(settings.serverCommand)}`,
+    );
+  }
+  return { command, args };
+}
+
+/**
+ * @param {ExtensionSettings} settings
+ * @returns {LiveSettings}
+ */
+function liveSettings(settings) {
+  return {
+    lockMode: settings.lockMode,
+    pollInterval: settings.pollInterval,
+    checkDelay: settings.checkDelay,
+  };
+}
+
+/**
+ * The systems worth sending and warnings about the others. An entry without name, url or
+ * user, or with a name used before, would make the server refuse the whole configuration, so
+ * it is left out here; a clear-text password is dropped.
+ * @param {unknown[]} entries
+ * @returns {{systems: SystemSetting[], warnings: string[]}}
+ */
+function checkSystems(entries) {
+  /** @type {SystemSetting[]} */
+  const systems = [];
+  /** @type {string[]} */
+  const warnings = [];
+  const seen = new Set();
+  entries.forEach((entry, index) => {
+    const where = `${SECTION}.systems[${index}]`;
+    if (typeof entry !== 'object' || entry === null) {
+      warnings.push(`${where} is not an object: left out.`);
+      return;
+    }
+    const system = /** @type {Record<string, unknown>} */ (entry);
+    const missing = ['name', 'url', 'user'].filter(
+      (key) => typeof system[key] !== 'string' || !system[key],
+    );
+    if (missing.length) {
+      warnings.push(`${where} has no ${missing.join(', ')}: left out.`);
+      return;
+    }
+    const name = /** @type {string} */ (system.name);
+    if (seen.has(name.toLowerCase())) {
+      warnings.push(`${where}: the system name ${name} is used twice: left out.`);
+      return;
+    }
+    seen.add(name.toLowerCase());
+    if ('password' in system) {
+      warnings.push(
+        `${where} (${name}) has a password in the settings: it is ignored. Remove it; ` +
+          "passwords are kept in VS Code's secret storage.",
+      );
+    }
+    /** @type {Record<string, unknown>} */
+    const kept = {};
+    for (const key of SYSTEM_KEYS) {
+      if (system[key] !== undefined) {
+        kept[key] = system[key];
+      }
+    }
+    systems.push(/** @type {SystemSetting} */ (kept));
+  });
+  return { systems, warnings };
+}
+
+/**
+ * Whether the extension must supply the password (no environment variable, no keyring).
+ * @param {SystemSetting} system
+ * @returns {boolean}
+ */
+function needsPassword(system) {
+  return !system.passwordEnv && !system.keyring;
+}
+
+/**
+ * The `initializationOptions` of the server. A system that needs a password and has none
+ * (the prompt was cancelled) is left out, so the other systems still work.
+ * @param {ExtensionSettings} settings
+ * @param {SystemSetting[]} systems checked by {@link checkSystems}
+ * @param {ReadonlyMap<string, string>} passwords by system name
+ * @returns {{options: Record<string, unknown>, withoutPassword: string[]}}
+ */
+function initializationOptions(settings, systems, passwords) {
+  /** @type {Record<string, unknown>[]} */
+  const entries = [];
+  /** @type {string[]} */
+  const withoutPassword = [];
+  for (const system of systems) {
+    const password = passwords.get(system.name);
+    if (!needsPassword(system)) {
+      entries.push({ ...system });
+    } else if (password) {
+      entries.push({ ...system, password });
+    } else {
+      withoutPassword.push(system.name);
+    }
+  }
+  return { options: { systems: entries, ...liveSettings(settings) }, withoutPassword };
+}
+
+module.exports = {
+  SECTION,
+  SERVER_SECTION,
+  DEFAULTS,
+  RESTART_SETTINGS,
+  readSettings,
+  serverCommand,
+  liveSettings,
+  checkSystems,
+  needsPassword,
+  initializationOptions,
+};

@@ -1,0 +1,278 @@
+// @ts-check
+'use strict';
+
+const assert = require('node:assert/strict');
+const { describe, it } = require('node:test');
+const {
+  CONFLICT_CHOICES,
+  activationOutcome,
+  candidateItems,
+  errorMessage,
+  fileErrorKind,
+  includeItems,
+  resolveOutcome,
+  saveOutcome,
+  searchItems,
+  searchPattern,
+  writeRefusal,
+} = require('../src/results');
+
+/** @typedef {import('../src/protocol').SaveResult} SaveResult */
+
+const CONFLICT = {
+  error: 'changed since the token was issued',
+  code: 4003,
+  name: 'VERSION_CONFLICT',
+  details: { expectedToken: 'a', currentToken: 'b', changedBy: 'COLLEAGUE' },
+};
+const LOCKED = { error: 'ZDEMO is locked by OTHER', code: 4009, name: 'OBJECT_LOCKED' };
+
+describe('saveOutcome', () => {
+  it('accepts saved and unchanged', () => {
+    assert.deepEqual(saveOutcome({ status: 'saved', hunks: 2, token: 't' }, 'ZDEMO'), {
+      ok: true,
+      message: 'Saved ZDEMO (2 changed blocks).',
+    });
+    assert.equal(saveOutcome({ status: 'unchanged', token: 't' }, 'ZDEMO').ok, true);
+  });
+
+  it('refuses a conflict, naming who changed it and how to go on', () => {
+    const outcome = saveOutcome({ status: 'conflict', conflict: CONFLICT }, 'ZDEMO');
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.message, /^Not saved: ZDEMO was changed on the server by COLLEAGUE/);
+    assert.match(outcome.message, /Your edits are kept/);
+    for (const choice of CONFLICT_CHOICES) {
+      assert.ok(outcome.message.includes(`"${choice.label}"`), choice.label);
+    }
+  });
+
+  it('refuses an error with the V2 message', () => {
+    assert.deepEqual(saveOutcome({ status: 'error', error: LOCKED }, 'ZDEMO'), {
+      ok: false,
+      message: 'Not saved: ZDEMO is locked by OTHER (OBJECT_LOCKED 4009)',
+    });
+  });
+
+  it('refuses anything it does not know', () => {
+    const outcome = saveOutcome(
+      /** @type {SaveResult} */ (/** @type {unknown} */ ({ status: 'later' })),
+      'ZDEMO',
+    );
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.message, /unexpected answer/);
+  });
+});
+
+describe('resolveOutcome', () => {
+  it('saves the editor after reload, overwrite, merge and unchanged', () => {
+    for (const status of /** @type {const} */ (['reloaded', 'saved', 'merged', 'unchanged'])) {
+      const outcome = resolveOutcome({ status, token: 't' }, 'ZDEMO');
+      assert.equal(outcome.level, 'info', status);
+      assert.equal(outcome.saveEditor, true, status);
+    }
+  });
+
+  it('never saves conflict markers', () => {
+    const outcome = resolveOutcome(
+      {
+        status: 'mergeConflicts',
+        conflicts: [
+          [5, 9],
+          [12, 12],
+        ],
+      },
+      'ZDEMO',
+    );
+    assert.equal(outcome.level, 'warning');
+    assert.equal(outcome.saveEditor, false);
+    assert.match(outcome.message, /2 places \(lines 5-9, 12\)/);
+  });
+
+  it('does not save when there was nothing to resolve or it failed again', () => {
+    assert.equal(resolveOutcome({ status: 'noConflict' }, 'ZDEMO').saveEditor, false);
+    const again = resolveOutcome({ status: 'conflict', conflict: CONFLICT }, 'ZDEMO');
+    assert.equal(again.saveEditor, false);
+    assert.match(again.message, /again by COLLEAGUE/);
+    const failed = resolveOutcome(
+      { status: 'error', error: { error: 'the editor did not apply the merge', code: 4015 } },
+      'ZDEMO',
+    );
+    assert.deepEqual(failed, {
+      level: 'error',
+      message: 'ZDEMO: the editor did not apply the merge (error 4015)',
+      saveEditor: false,
+    });
+  });
+});
+
+describe('activationOutcome', () => {
+  it('reports success, with or without warnings', () => {
+    assert.deepEqual(activationOutcome({ activated: true, findings: [] }, 'ZDEMO'), {
+      level: 'info',
+      message: 'Activated ZDEMO.',
+    });
+    const warned = activationOutcome(
+      { activated: true, findings: [{ severity: 'W', text: 'unused', line: 3 }] },
+      'ZDEMO',
+    );
+    assert.equal(warned.level, 'warning');
+    assert.match(warned.message, /1 message/);
+  });
+
+  it('passes the reason of a refusal on', () => {
+    const outcome = activationOutcome(
+      { activated: false, reason: 'unsaved changes in adt://...: save first' },
+      'ZDEMO',
+    );
+    assert.equal(outcome.level, 'warning');
+    assert.match(outcome.message, /save first$/);
+  });
+
+  it('counts the errors of a failed activation', () => {
+    const outcome = activationOutcome(
+      {
+        activated: false,
+        findings: [
+          { severity: 'E', text: 'syntax' },
+          { severity: 'W', text: 'unused' },
+          { severity: 'A', text: 'abort' },
+        ],
+      },
+      'ZDEMO',
+    );
+    assert.deepEqual(outcome, {
+      level: 'error',
+      message: 'ZDEMO was not activated: 2 errors (see Problems).',
+    });
+  });
+});
+
+describe('errorMessage and fileErrorKind', () => {
+  /**
+   * @param {number} code
+   * @param {string} message
+   * @param {unknown} [data]
+   */
+  const rpc = (code, message, data) => Object.assign(new Error(message), { code, data });
+
+  it('prefers the V2 error of an ADT failure', () => {
+    const error = rpc(-32001, 'ignored', LOCKED);
+    assert.equal(errorMessage(error), 'ZDEMO is locked by OTHER (OBJECT_LOCKED 4009)');
+    assert.equal(fileErrorKind(error), 'other');
+  });
+
+  it('maps missing objects, bad URIs, logon and network failures', () => {
+    const missing = rpc(-32001, 'x', {
+      error: 'no such object',
+      code: 4011,
+      name: 'OBJECT_NOT_FOUND',
+    });
+    assert.equal(fileErrorKind(missing), 'notFound');
+    assert.equal(
+      fileErrorKind(rpc(-32602, "'adt://A4H/x' is not an adt://SYSTEM/sap/bc/adt/... URI")),
+      'notFound',
+    );
+    const auth = rpc(-32001, 'x', { error: 'logon failed', code: 4016, name: 'AUTH_FAILED' });
+    assert.equal(fileErrorKind(auth), 'noPermissions');
+    assert.match(errorMessage(auth), /^logon failed \(AUTH_FAILED 4016\) .*Forget Stored Password/);
+    const network = rpc(-32001, 'x', { error: 'unreachable', code: 4017, name: 'NETWORK_ERROR' });
+    assert.equal(fileErrorKind(network), 'unavailable');
+  });
+
+  it('falls back to the message of any other error', () => {
+    const error = new Error('Could not start the ABAP language server');
+    assert.equal(errorMessage(error), 'Could not start the ABAP language server');
+    assert.equal(fileErrorKind(error), 'other');
+    assert.equal(errorMessage(rpc(-32603, 'internal')), 'internal');
+    assert.equal(errorMessage('plain'), 'plain');
+  });
+});
+
+describe('quick-pick items', () => {
+  const hits = [
+    {
+      uri: '/sap/bc/adt/oo/classes/zcl_x',
+      type: 'CLAS/OC',
+      name: 'ZCL_X',
+      package: '$TMP',
+      description: 'Demo',
+      documentUri: 'adt://A4H/sap/bc/adt/oo/classes/zcl_x/source/main',
+    },
+    { uri: '/sap/bc/adt/ddic/tables/ztab', type: 'TABL/DT', name: 'ZTAB', description: '' },
+  ];
+
+  it('offers only objects with a source for opening', () => {
+    assert.deepEqual(searchItems(hits), [
+      {
+        label: 'ZCL_X',
+        description: 'CLAS/OC · $TMP',
+        detail: 'Demo',
+        documentUri: 'adt://A4H/sap/bc/adt/oo/classes/zcl_x/source/main',
+      },
+    ]);
+  });
+
+  it('offers every candidate of openObject, keeping the hit', () => {
+    const items = candidateItems(hits);
+    assert.deepEqual(
+      items.map((item) => [item.label, item.description, item.detail, item.hit]),
+      [
+        ['ZCL_X', 'CLAS/OC · $TMP', 'Demo', hits[0]],
+        ['ZTAB', 'TABL/DT', undefined, hits[1]],
+      ],
+    );
+  });
+
+  it('lists the sources of an object with who changed them last', () => {
+    const base = 'adt://A4H/sap/bc/adt/oo/classes/zcl_x';
+    const items = includeItems({
+      name: 'ZCL_X',
+      type: 'CLAS/OC',
+      uri: `${base}/source/main`,
+      includes: [
+        { includeType: 'main', uri: `${base}/source/main`, changedBy: 'ME' },
+        { includeType: 'testclasses', uri: `${base}/includes/testclasses`, changedBy: null },
+      ],
+    });
+    assert.deepEqual(items, [
+      {
+        label: 'main source',
+        description: 'last changed by ME',
+        documentUri: `${base}/source/main`,
+      },
+      { label: 'testclasses', description: '', documentUri: `${base}/includes/testclasses` },
+    ]);
+  });
+
+  it('searches by prefix unless the query has a wildcard', () => {
+    assert.equal(searchPattern(' zcl_demo '), 'zcl_demo*');
+    assert.equal(searchPattern('z*demo'), 'z*demo');
+  });
+
+  it('names the three conflict choices as the server does', () => {
+    assert.deepEqual(
+      CONFLICT_CHOICES.map(({ label, choice }) => [label, choice]),
+      [
+        ['Reload theirs', 'reload'],
+        ['Overwrite with mine', 'overwrite'],
+        ['Merge', 'merge'],
+      ],
+    );
+  });
+});
+
+describe('writeRefusal', () => {
+  const encode = (/** @type {string} */ text) => new TextEncoder().encode(text);
+
+  it('lets the editor text through, also with non-ASCII characters', () => {
+    const text = "REPORT zdemo.\nWRITE 'Grüße €'.";
+    assert.equal(writeRefusal(text, encode(text)), undefined);
+  });
+
+  it('refuses documents that are not open and bytes that differ', () => {
+    assert.match(writeRefusal(undefined, encode('x')) ?? '', /open in an editor/);
+    assert.match(writeRefusal('REPORT z.', encode('REPORT y.')) ?? '', /differ/);
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...encode('REPORT z.')]);
+    assert.equal(writeRefusal('REPORT z.', withBom), undefined);
+  });
+});

@@ -1,0 +1,154 @@
+// @ts-check
+'use strict';
+
+const assert = require('node:assert/strict');
+const { describe, it } = require('node:test');
+const {
+  DEFAULTS,
+  checkSystems,
+  initializationOptions,
+  liveSettings,
+  needsPassword,
+  readSettings,
+  serverCommand,
+} = require('../src/settings');
+
+/** @typedef {import('../src/settings').ExtensionSettings} ExtensionSettings */
+
+const A4H = { name: 'A4H', url: 'https://a4h:44300', user: 'DEVELOPER' };
+
+/**
+ * @param {Partial<ExtensionSettings>} values
+ * @returns {ExtensionSettings}
+ */
+function settings(values) {
+  return readSettings((key) => /** @type {Record<string, unknown>} */ (values)[key]);
+}
+
+describe('readSettings', () => {
+  it('falls back to the documented defaults', () => {
+    assert.deepEqual(settings({}), {
+      serverCommand: ['abap-adt', 'lsp'],
+      systems: [],
+      lockMode: 'onSave',
+      pollInterval: 30,
+      checkDelay: 0.5,
+    });
+  });
+
+  it('takes the values that are set, including 0', () => {
+    const read = settings({ lockMode: 'onEdit', pollInterval: 0, systems: [A4H] });
+    assert.equal(read.lockMode, 'onEdit');
+    assert.equal(read.pollInterval, 0);
+    assert.deepEqual(read.systems, [A4H]);
+    assert.equal(read.checkDelay, DEFAULTS.checkDelay);
+  });
+});
+
+describe('serverCommand', () => {
+  it('splits the executable from its arguments', () => {
+    assert.deepEqual(serverCommand(settings({ serverCommand: ['/venv/bin/abap-adt', 'lsp'] })), {
+      command: '/venv/bin/abap-adt',
+      args: ['lsp'],
+    });
+  });
+
+  it('refuses an empty or non-string command line', () => {
+    for (const value of [[], [''], 'abap-adt lsp', ['abap-adt', 3]]) {
+      assert.throws(
+        () =>
+          serverCommand(/** @type {ExtensionSettings} */ ({ ...DEFAULTS, serverCommand: value })),
+        /abapAdt\.serverCommand must be a list of strings/,
+      );
+    }
+  });
+});
+
+describe('liveSettings', () => {
+  it('holds exactly what the server takes at run time', () => {
+    assert.deepEqual(liveSettings(settings({ lockMode: 'onEdit', checkDelay: 2 })), {
+      lockMode: 'onEdit',
+      pollInterval: 30,
+      checkDelay: 2,
+    });
+  });
+});
+
+describe('checkSystems', () => {
+  it('keeps valid entries with only the known keys', () => {
+    const entry = { ...A4H, client: '100', verifyTls: false, keyring: true, colour: 'blue' };
+    const { systems, warnings } = checkSystems([entry]);
+    assert.deepEqual(systems, [{ ...A4H, client: '100', verifyTls: false, keyring: true }]);
+    assert.deepEqual(warnings, []);
+  });
+
+  it('drops a clear-text password and says so', () => {
+    const { systems, warnings } = checkSystems([{ ...A4H, password: 'hunter2' }]);
+    assert.deepEqual(systems, [A4H]);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /abapAdt\.systems\[0\] \(A4H\) has a password/);
+    assert.doesNotMatch(warnings[0], /hunter2/);
+  });
+
+  it('leaves out incomplete entries, duplicates (any case) and non-objects', () => {
+    const { systems, warnings } = checkSystems([
+      A4H,
+      { name: 'DEV', url: 'https://dev' },
+      { ...A4H, name: 'a4h' },
+      'A4H',
+    ]);
+    assert.deepEqual(systems, [A4H]);
+    assert.deepEqual(warnings, [
+      'abapAdt.systems[1] has no user: left out.',
+      'abapAdt.systems[2]: the system name a4h is used twice: left out.',
+      'abapAdt.systems[3] is not an object: left out.',
+    ]);
+  });
+});
+
+describe('needsPassword', () => {
+  it('is false when the server has an environment variable or the keyring', () => {
+    assert.equal(needsPassword(A4H), true);
+    assert.equal(needsPassword({ ...A4H, passwordEnv: 'A4H_PASSWORD' }), false);
+    assert.equal(needsPassword({ ...A4H, keyring: true }), false);
+    assert.equal(needsPassword({ ...A4H, keyring: false }), true);
+  });
+});
+
+describe('initializationOptions', () => {
+  const dev = { name: 'DEV', url: 'https://dev', user: 'ME', passwordEnv: 'DEV_PASSWORD' };
+  const qas = { name: 'QAS', url: 'https://qas', user: 'ME' };
+
+  it('adds the stored passwords and the live settings', () => {
+    const { options, withoutPassword } = initializationOptions(
+      settings({ lockMode: 'onEdit' }),
+      [A4H, dev],
+      new Map([['A4H', 's3cret']]),
+    );
+    assert.deepEqual(options, {
+      systems: [{ ...A4H, password: 's3cret' }, dev],
+      lockMode: 'onEdit',
+      pollInterval: 30,
+      checkDelay: 0.5,
+    });
+    assert.deepEqual(withoutPassword, []);
+  });
+
+  it('leaves out a system whose password is missing, keeping the others', () => {
+    const { options, withoutPassword } = initializationOptions(
+      settings({}),
+      [A4H, qas, dev],
+      new Map([['A4H', 's3cret']]),
+    );
+    assert.deepEqual(
+      /** @type {{name: string}[]} */ (options.systems).map((system) => system.name),
+      ['A4H', 'DEV'],
+    );
+    assert.deepEqual(withoutPassword, ['QAS']);
+  });
+
+  it('never sends a password to a system that reads its own', () => {
+    const { options } = initializationOptions(settings({}), [dev], new Map([['DEV', 'x']]));
+    assert.deepEqual(options.systems, [dev]);
+  });
+});

@@ -1,0 +1,305 @@
+"""The VS Code extension (editors/vscode), checked without VS Code.
+
+VS Code cannot run here, so this checks what does run: every JavaScript file parses
+(``node --check``), the unit tests of the pure modules pass (``node --test``), the manifest
+agrees with the code and with docs/lsp-protocol.md, and the pure modules make the right
+decisions on the answers of the real language server (against the emulator). After
+``npm install`` in editors/vscode the sources are also type-checked against the VS Code API.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, client_capabilities
+from support.emulated import USERS
+from support.lsp_editor import EditorClient, make_editor_client
+
+from adt.emulator import Emulator
+
+REPO = Path(__file__).resolve().parents[2]
+EXTENSION = REPO / "editors" / "vscode"
+CONTRACT = Path(__file__).with_name("vscode_contract.js")
+PROTOCOL_DOC = REPO / "docs" / "lsp-protocol.md"
+JAVASCRIPT = sorted([*EXTENSION.glob("src/*.js"), *EXTENSION.glob("test/*.js"), CONTRACT])
+LIVE_SETTINGS = ("lockMode", "pollInterval", "checkDelay")
+
+
+def _node_major(node: str | None) -> int:
+    if node is None:
+        return 0
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=False)
+    match = re.match(r"v(\d+)\.", version.stdout)
+    return int(match.group(1)) if match else 0
+
+
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(
+    _node_major(NODE) < 20, reason="Node.js 20 or later is not installed"
+)
+
+
+def _node(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    assert NODE is not None
+    return subprocess.run(
+        [NODE, *args],
+        cwd=EXTENSION,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def _manifest() -> dict[str, Any]:
+    return json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _documented_settings() -> dict[str, tuple[str, str]]:
+    """The settings table of docs/lsp-protocol.md: key → (default, meaning)."""
+    section = PROTOCOL_DOC.read_text(encoding="utf-8").split("\n## Settings", 1)[1]
+    rows = re.findall(r"^\| `(\w+)` \| (.*?) \| (.*) \|$", section, flags=re.MULTILINE)
+    return {key: (default.strip("` "), meaning) for key, default, meaning in rows}
+
+
+def _value(cell: str) -> object:
+    """A default as documented: JSON when it parses (``30``, ``0.5``), else the text."""
+    try:
+        return json.loads(cell)
+    except json.JSONDecodeError:
+        return cell
+
+
+def _registered_commands() -> set[str]:
+    code = (EXTENSION / "src" / "extension.js").read_text(encoding="utf-8")
+    return set(re.findall(r"registerCommand\(\s*'([^']+)'", code))
+
+
+# --- JavaScript ---------------------------------------------------------------------------
+
+
+def test_every_javascript_file_is_type_checked_by_the_editor() -> None:
+    assert len(JAVASCRIPT) > 10
+    for path in JAVASCRIPT:
+        assert path.read_text(encoding="utf-8").startswith("// @ts-check\n"), path
+
+
+@needs_node
+@pytest.mark.parametrize("path", JAVASCRIPT, ids=lambda p: p.name)
+def test_javascript_parses(path: Path) -> None:
+    result = _node("--check", str(path))
+    assert result.returncode == 0, result.stderr
+
+
+@needs_node
+def test_unit_tests_of_the_pure_modules_pass() -> None:
+    files = sorted(str(p) for p in EXTENSION.glob("test/*.test.js"))
+    result = _node("--test", "--test-reporter=tap", *files)
+    assert result.returncode == 0, result.stdout + result.stderr
+    passed = re.search(r"^# pass (\d+)$", result.stdout, flags=re.MULTILINE)
+    assert passed is not None and int(passed.group(1)) >= 40, result.stdout
+    assert re.search(r"^# fail 0$", result.stdout, flags=re.MULTILINE), result.stdout
+
+
+def test_sources_type_check_against_the_vscode_api() -> None:
+    tsc = EXTENSION / "node_modules" / "typescript" / "bin" / "tsc"
+    if NODE is None or not tsc.is_file():
+        pytest.skip("type-checking needs Node.js and `npm install` in editors/vscode (not in CI)")
+    result = _node(str(tsc), "-p", "jsconfig.json")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# --- the manifest -------------------------------------------------------------------------
+
+
+def test_manifest_basics() -> None:
+    manifest = _manifest()
+    assert manifest["name"] == "abap-adt"
+    assert manifest["engines"]["vscode"] == "^1.85.0"
+    assert (EXTENSION / manifest["main"]).is_file()
+    assert "vscode-languageclient" in manifest["dependencies"]
+    # vsce refuses @types/vscode newer than the engine
+    types_version = manifest["devDependencies"]["@types/vscode"].lstrip("~^")
+    assert tuple(map(int, types_version.split(".")[:2])) <= (1, 85)
+
+
+def test_contributed_commands_are_registered_and_activate_the_extension() -> None:
+    manifest = _manifest()
+    contributed = {command["command"] for command in manifest["contributes"]["commands"]}
+    assert contributed == _registered_commands()
+    assert {
+        "abapAdt.openObject",
+        "abapAdt.activate",
+        "abapAdt.resolveConflict",
+        "abapAdt.searchObjects",
+    } <= contributed
+    events = set(manifest["activationEvents"])
+    assert events == {"onFileSystem:adt"} | {f"onCommand:{name}" for name in contributed}
+
+
+def test_menus_and_keybindings_name_contributed_commands() -> None:
+    contributes = _manifest()["contributes"]
+    contributed = {command["command"] for command in contributes["commands"]}
+    used = [item["command"] for items in contributes["menus"].values() for item in items]
+    used += [binding["command"] for binding in contributes["keybindings"]]
+    assert used
+    assert set(used) <= contributed
+
+
+def test_configuration_defaults_are_the_documented_ones() -> None:
+    properties = _manifest()["contributes"]["configuration"]["properties"]
+    documented = _documented_settings()
+    defaults = {key: documented[key][0] for key in LIVE_SETTINGS}
+    assert defaults == {"lockMode": "onSave", "pollInterval": "30", "checkDelay": "0.5"}
+    for key in LIVE_SETTINGS:
+        assert properties[f"abapAdt.{key}"]["default"] == _value(documented[key][0])
+    assert properties["abapAdt.lockMode"]["enum"] == ["onSave", "onEdit"]
+    assert properties["abapAdt.serverCommand"]["default"] == ["abap-adt", "lsp"]
+    server_side = {key.removeprefix("abapAdt.") for key in properties}
+    assert server_side - {"serverCommand", "trace.server"} <= set(documented)
+
+
+def test_system_entries_take_the_documented_keys_but_no_password() -> None:
+    systems = _manifest()["contributes"]["configuration"]["properties"]["abapAdt.systems"]
+    keys = set(re.findall(r'"(\w+)"', _documented_settings()["systems"][1]))
+    assert "password" in keys
+    assert set(systems["items"]["properties"]) == keys - {"password"}
+    assert systems["items"]["additionalProperties"] is False
+    assert systems["items"]["required"] == ["name", "url", "user"]
+
+
+def test_language_abap_covers_adt_documents() -> None:
+    (language,) = _manifest()["contributes"]["languages"]
+    assert language["id"] == "abap"
+    assert language["extensions"] == [".abap"]
+    # VS Code matches a pattern with a slash against the whole path of non-file URIs
+    assert language["filenamePatterns"] == ["/sap/bc/adt/**"]
+    configuration = json.loads((EXTENSION / language["configuration"]).read_text("utf-8"))
+    assert configuration["comments"] == {"lineComment": '"'}
+    assert ["(", ")"] in configuration["brackets"]
+
+
+# --- the pure modules on the real server's answers ----------------------------------------
+
+SYSTEM = "A4H"
+NAME = "/ABC/CL_X"
+SOURCE = "CLASS /abc/cl_x DEFINITION PUBLIC.\nENDCLASS.\nCLASS /abc/cl_x IMPLEMENTATION.\nENDCLASS."
+
+
+def _contract(mode: str, payload: object) -> dict[str, Any]:
+    result = _node(str(CONTRACT), mode, stdin=json.dumps(payload))
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def emulator(tmp_path: Path) -> Emulator:
+    """A system with one namespaced class (and a colleague who changes it)."""
+    (tmp_path / "#abc#cl_x.clas.abap").write_text(SOURCE + "\n", encoding="utf-8")
+    (tmp_path / "#abc#cl_x.clas.testclasses.abap").write_text("* tests\n", encoding="utf-8")
+    return Emulator(users=USERS, seed_dirs=[tmp_path])
+
+
+@pytest.fixture
+def emulator_url(emulator: Emulator) -> Iterator[str]:
+    with emulator.serve_in_thread() as url:
+        yield url
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "lsp_server"],
+        client_factory=make_editor_client,
+        server_env={**os.environ, "ABAP_ADT_CONFIG": os.devnull, "ADT_URL": ""},
+    ),
+)
+async def vscode(lsp_client: EditorClient, emulator_url: str) -> AsyncIterator[None]:
+    """The server started as the extension starts it: initializationOptions from settings.js."""
+    settings = {
+        "systems": [{"name": SYSTEM, "url": emulator_url, "user": "DEVELOPER"}],
+        "pollInterval": 0,
+    }
+    start = _contract("options", {"settings": settings, "passwords": {SYSTEM: "developer"}})
+    assert start["warnings"] == [] and start["withoutPassword"] == []
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            initialization_options=start["options"],
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+@needs_node
+async def test_pure_modules_decide_right_on_the_servers_answers(
+    vscode: EditorClient, emulator: Emulator
+) -> None:
+    client = vscode
+    opened = await client.request("adt/openObject", {"name": NAME})
+    assert opened["found"], opened
+    uri = opened["uri"]
+    source = uri.removeprefix(f"adt://{SYSTEM}")
+    read = await client.open(uri)
+    client.insert_line(uri, 0, "* saved from VS Code")
+    saved = await client.save(uri)
+
+    # A colleague changes the class; our next save conflicts and the question is dismissed.
+    theirs = "* COLLEAGUE was here\n" + (emulator.source(source) or "")
+    emulator.write_as("COLLEAGUE", source, theirs)
+    client.insert_line(uri, 0, "* mine")
+    conflict = await client.save(uri)
+    await client.until(lambda: client.questions)
+    # "ABAP: Resolve Save Conflict…" → Reload theirs, then the editor is saved once more,
+    # which must write nothing: it only clears VS Code's dirty mark.
+    resolved = await client.request("adt/resolveConflict", {"uri": uri, "choice": "reload"})
+    await client.until(lambda: client.texts[uri] == theirs)
+    after_resolving = await client.save(uri)
+    assert after_resolving["status"] == "unchanged"
+    assert emulator.source(source) == theirs
+
+    hits = await client.request("adt/searchObjects", {"query": "/ABC/*"})
+    structure = await client.request("adt/objectStructure", {"uri": uri})
+    activation = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="adt.activate", arguments=[uri])
+    )
+    seen = _contract(
+        "understand",
+        {
+            "opened": opened,
+            "read": read,
+            "saved": saved,
+            "conflict": conflict,
+            "resolved": resolved,
+            "afterResolving": after_resolving,
+            "hits": hits,
+            "structure": structure,
+            "activation": activation,
+        },
+    )
+    assert "%2fabc%2fcl_x" in uri
+    assert seen["roundTrip"] == uri
+    assert seen["label"] == NAME
+    assert seen["stat"] == {"mtime": read["changedAt"], "size": len(read["text"].encode())}
+    assert read["changedAt"] > 0
+    assert seen["saved"] == {"ok": True, "message": f"Saved {NAME} (1 changed block)."}
+    assert seen["conflict"]["ok"] is False
+    assert f"{NAME} was changed on the server by COLLEAGUE" in seen["conflict"]["message"]
+    assert seen["resolved"]["saveEditor"] is True
+    assert seen["afterResolving"]["ok"] is True
+    assert [item["documentUri"] for item in seen["searchItems"]] == [uri]
+    testclasses = uri.replace("/source/main", "/includes/testclasses")
+    assert {item["documentUri"] for item in seen["includeItems"]} == {uri, testclasses}
+    assert seen["activation"] == {"level": "info", "message": f"Activated {NAME}."}

@@ -1,0 +1,64 @@
+// @ts-check
+"use strict";
+
+/**
+ * The extension's pure modules on real data, for test_vscode.py. JSON in (stdin), JSON out.
+ *
+ * `node vscode_contract.js options`: `{settings, passwords}` → the initializationOptions the
+ * extension would start the server with.
+ * `node vscode_contract.js answers`: answers of the real server → what the extension makes of
+ * them (URI round trip, labels, stat, save/resolve/activation outcomes, quick-pick items).
+ */
+
+const { readFileSync } = require("node:fs");
+const path = require("node:path");
+
+const src = path.join(__dirname, "..", "..", "editors", "vscode", "src");
+const results = require(path.join(src, "results.js"));
+const settings = require(path.join(src, "settings.js"));
+const { DocumentStats } = require(path.join(src, "stats.js"));
+const { formatAdtUri, objectLabel, parseAdtUri } = require(
+  path.join(src, "uris.js"),
+);
+
+/** @param {{settings: Record<string, unknown>, passwords: Record<string, string>}} input */
+function options(input) {
+  const read = settings.readSettings((key) => input.settings[key]);
+  const { systems, warnings } = settings.checkSystems(read.systems);
+  const passwords = new Map(Object.entries(input.passwords));
+  return {
+    warnings,
+    ...settings.initializationOptions(read, systems, passwords),
+  };
+}
+
+/** @param {Record<string, any>} answers */
+function understand(answers) {
+  const parts = parseAdtUri(answers.opened.uri);
+  if (!parts) {
+    throw new Error(`not an adt URI: ${answers.opened.uri}`);
+  }
+  const label = objectLabel(parts.path);
+  return {
+    roundTrip: formatAdtUri(parts),
+    label,
+    stat: new DocumentStats().learn(answers.opened.uri, answers.read),
+    saved: results.saveOutcome(answers.saved, label),
+    conflict: results.saveOutcome(answers.conflict, label),
+    resolved: results.resolveOutcome(answers.resolved, label),
+    afterResolving: results.saveOutcome(answers.afterResolving, label),
+    searchItems: results.searchItems(answers.hits),
+    includeItems: results.includeItems(answers.structure),
+    activation: results.activationOutcome(answers.activation, label),
+  };
+}
+
+const modes = { options, understand };
+const mode = /** @type {keyof typeof modes} */ (process.argv[2]);
+if (!(mode in modes)) {
+  throw new Error(
+    `usage: node vscode_contract.js ${Object.keys(modes).join("|")}`,
+  );
+}
+const input = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(modes[mode](input)));
