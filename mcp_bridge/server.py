@@ -36,6 +36,7 @@ from mcp.types import (
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from adt._net import tcp_listener
 from adt.agent import TOOLS, AgentTools, WritePolicy
 from adt.agent.executor import DEFAULT_MAX_RESPONSE_CHARS
 from adt.errors import ConfigurationError
@@ -169,14 +170,11 @@ def http_app(server: Server[Any], token: str, host: str = "127.0.0.1") -> ASGIAp
 def _serve_http(server: Server[Any], host: str, port: int) -> int:
     token = os.environ.get("MCP_HTTP_TOKEN") or secrets.token_urlsafe(32)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((host, port))
+        sock = tcp_listener(host, port)
     except OSError as exc:
         print(f"abap-adt mcp: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
         return 2
-    sock.listen(128)  # connections queue from now on, before the URL is announced
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown}:{sock.getsockname()[1]}/mcp"
     print(f"MCP server listening on {url}", flush=True)

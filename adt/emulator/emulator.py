@@ -16,6 +16,8 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
+from adt._net import tcp_listener
+
 from . import stamps
 from .admin import AdminEndpoint
 from .app import build_app
@@ -122,9 +124,7 @@ class Emulator:
     def _server(
         self, host: str = "127.0.0.1", port: int = 0
     ) -> tuple[uvicorn.Server, socket.socket, str]:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
+        sock = tcp_listener(host, port)
         port = sock.getsockname()[1]
         config = uvicorn.Config(
             self._app,

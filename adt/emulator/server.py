@@ -8,6 +8,8 @@ import sys
 
 import uvicorn
 
+from adt._net import tcp_listener
+
 from .emulator import DEFAULT_USERS, Emulator
 
 
@@ -43,16 +45,13 @@ def run_from_args(args: argparse.Namespace) -> int:
         print(f"abap-adt emulator: {exc}", file=sys.stderr)
         return 2
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((args.host, args.port))
+        sock = tcp_listener(args.host, args.port)
     except OSError as exc:
         print(
             f"abap-adt emulator: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr
         )
         return 2
-    sock.listen(128)  # connections queue from now on, before the URL is announced
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     first_user = next(iter(users))
