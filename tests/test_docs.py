@@ -1,0 +1,38 @@
+"""The documentation's examples are real: JSON snippets parse and start the right command."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+BLOCK = re.compile(r"```json\n(.*?)```", re.S)
+
+
+def _snippets(name: str) -> list[str]:
+    return BLOCK.findall((DOCS / name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("snippet", _snippets("mcp.md"))
+def test_mcp_configuration_snippets_are_valid_json(snippet: str) -> None:
+    data = json.loads(snippet)
+    servers = data.get("mcpServers") or data.get("servers")
+    if servers is None:  # an answer example, not a configuration
+        assert "status" in data or "error" in data
+        return
+    entry = servers["abap-adt"]
+    if entry.get("type") == "http":
+        assert entry["url"].startswith("http://127.0.0.1:") and entry["url"].endswith("/mcp")
+        assert entry["headers"]["Authorization"].startswith("Bearer ")
+    else:
+        assert entry["command"] == "abap-adt" and entry["args"][0] == "mcp"
+
+
+def test_every_client_in_the_issue_has_a_snippet() -> None:
+    text = (DOCS / "mcp.md").read_text(encoding="utf-8")
+    for client in ("Claude Desktop", "Claude Code", "Cursor", "VS Code"):
+        assert f"**{client}**" in text
+    assert len(_snippets("mcp.md")) >= 6
