@@ -147,11 +147,12 @@ class Hunk:
 class TextBuffer:
     """Lines of a document plus the base they were edited from."""
 
-    __slots__ = ("_base", "_bottom", "_origin", "_top", "encoding", "lines")
+    __slots__ = ("_base", "_bottom", "_origin", "_top", "clamped", "encoding", "lines")
 
     def __init__(self, text: str, encoding: str = UTF16) -> None:
         self.encoding = encoding_name(encoding)
         self.lines = split_text(text)
+        self.clamped = 0  # positions past the end seen (the caller may log them)
         self.rebase()
 
     # --- content --------------------------------------------------------------------------
@@ -220,8 +221,10 @@ class TextBuffer:
             )
         if start_line > last:  # a position past the end means the end of the document
             start_line, start_units = last, 1 << 30
+            self.clamped += 1
         if end_line > last:
             end_line, end_units = last, 1 << 30
+            self.clamped += 1
         first_text = self.lines[start_line]
         last_text = self.lines[end_line]
         head = first_text[: units_to_index(first_text, start_units, self.encoding)]

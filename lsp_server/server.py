@@ -318,6 +318,8 @@ async def did_save(ls: AdtLanguageServer, params: types.DidSaveTextDocumentParam
         result = await ls.adt.save(uri)
         if result["status"] == "saved":
             ls.notify(3, f"Saved {uri}")
+        elif result["status"] == "error":
+            ls.notify(1, f"Saving {uri} failed: {result['error']['error']}")
 
 
 # --- our requests -------------------------------------------------------------------------

@@ -91,8 +91,9 @@ class OpenDocument:
     base_ready: asyncio.Event = field(default_factory=asyncio.Event)
     save_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conflict: RemoteVersion | None = None
-    # (text the editor is moved to, base and token to adopt once it gets there)
-    pending: tuple[str, str, str] | None = None
+    # (document version the edit was computed for, base and token to adopt once the editor
+    # has applied it: any later version includes the edit)
+    pending: tuple[int, str, str] | None = None
     pending_reached: asyncio.Event = field(default_factory=asyncio.Event)
     warned_token: str | None = None
     check_findings: list[Diagnostic] = field(default_factory=list)
@@ -223,10 +224,15 @@ class EditorWorkspace:
         for start, end, text in changes:
             doc.buffer.apply_change(start, end, text)
         doc.version = version
-        if doc.pending is not None and doc.buffer.text == doc.pending[0]:
+        if doc.pending is not None and version > doc.pending[0]:
             self._adopt_base(doc, doc.pending[1], doc.pending[2])
             doc.pending = None
             doc.pending_reached.set()
+        if doc.buffer.clamped:
+            log.warning(
+                "%s: %d change positions past the end were clamped", uri, doc.buffer.clamped
+            )
+            doc.buffer.clamped = 0
         if self.settings.lock_mode == ON_EDIT and doc.pending is None:
             self._after_edit(doc)
 
@@ -363,8 +369,7 @@ class EditorWorkspace:
                 theirs.content, theirs.token, conflict.details.get("changedBy")
             )
             return {"status": "conflict", "uri": doc.uri, "conflict": conflict.to_dict()}
-        except SourceError as exc:
-            self.editor.notify(ERROR, f"Saving {doc.uri} failed: {exc.message}")
+        except SourceError as exc:  # the requester shows it (didSave: see the server)
             return {"status": "error", "uri": doc.uri, "error": exc.to_dict()}
         await self._adopt_saved(doc, snapshot, outcome)
         if self.settings.lock_mode == ON_EDIT:
@@ -404,24 +409,29 @@ class EditorWorkspace:
         does, ``base`` (default: ``text``) with ``token`` becomes the document's base.
 
         The edit names the document version it was computed for, so an editor that has moved
-        on (a keystroke in flight) rejects it instead of misplacing it. Returns whether the
-        editor applied it; if not, the document keeps its text and its old base.
+        on (a keystroke in flight) rejects it instead of misplacing it. The first change the
+        editor reports after that version includes the edit (possibly with the user's next
+        keystrokes), and from then on the new base applies. Returns whether the editor applied
+        the edit; if not, the document keeps its text and its old base.
         """
         base_text = text if base is None else base
         edits = line_edits(doc.buffer.lines, split_text(text))
         if not edits:
             self._adopt_base(doc, base_text, token)
             return True
-        doc.pending = (text, base_text, token)
+        doc.pending = (doc.version, base_text, token)
         doc.pending_reached.clear()
         applied = await self.editor.apply_edits(doc.uri, edits, label, doc.version)
-        if applied and doc.pending is not None:
+        if not applied:
+            doc.pending = None  # the editor did not follow: its text and old base stay
+            return False
+        if doc.pending is not None:  # wait for the editor's didChange that carries our edit
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(doc.pending_reached.wait(), timeout=5)
-        if doc.pending is None:
-            return True
-        doc.pending = None  # the editor did not follow: its text and old base stay
-        return False
+        if doc.pending is not None:  # applied, but no change reported: trust the editor
+            self._adopt_base(doc, base_text, token)
+            doc.pending = None
+        return True
 
     # --- conflicts ------------------------------------------------------------------------
 
@@ -444,17 +454,30 @@ class EditorWorkspace:
                 "choose reload, overwrite or merge.",
             )
             return
-        await self.resolve_conflict(uri, CHOICES[answer])
+        result = await self.resolve_conflict(uri, CHOICES[answer])
+        status = result["status"]
+        if status == "conflict":  # yet another change meanwhile: ask again
+            await self._ask_conflict(uri)
+        elif status == "error":
+            self.editor.notify(ERROR, f"{uri}: {result['error']['error']}")
+        elif status == "mergeConflicts":
+            self.editor.notify(
+                WARNING,
+                f"{uri}: merged, but some of your lines overlap the server's; they are marked "
+                "in the editor. Resolve them and save.",
+            )
+        elif status != "noConflict":
+            self.editor.notify(INFO, f"{uri}: {status}.")
 
     async def resolve_conflict(self, uri: str, choice: str) -> dict[str, Any]:
         """Reload theirs, overwrite with mine, or merge (markers where the edits overlap)."""
         if choice not in (RELOAD, OVERWRITE, MERGE):
             raise InvalidArgument(f"choice must be reload, overwrite or merge, not {choice!r}")
         doc = self.document(uri)
-        theirs = doc.conflict
-        if theirs is None:
-            return {"status": "noConflict", "uri": uri}
         async with doc.save_lock:
+            theirs = doc.conflict
+            if theirs is None:
+                return {"status": "noConflict", "uri": uri}
             if choice == RELOAD:
                 if not await self.move_editor_to(doc, theirs.text, theirs.token, "reload"):
                     return self._not_followed(uri, "reload")
@@ -553,10 +576,15 @@ class EditorWorkspace:
         async with doc.save_lock:
             if doc.base_token is None or same_content(read.token, doc.base_token):
                 return
-            who = f" by {read.changed_by}" if read.changed_by else ""
+            changed_by = read.changed_by or await service.last_changed_by(
+                doc.ref.object_url, doc.ref.include_type
+            )
+            who = f" by {changed_by}" if changed_by else ""
             if not doc.dirty:
-                await self.move_editor_to(doc, read.content, read.token, "changed on the server")
-                self.editor.notify(INFO, f"{doc.uri} was changed on the server{who}; reloaded.")
+                if await self.move_editor_to(
+                    doc, read.content, read.token, "changed on the server"
+                ):
+                    self.editor.notify(INFO, f"{doc.uri} was changed on the server{who}; reloaded.")
             elif doc.warned_token != read.token:
                 doc.warned_token = read.token
                 self.editor.notify(
@@ -641,6 +669,8 @@ class EditorWorkspace:
         service = self.connections.service(system)
         hits = await service.search(name, max_results=20, object_type=object_type)
         exact = [h for h in hits if h["name"].upper() == name.upper() and object_type_for(h["uri"])]
+        if not exact and "*" not in name:
+            hits = await service.search(f"{name}*", max_results=20, object_type=object_type)
         if len(exact) != 1:
             return {
                 "found": False,

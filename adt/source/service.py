@@ -738,6 +738,15 @@ class SourceService:
 
     # --- structure, checks, activation, search --------------------------------------------
 
+    async def last_changed_by(self, object_url: str, include_type: str | None = None) -> str | None:
+        """Who changed the object (or class include) last: one fresh metadata request."""
+        target = self.resolve(object_url, None, include_type)
+        try:
+            meta = await self._object_metadata(target.ref.object_url, fresh=True)
+        except Exception:
+            return None
+        return _changed_by(meta, target.ref.include)
+
     async def object_identity(self, object_url: str) -> tuple[str, str]:
         """(name, package) of an object; from the metadata cache when fresh."""
         url = self.resolve(object_url).ref.object_url

@@ -1,0 +1,256 @@
+--- The one language-server client shared by every adt:// buffer.
+local config = require('abap_adt.config')
+local sync = require('abap_adt.sync')
+local util = require('abap_adt.util')
+
+local M = {}
+
+M.NAME = 'abap_adt'
+
+--- Synchronous requests in flight (reading, saving, resolving). A question from the server
+--- waits until they are done, so it never pops up in the middle of a :write.
+M.busy = 0
+
+local client_id --- @type integer|nil the client we started last
+
+--- The running client, if any (also while it is still initializing).
+--- @return vim.lsp.Client|nil
+function M.get()
+  local client = client_id and vim.lsp.get_client_by_id(client_id)
+  if client and not client:is_stopped() then
+    return client
+  end
+end
+
+--- window/showMessageRequest: ask with vim.ui.select (any picker plugin may provide it).
+--- Runs in a coroutine (Neovim dispatches server requests that way); the chosen action, or
+--- null when dismissed, is the response.
+local function show_message_request(err, params, ctx)
+  local co, is_main = coroutine.running()
+  if not co or is_main then -- cannot wait for an answer here: let Neovim's handler do it
+    return vim.lsp.handlers['window/showMessageRequest'](err, params, ctx)
+  end
+  while M.busy > 0 do -- let the :write that caused the question report first
+    vim.defer_fn(function()
+      coroutine.resume(co)
+    end, 20)
+    coroutine.yield()
+  end
+  local actions = params.actions or {}
+  vim.ui.select(actions, {
+    prompt = 'abap-adt: ' .. params.message,
+    kind = 'abap_adt',
+    format_item = function(action)
+      return action.title
+    end,
+  }, function(choice)
+    -- resume later: with a synchronous vim.ui.select we have not yielded yet
+    vim.schedule(function()
+      coroutine.resume(co, choice or vim.NIL)
+    end)
+  end)
+  local choice = coroutine.yield()
+  if choice ~= vim.NIL then
+    -- The server resolves on its own and does not report back: the buffer stays modified
+    -- until the next :w, which then saves only what is still unsaved (usually nothing).
+    util.notify(
+      ('%s: the server carries it out; :w afterwards marks the buffer saved'):format(choice.title)
+    )
+  end
+  return choice
+end
+
+local LEVELS = {
+  [1] = vim.log.levels.ERROR,
+  [2] = vim.log.levels.WARN,
+  [3] = vim.log.levels.INFO,
+  [4] = vim.log.levels.DEBUG,
+}
+
+--- window/showMessage through vim.notify, so notification plugins show it.
+local function show_message(_, params)
+  util.notify(params.message, LEVELS[params.type] or vim.log.levels.INFO)
+  return vim.NIL
+end
+
+--- workspace/applyEdit: Neovim's handler, but an adt:// buffer that was unmodified stays
+--- unmodified. The server edits a clean document only to show a newer server version (a
+--- refresh after somebody else saved), so the buffer still equals what the server stores.
+local function apply_edit(err, params, ctx)
+  local clean = {}
+  local edit = params and params.edit or {}
+  local uris = vim.tbl_keys(edit.changes or {})
+  for _, change in ipairs(edit.documentChanges or {}) do
+    table.insert(uris, change.textDocument and change.textDocument.uri)
+  end
+  for _, uri in ipairs(uris) do
+    if util.is_adt_uri(uri) then
+      local bufnr = vim.uri_to_bufnr(uri)
+      if vim.api.nvim_buf_is_loaded(bufnr) and not vim.bo[bufnr].modified then
+        table.insert(clean, bufnr)
+      end
+    end
+  end
+  local result = vim.lsp.handlers['workspace/applyEdit'](err, params, ctx)
+  for _, bufnr in ipairs(clean) do
+    util.mark_saved(bufnr)
+  end
+  return result
+end
+
+--- Route our didOpen/didChange through sync.repair (see sync.lua). Only the notifications
+--- are rewritten; Neovim's own change tracking is left alone.
+--- @param client vim.lsp.Client
+local function follow_documents(client)
+  local counts = {} --- @type table<string, integer> lines the server sees, per URI
+  local notify = client.notify
+  --- @diagnostic disable-next-line: duplicate-set-field
+  client.notify = function(self, method, params)
+    if method == 'textDocument/didChange' and params then
+      local uri = params.textDocument.uri
+      if counts[uri] then
+        params, counts[uri] = sync.repair_all(params, counts[uri], vim.uri_to_bufnr(uri))
+      end
+    elseif method == 'textDocument/didOpen' and params then
+      local doc = params.textDocument
+      if util.is_adt_uri(doc.uri) then
+        counts[doc.uri] = sync.line_count(doc.text)
+      end
+    elseif method == 'textDocument/didClose' and params then
+      counts[params.textDocument.uri] = nil
+    end
+    return notify(self, method, params)
+  end
+end
+
+--- Start the client (or return the running one), initialized.
+--- @return vim.lsp.Client
+function M.ensure()
+  local opts = config.options
+  local client = M.get()
+  if not client then
+    local cmd = opts.cmd
+    if type(cmd) == 'table' and vim.fn.executable(cmd[1]) ~= 1 then
+      error(
+        ('cannot start the language server: %q is not executable (set cmd in setup())'):format(
+          cmd[1]
+        ),
+        0
+      )
+    end
+    local capabilities = vim.lsp.protocol.make_client_capabilities()
+    if opts.capabilities then
+      capabilities = vim.tbl_deep_extend('force', capabilities, opts.capabilities)
+    end
+    local id = vim.lsp.start({
+      name = M.NAME,
+      cmd = cmd,
+      cmd_env = opts.cmd_env,
+      root_dir = opts.root_dir or vim.fn.getcwd(),
+      init_options = opts.init_options or vim.empty_dict(),
+      capabilities = capabilities,
+      flags = { debounce_text_changes = opts.debounce_text_changes },
+      handlers = {
+        ['window/showMessageRequest'] = show_message_request,
+        ['window/showMessage'] = show_message,
+        ['workspace/applyEdit'] = apply_edit,
+      },
+      on_attach = opts.on_attach,
+      on_exit = function(code, signal)
+        if code ~= 0 or (signal ~= 0 and signal ~= 15) then
+          vim.schedule(function()
+            util.notify(
+              ('the language server exited (code %d, signal %d); :w or :e starts it again'):format(
+                code,
+                signal
+              ),
+              vim.log.levels.ERROR
+            )
+          end)
+        end
+      end,
+    }, {
+      attach = false,
+      reuse_client = function()
+        return false -- M.get() already looked for a live one
+      end,
+    })
+    client = id and vim.lsp.get_client_by_id(id)
+    client_id = id
+    if not client then
+      error('cannot start the language server: ' .. table.concat(cmd, ' '), 0)
+    end
+    follow_documents(client)
+  end
+  if not client.initialized then
+    vim.wait(opts.timeout, function()
+      return client.initialized or client:is_stopped()
+    end, 10)
+    if not client.initialized then
+      error('the language server did not start (see :LspLog)', 0)
+    end
+  end
+  return client
+end
+
+--- Send a request and wait for the answer (starting the server if needed).
+--- @param method string
+--- @param params table
+--- @param bufnr integer|nil pending changes of this buffer are sent first
+--- @return any result, table|nil err  err: { code?, message, data? }
+function M.request(method, params, bufnr)
+  local started, client = pcall(M.ensure)
+  if not started then
+    return nil, { message = tostring(client) }
+  end
+  M.busy = M.busy + 1
+  local ok, resp, err =
+    pcall(client.request_sync, client, method, params, config.options.timeout, bufnr)
+  M.busy = M.busy - 1
+  if not ok then
+    return nil, { message = tostring(resp) }
+  elseif not resp then -- err: 'timeout' or 'interrupted'
+    local timeout = config.options.timeout
+    return nil,
+      { message = err == 'timeout' and ('no answer within %d ms'):format(timeout) or tostring(err) }
+  elseif resp.err then
+    return nil, resp.err
+  end
+  return resp.result
+end
+
+--- Send a request; `callback(result, err)` runs when the answer is there.
+--- @param method string
+--- @param params table
+--- @param bufnr integer|nil
+--- @param callback fun(result: any, err: table|nil)
+function M.request_async(method, params, bufnr, callback)
+  local started, client = pcall(M.ensure)
+  if not started then
+    callback(nil, { message = tostring(client) })
+    return
+  end
+  client:request(method, params, function(err, result)
+    callback(result, err)
+  end, bufnr)
+end
+
+--- Stop the client and wait (at most `timeout` ms) until the server has exited, so it can
+--- release its locks first. Neovim's own exit handler sends `shutdown` and quits without
+--- waiting (or, with flags.exit_timeout, always waits that long); the server would be gone
+--- before its unlock requests.
+--- @param timeout integer|nil
+--- @return boolean stopped
+function M.stop(timeout)
+  -- also a client that is already stopping (Neovim's own VimLeavePre handler stops it)
+  local client = client_id and vim.lsp.get_client_by_id(client_id)
+  if not client or client.rpc.is_closing() then
+    return true
+  end
+  client:stop()
+  return vim.wait(timeout or config.options.exit_timeout, function()
+    return client.rpc.is_closing()
+  end, 20)
+end
+
+return M

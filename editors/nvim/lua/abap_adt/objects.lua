@@ -1,0 +1,156 @@
+--- Finding objects: :AdtOpen, :AdtSearch, :AdtIncludes.
+local client = require('abap_adt.client')
+local util = require('abap_adt.util')
+
+local M = {}
+
+local levels = vim.log.levels
+
+--- :edit a document URI (escaped: the % of %2f in namespaced names would otherwise expand
+--- to the current file name).
+--- @param uri string
+function M.edit(uri)
+  vim.cmd('edit ' .. vim.fn.fnameescape(uri))
+end
+
+--- @param hit table a search hit
+local function label(hit)
+  local text = ('%s  %s'):format(hit.type or '?', hit.name or '?')
+  if hit.description and hit.description ~= vim.NIL and hit.description ~= '' then
+    text = text .. ' - ' .. hit.description
+  end
+  if hit.package and hit.package ~= vim.NIL and hit.package ~= '' then
+    text = text .. ' (' .. hit.package .. ')'
+  end
+  return text
+end
+
+--- Open an object's source by name.
+--- @param name string object name, optionally "SYSTEM:NAME"
+--- @param include string|nil class include (definitions, implementations, macros, testclasses)
+--- @param object_type string|nil e.g. CLAS/OC, when the name is ambiguous
+function M.open(name, include, object_type)
+  local system
+  if name:find(':', 1, true) then
+    system, name = name:match('^([^:]*):(.*)$')
+  end
+  local params = {
+    name = name,
+    type = object_type,
+    system = system ~= '' and system or nil,
+    includeType = include ~= 'main' and include or nil,
+  }
+  local result, err = client.request('adt/openObject', params)
+  if not result then
+    util.notify(('cannot open %s: %s'):format(name, util.error_text(err)), levels.ERROR)
+    return
+  end
+  if result.found then
+    M.edit(result.uri)
+    return
+  end
+  local candidates = result.candidates or {}
+  if #candidates == 0 and not name:find('*', 1, true) then
+    -- nothing by that exact name: offer the objects with a source whose names start with it
+    local hits =
+      client.request('adt/searchObjects', { query = name .. '*', system = params.system })
+    candidates = vim.tbl_filter(function(hit)
+      return hit.documentUri ~= nil and hit.documentUri ~= vim.NIL
+    end, hits or {})
+  end
+  candidates = vim.tbl_filter(function(hit)
+    return type(hit) == 'table' and hit.name ~= nil
+  end, candidates)
+  if #candidates == 0 then
+    util.notify(result.message or ('no object named %s'):format(name), levels.WARN)
+    return
+  end
+  vim.ui.select(candidates, {
+    prompt = ('abap-adt: %s. Open which?'):format(result.message or name),
+    kind = 'abap_adt',
+    format_item = label,
+  }, function(hit)
+    if not hit then
+      return
+    elseif hit.documentUri and not include then
+      M.edit(hit.documentUri)
+    else -- the same name with its type picks exactly one object
+      M.open((system and system .. ':' or '') .. hit.name, include, hit.type)
+    end
+  end)
+end
+
+--- Search objects (quick search, * is the wildcard) into the quickfix list.
+--- @param query string
+--- @param on_done fun(items: table[])|nil
+function M.search(query, on_done)
+  local pattern = query:find('*', 1, true) and query or query .. '*'
+  client.request_async(
+    'adt/searchObjects',
+    { query = pattern, maxResults = 100 },
+    nil,
+    function(hits, err)
+      if err then
+        util.notify(
+          ('search for %s failed: %s'):format(pattern, util.error_text(err)),
+          levels.ERROR
+        )
+        return
+      end
+      local items = {}
+      for _, hit in ipairs(hits or {}) do
+        local uri = hit.documentUri ~= vim.NIL and hit.documentUri or nil
+        -- objects without a source (packages, ...) are listed, but cannot be jumped to
+        table.insert(
+          items,
+          { filename = uri, lnum = uri and 1 or nil, text = label(hit), valid = uri and 1 or 0 }
+        )
+      end
+      vim.fn.setqflist({}, ' ', { title = 'ADT search: ' .. pattern, items = items })
+      if #items == 0 then
+        util.notify(('nothing found for %s'):format(pattern), levels.WARN)
+      else
+        vim.cmd('botright copen')
+      end
+      if on_done then
+        on_done(items)
+      end
+    end
+  )
+end
+
+--- Pick one of the includes of the object in the buffer (a class has several).
+--- @param bufnr integer
+function M.includes(bufnr)
+  local uri = vim.api.nvim_buf_get_name(bufnr)
+  if not util.is_adt_uri(uri) then
+    util.notify('not an adt:// buffer', levels.ERROR)
+    return
+  end
+  local structure, err = client.request('adt/objectStructure', { uri = uri })
+  if not structure then
+    util.notify(
+      ('no structure for %s: %s'):format(util.describe(uri), util.error_text(err)),
+      levels.ERROR
+    )
+    return
+  end
+  local includes = structure.includes or {}
+  if #includes == 0 then
+    util.notify(('%s has no includes'):format(util.describe(uri)))
+    return
+  end
+  vim.ui.select(includes, {
+    prompt = ('abap-adt: includes of %s'):format(structure.name or util.describe(uri)),
+    kind = 'abap_adt',
+    format_item = function(include)
+      return include.includeType
+    end,
+  }, function(include)
+    if include then
+      M.edit(include.uri)
+    end
+  end)
+end
+
+return M
