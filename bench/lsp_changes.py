@@ -13,8 +13,9 @@ The cost of a save is first the time to derive the line hunks (``TextBuffer.hunk
 session, once for edits clustered in one method and once for edits spread over the whole
 document (the worst case: the touched window spans almost every line). Then a whole save end
 to end: the language server's workspace saving 10 spread edits of the 10,000-line sample
-class through the source operations to the in-process emulator (lock, verify, one PUT,
-read back, unlock), median of 5, with the ADT requests counted by the emulator.
+class through the source operations to the in-process emulator (the new stateful session's
+CSRF token fetch, lock, verify, one PUT, read back, unlock), median of 5, with the ADT
+requests counted by the emulator.
 
 Run: ``python bench/lsp_changes.py`` (writes bench/results/lsp_changes.md).
 """
