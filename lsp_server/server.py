@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import logging
 import os
 import sys
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from threading import Event
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -239,6 +240,27 @@ def _source_error(exc: BaseException) -> JsonRpcException:
     return JsonRpcException(message=error.message, code=-32001, data=error.to_dict())
 
 
+_Result = TypeVar("_Result")
+
+
+def _rpc_errors(
+    handler: Callable[..., Awaitable[_Result]],
+) -> Callable[..., Awaitable[_Result]]:
+    """Answer an ``adt/*`` request's failures as JSON-RPC errors: a bad URI is invalid
+    params, an ABAP/ADT failure carries the V2 error object as ``data``."""
+
+    @functools.wraps(handler)
+    async def wrapper(ls: AdtLanguageServer, params: Any) -> _Result:
+        try:
+            return await handler(ls, params)
+        except InvalidDocumentUri as exc:
+            raise JsonRpcInvalidParams(message=str(exc)) from exc
+        except AdtError as exc:
+            raise _source_error(exc) from exc
+
+    return wrapper
+
+
 def _adt_uri(uri: str) -> bool:
     return uri.startswith("adt:")
 
@@ -327,81 +349,65 @@ async def did_save(ls: AdtLanguageServer, params: types.DidSaveTextDocumentParam
 
 @server.feature(rq.READ_DOCUMENT)
 @typed(rq.ReadDocumentParams)
+@_rpc_errors
 async def read_document(ls: AdtLanguageServer, params: rq.ReadDocumentParams) -> dict[str, Any]:
-    try:
-        return await ls.adt.read_document(params.uri, fresh=params.fresh)
-    except InvalidDocumentUri as exc:
-        raise JsonRpcInvalidParams(message=str(exc)) from exc
-    except AdtError as exc:
-        raise _source_error(exc) from exc
+    return await ls.adt.read_document(params.uri, fresh=params.fresh)
 
 
 @server.feature(rq.SAVE_DOCUMENT)
 @typed(rq.SaveDocumentParams)
+@_rpc_errors
 async def save_document(ls: AdtLanguageServer, params: rq.SaveDocumentParams) -> dict[str, Any]:
-    try:
-        return await ls.adt.save(params.uri)
-    except AdtError as exc:
-        raise _source_error(exc) from exc
+    return await ls.adt.save(params.uri)
 
 
 @server.feature(rq.RESOLVE_CONFLICT)
 @typed(rq.ResolveConflictParams)
+@_rpc_errors
 async def resolve_conflict(
     ls: AdtLanguageServer, params: rq.ResolveConflictParams
 ) -> dict[str, Any]:
-    try:
-        return await ls.adt.resolve_conflict(params.uri, params.choice)
-    except AdtError as exc:
-        raise _source_error(exc) from exc
+    return await ls.adt.resolve_conflict(params.uri, params.choice)
 
 
 @server.feature(rq.OPEN_OBJECT)
 @typed(rq.OpenObjectParams)
+@_rpc_errors
 async def open_object(ls: AdtLanguageServer, params: rq.OpenObjectParams) -> dict[str, Any]:
-    try:
-        return await ls.adt.open_object(
-            params.name,
-            object_type=params.type,
-            system=params.system,
-            include_type=params.include_type,
-        )
-    except AdtError as exc:
-        raise _source_error(exc) from exc
+    return await ls.adt.open_object(
+        params.name,
+        object_type=params.type,
+        system=params.system,
+        include_type=params.include_type,
+    )
 
 
 @server.feature(rq.OBJECT_STRUCTURE)
 @typed(rq.ObjectStructureParams)
+@_rpc_errors
 async def object_structure(
     ls: AdtLanguageServer, params: rq.ObjectStructureParams
 ) -> dict[str, Any]:
-    try:
-        if params.uri:
-            ref = parse_uri(params.uri)
-            return await ls.adt.object_structure(ref.object_url, ref.system)
-        if params.object_url:
-            return await ls.adt.object_structure(params.object_url, params.system)
-    except InvalidDocumentUri as exc:
-        raise JsonRpcInvalidParams(message=str(exc)) from exc
-    except AdtError as exc:
-        raise _source_error(exc) from exc
+    if params.uri:
+        ref = parse_uri(params.uri)
+        return await ls.adt.object_structure(ref.object_url, ref.system)
+    if params.object_url:
+        return await ls.adt.object_structure(params.object_url, params.system)
     raise JsonRpcInvalidParams(message="pass uri or objectUrl")
 
 
 @server.feature(rq.SEARCH_OBJECTS)
 @typed(rq.SearchObjectsParams)
+@_rpc_errors
 async def search_objects(
     ls: AdtLanguageServer, params: rq.SearchObjectsParams
 ) -> list[dict[str, Any]]:
-    try:
-        return await ls.adt.search(
-            params.query,
-            system=params.system,
-            max_results=params.max_results,
-            object_type=params.type,
-        )
-    except AdtError as exc:
-        raise _source_error(exc) from exc
+    return await ls.adt.search(
+        params.query,
+        system=params.system,
+        max_results=params.max_results,
+        object_type=params.type,
+    )
 
 
 # --- language features --------------------------------------------------------------------

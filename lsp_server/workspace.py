@@ -334,15 +334,19 @@ class EditorWorkspace:
         snapshot = doc.buffer.text
         service = self.service_for(doc.ref)
         owner = _lock_owner(doc.ref.object_url)
+
+        async def write() -> WriteOutcome:
+            return await service.set_source_v2(
+                doc.ref.object_url,
+                include_type=doc.ref.include_type,
+                token=token,
+                patches=patches,
+                owner=owner,
+            )
+
         try:
             try:
-                outcome = await service.set_source_v2(
-                    doc.ref.object_url,
-                    include_type=doc.ref.include_type,
-                    token=token,
-                    patches=patches,
-                    owner=owner,
-                )
+                outcome = await write()
             except LockRequired:
                 # Our onEdit lock died with its session: take it again; the token is
                 # verified again under the new lock.
@@ -354,13 +358,7 @@ class EditorWorkspace:
                 await service.release_owner(owner)
                 self._locked.discard(doc.ref.object_url)
                 await self._take_lock(doc.ref)
-                outcome = await service.set_source_v2(
-                    doc.ref.object_url,
-                    include_type=doc.ref.include_type,
-                    token=token,
-                    patches=patches,
-                    owner=owner,
-                )
+                outcome = await write()
         except VersionConflict as conflict:
             theirs = await service.get_source_v2(
                 doc.ref.object_url, include_type=doc.ref.include_type

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -23,7 +23,7 @@ from cachetools import TTLCache
 
 from adt.client import AdtClient
 from adt.errors import AdtTransportError, NotFoundError, SessionDeadError
-from adt.models import ObjectMetadata, SourceText
+from adt.models import Message, ObjectMetadata, SourceText
 from adt.source import grep as grep_module
 from adt.source.cache import CacheEntry, CacheKey, SourceCache
 from adt.source.config import SourceConfig
@@ -802,20 +802,7 @@ class SourceService:
             )
         except Exception as exc:
             raise as_source_error(exc) from exc
-        findings = tuple(
-            _finding(
-                m.severity,
-                m.text,
-                m.uri,
-                m.line,
-                m.column,
-                m.end_line,
-                m.end_column,
-                m.code,
-                target.ref,
-            )
-            for m in result.messages
-        )
+        findings = _findings(result.messages, target.ref)
         return CheckOutcome(target.ref.object_url, findings)
 
     async def activate(self, object_url: str) -> ActivationOutcome:
@@ -833,20 +820,7 @@ class SourceService:
             result = await self.client.activate(target.ref.object_url)
         except Exception as exc:
             raise as_source_error(exc) from exc
-        findings = tuple(
-            _finding(
-                m.severity,
-                m.text,
-                m.uri,
-                m.line,
-                m.column,
-                m.end_line,
-                m.end_column,
-                m.code,
-                target.ref,
-            )
-            for m in result.messages
-        )
+        findings = _findings(result.messages, target.ref)
         self.cache.invalidate_object(self.system, target.ref.object_url)
         return ActivationOutcome(
             object_url=target.ref.object_url,
@@ -915,29 +889,24 @@ def _cut_lines(content: str, max_chars: int) -> list[str]:
     return kept
 
 
-def _finding(
-    severity: str,
-    text: str,
-    uri: str,
-    line: int | None,
-    column: int | None,
-    end_line: int | None,
-    end_column: int | None,
-    code: str,
-    fallback: SourceRef,
-) -> Finding:
+def _findings(messages: Iterable[Message], fallback: SourceRef) -> tuple[Finding, ...]:
+    """ADT messages as findings; one without a parsable location belongs to ``fallback``."""
+    return tuple(_finding(message, fallback) for message in messages)
+
+
+def _finding(message: Message, fallback: SourceRef) -> Finding:
     ref = fallback
-    if uri:
+    if message.uri:
         with contextlib.suppress(ValueError):
-            ref = source_ref(uri)
+            ref = source_ref(message.uri)
     return Finding(
-        severity=severity,
-        text=text,
+        severity=message.severity,
+        text=message.text,
         object_url=ref.object_url,
         include_type=ref.include,
-        line=line,
-        column=column,
-        end_line=end_line,
-        end_column=end_column,
-        code=code,
+        line=message.line,
+        column=message.column,
+        end_line=message.end_line,
+        end_column=message.end_column,
+        code=message.code,
     )
