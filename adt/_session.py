@@ -23,6 +23,7 @@ from adt import _xml
 from adt.errors import (
     AdtTransportError,
     AuthenticationError,
+    ConfigurationError,
     CsrfTokenError,
     LocksLostError,
     ServerErrorInfo,
@@ -60,8 +61,14 @@ class AuthGuard:
 
 
 def _ssl_verify(verify: bool | str) -> bool | ssl.SSLContext:
+    """``True``/``False``, or an SSL context trusting the CA bundle at the path ``verify``."""
     if isinstance(verify, str):
-        return ssl.create_default_context(cafile=verify)
+        try:
+            return ssl.create_default_context(cafile=verify)
+        except (OSError, ssl.SSLError) as exc:
+            raise ConfigurationError(
+                f"cannot use the CA bundle {verify!r} for TLS verification: {exc}"
+            ) from exc
     return verify
 
 
@@ -253,11 +260,7 @@ class AdtSession:
                     "check the system's session settings.",
                 )
         if response.status_code == 401:
-            self._auth_guard.failed_status = 401
-            raise AuthenticationError(
-                f"logon to {self.profile.base_url} as {self.profile.user} failed (HTTP 401); "
-                "not retrying, because failed logons lock SAP users"
-            )
+            raise self._logon_failed()
         if response.status_code >= 400:
             raise error_for(self._info(response, method, path))
         return response
@@ -345,11 +348,7 @@ class AdtSession:
                 fetch_headers = {"x-csrf-token": "fetch", "Accept": "application/atomsvc+xml, */*"}
                 response = await self._send_with_retries("GET", path, None, fetch_headers, None)
                 if response.status_code == 401:
-                    self._auth_guard.failed_status = 401
-                    raise AuthenticationError(
-                        f"logon to {self.profile.base_url} as {self.profile.user} failed "
-                        "(HTTP 401); not retrying, because failed logons lock SAP users"
-                    )
+                    raise self._logon_failed()
                 if response.status_code == 404:
                     continue
                 if self._is_session_death(response):
@@ -408,6 +407,14 @@ class AdtSession:
             return False  # an exc:exception 400 is a bad request, not a dead session
         head = response.content[:2000].decode("utf-8", errors="replace").lower()
         return any(marker in head for marker in _DEAD_MARKERS)
+
+    def _logon_failed(self) -> AuthenticationError:
+        """A 401: remembered, so this client never sends the same password again."""
+        self._auth_guard.failed_status = 401
+        return AuthenticationError(
+            f"logon to {self.profile.base_url} as {self.profile.user} failed (HTTP 401): "
+            "check the user and password (not retrying: failed logons lock SAP users)"
+        )
 
     @staticmethod
     def _info(response: httpx.Response, method: str, path: str) -> ServerErrorInfo:

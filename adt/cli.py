@@ -75,6 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     mcp.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     mcp.add_argument("--port", type=int, default=0, help="HTTP port; 0 picks a free one")
+    mcp.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name clients may reach the HTTP server by (repeatable; the machine's "
+        "own names are accepted when --host is not loopback)",
+    )
     mcp.add_argument("--read-only", action="store_true", help="refuse every write")
     mcp.add_argument(
         "--allow",

@@ -180,10 +180,6 @@ class LocksLostError(SessionDeadError):
     """A CSRF failure while locks were held: the session may have ended, so we do not re-login."""
 
 
-class ActivationError(AdtServerError):
-    """Activation ran but did not succeed; ``result`` carries the messages."""
-
-
 class CheckRunError(AdtServerError):
     """A check run came back ``notProcessed`` inside an HTTP 200."""
 

@@ -19,6 +19,7 @@ class Secret:
         self._value = value
 
     def reveal(self) -> str:
+        """The secret itself, for the one place that must send it (HTTP basic auth)."""
         return self._value
 
     def __bool__(self) -> bool:
@@ -71,12 +72,15 @@ class ConnectionProfile:
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base_url)
+        if "@" in parts.netloc:  # checked first: the message must not repeat a password
+            raise ConfigurationError(
+                "the base URL contains user information: put the user and password in the "
+                "profile, not in the URL"
+            )
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ConfigurationError(
                 f"base URL {self.base_url!r} must look like https://host:port (no path needed)"
             )
-        if parts.username or parts.password:
-            raise ConfigurationError("put the user and password in the profile, not in the URL")
         if not self.user:
             raise ConfigurationError("a user is required")
         if not isinstance(self.password, Secret):
@@ -92,6 +96,7 @@ class ConnectionProfile:
         return parts.netloc
 
     def with_options(self, **changes: object) -> ConnectionProfile:
+        """A copy with some fields changed (validated again)."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
     @classmethod

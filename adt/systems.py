@@ -16,6 +16,7 @@ Passwords never come from the file: an entry names an environment variable
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tomllib
@@ -232,6 +233,8 @@ class Connections:
                 self._client_factory(profile), system=name, config=self.source_config
             )
             self._services[name] = service
+            with contextlib.suppress(RuntimeError):  # no running loop: nothing to clean up yet
+                service.start()
         return service
 
     def open_services(self) -> list[SourceService]:

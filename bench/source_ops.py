@@ -101,6 +101,11 @@ async def v1_search(service: SourceService) -> Measure:
     return Measure(returned=_size(_ok({"source": text})), sent=_size({"objectSourceUrl": MAIN}))
 
 
+async def v1_main_500(service: SourceService) -> Measure:
+    text = await service.get_source(MAIN)  # V1 has no ranges: the whole main part travels
+    return Measure(returned=_size(_ok({"source": text})), sent=_size({"objectSourceUrl": MAIN}))
+
+
 async def v1_include(service: SourceService) -> Measure:
     text = await service.get_source(MAIN)  # V1 agents read the class source to find it
     return Measure(returned=_size(_ok({"source": text})), sent=_size({"objectSourceUrl": MAIN}))
@@ -146,6 +151,13 @@ async def v2_search_all(service: SourceService) -> Measure:
     return Measure(returned=_size(_ok(found.to_dict())), sent=_size(args))
 
 
+async def v2_main_500(service: SourceService) -> Measure:
+    args = {"objectUrl": LARGE, "includeType": "main", "startLine": 1, "endLine": 500}
+    read = await service.get_source_v2(LARGE, include_type="main", start_line=1, end_line=500)
+    assert (read.start_line, read.end_line) == (1, 500)
+    return Measure(returned=_size(_ok(read.to_dict())), sent=_size(args))
+
+
 async def v2_include(service: SourceService) -> Measure:
     args = {"objectUrl": LARGE, "includeType": "definitions"}
     read = await service.get_source_v2(LARGE, include_type="definitions")
@@ -165,6 +177,7 @@ SCENARIOS: list[tuple[str, Scenario, Scenario]] = [
     ("Modify 10 lines", v1_modify_10, v2_modify_10),
     ("Find one method definition", v1_search, v2_search),
     ("List method definitions (first 100)", v1_search, v2_search_all),
+    ("Read 500 lines of a class's main part", v1_main_500, v2_main_500),
     ("Read the local definitions include", v1_include, v2_include),
 ]
 

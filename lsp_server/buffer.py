@@ -152,7 +152,7 @@ class TextBuffer:
     def __init__(self, text: str, encoding: str = UTF16) -> None:
         self.encoding = encoding_name(encoding)
         self.lines = split_text(text)
-        self.clamped = 0  # positions past the end seen (the caller may log them)
+        self.clamped = 0  # positions past the end of a line or document (the caller logs)
         self.rebase()
 
     # --- content --------------------------------------------------------------------------
@@ -219,16 +219,18 @@ class TextBuffer:
                 start_line,
                 start_units,
             )
-        if start_line > last:  # a position past the end means the end of the document
-            start_line, start_units = last, 1 << 30
+        # A position past the end of the document means the end of the document.
+        start_past, end_past = start_line > last, end_line > last
+        if start_past:
+            start_line = last
             self.clamped += 1
-        if end_line > last:
-            end_line, end_units = last, 1 << 30
+        if end_past:
+            end_line = last
             self.clamped += 1
         first_text = self.lines[start_line]
         last_text = self.lines[end_line]
-        head = first_text[: units_to_index(first_text, start_units, self.encoding)]
-        tail = last_text[units_to_index(last_text, end_units, self.encoding) :]
+        head = first_text if start_past else first_text[: self._index(first_text, start_units)]
+        tail = "" if end_past else last_text[self._index(last_text, end_units) :]
         if "\n" not in text and "\r" not in text:
             replacement = [head + text + tail]
         else:
@@ -242,6 +244,22 @@ class TextBuffer:
         else:
             self._origin[start_line : end_line + 1] = [-1] * len(replacement)
         self._touch(start_line, end_line, old_count)
+
+    def _index(self, line: str, units: int) -> int:
+        """``units_to_index``, counting a position past the end of the line as clamped.
+
+        Positions inside a line cost two comparisons more; only one at the end of a line
+        with more units than characters (non-ASCII, UTF-8 or UTF-16) has the line measured
+        again in its encoding, which costs about what the conversion itself did.
+        """
+        index = units_to_index(line, units, self.encoding)
+        if (
+            index == len(line)
+            and units > index
+            and index_to_units(line, index, self.encoding) < units
+        ):
+            self.clamped += 1
+        return index
 
     def _touch(self, first: int, last: int, old_count: int) -> None:
         """Record that lines ``first..last`` (of ``old_count``) were replaced."""

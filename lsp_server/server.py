@@ -294,7 +294,7 @@ def on_configuration(ls: AdtLanguageServer, params: types.DidChangeConfiguration
     if isinstance(settings, dict):
         section = settings.get("abap-adt", settings)
         try:
-            ls.adt.settings = ls.adt.settings.updated(section)
+            ls.adt.update_settings(ls.adt.settings.updated(section))
         except ConfigurationError as exc:
             ls.notify(1, f"abap-adt settings: {exc}")
 
@@ -335,13 +335,31 @@ def did_close(ls: AdtLanguageServer, params: types.DidCloseTextDocumentParams) -
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
 async def did_save(ls: AdtLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+    """Save on ``didSave`` (``saveOnDidSave``). A notification has no result, so every
+    outcome the user must know about is shown; a conflict is asked about (``askOnConflict``)
+    or else reported."""
     uri = params.text_document.uri
-    if ls.adt.settings.save_on_did_save and uri in ls.adt.documents:
+    if not ls.adt.settings.save_on_did_save or uri not in ls.adt.documents:
+        return
+    try:
         result = await ls.adt.save(uri)
-        if result["status"] == "saved":
-            ls.notify(3, f"Saved {uri}")
-        elif result["status"] == "error":
-            ls.notify(1, f"Saving {uri} failed: {result['error']['error']}")
+    except AdtError as exc:
+        ls.notify(1, f"Saving {uri} failed: {as_source_error(exc).message}")
+        return
+    status = result["status"]
+    if status == "saved":
+        ls.notify(3, f"Saved {uri}")
+    elif status == "error":
+        ls.notify(1, f"Saving {uri} failed: {result['error']['error']}")
+    elif status == "conflict" and not ls.adt.settings.ask_on_conflict:
+        changed_by = result["conflict"].get("details", {}).get("changedBy")
+        who = f" by {changed_by}" if changed_by else ""
+        ls.notify(
+            2,
+            f"Not saved: {uri} was changed on the server{who} since you opened it. Your edits "
+            "are kept; resolve the conflict (adt/resolveConflict: reload, overwrite or merge) "
+            "or turn on askOnConflict to be asked.",
+        )
 
 
 # --- our requests -------------------------------------------------------------------------
@@ -495,6 +513,14 @@ async def activate(ls: AdtLanguageServer, uri: str) -> dict[str, Any]:
         done = "activated" if result.get("activated") else "not activated"
         ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=done))
     return result
+
+
+@server.command(rq.CHECK_COMMAND)
+@_rpc_errors
+async def check(ls: AdtLanguageServer, uri: str) -> dict[str, Any]:
+    """Run the syntax check of a document's object now (the unsaved text of an open document
+    with changes) and publish the findings as diagnostics."""
+    return await ls.adt.check(uri)
 
 
 # --- entry point --------------------------------------------------------------------------

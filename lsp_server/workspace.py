@@ -129,7 +129,8 @@ class EditorWorkspace:
         self._loaded: TTLCache[str, SourceRead] = TTLCache(maxsize=64, ttl=120)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._poller: asyncio.Task[None] | None = None
-        self._locked: set[str] = set()  # object URLs locked in onEdit mode
+        self._poll_wake = asyncio.Event()  # the poll interval changed: sleep again
+        self._locked: dict[str, DocumentRef] = {}  # object URLs locked in onEdit mode
         self._locking: dict[str, asyncio.Task[Any]] = {}  # lock acquisitions in flight
 
     # --- plumbing -------------------------------------------------------------------------
@@ -168,6 +169,44 @@ class EditorWorkspace:
         """Wait for background work (tests, shutdown)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # --- settings -------------------------------------------------------------------------
+
+    def update_settings(self, settings: Settings) -> None:
+        """Adopt settings changed while the server runs (``didChangeConfiguration``).
+
+        A new ``pollInterval`` applies at once: ``0`` stops the poller, a positive value
+        starts it or makes it wait again with the new interval. Leaving ``onEdit`` releases
+        the locks the editor holds (the base token still protects the next save); entering
+        it locks a dirty document at its next change, as any first change would.
+        """
+        old, self.settings = self.settings, settings
+        if settings.poll_interval != old.poll_interval:
+            if self._poller is None:
+                self.start_polling()
+            else:
+                self._poll_wake.set()
+        if old.lock_mode == ON_EDIT and settings.lock_mode != ON_EDIT:
+            for doc in self.documents.values():
+                if doc.debounce is not None:
+                    doc.debounce.cancel()
+                    doc.debounce = None
+            self._spawn(self._release_editor_locks(), "releasing the editor's locks")
+
+    async def _release_editor_locks(self) -> None:
+        """Release every ``onEdit`` lock, after the locks still being taken and the saves in
+        progress (a save keeps the lock it started with)."""
+        taking = [task for task in self._locking.values() if not task.done()]
+        if taking:
+            await asyncio.wait(taking)
+        for object_url, ref in list(self._locked.items()):
+            if self.settings.lock_mode == ON_EDIT:
+                return  # switched back meanwhile: keep the rest
+            async with contextlib.AsyncExitStack() as saves:
+                for doc in self.documents_of(object_url):
+                    await saves.enter_async_context(doc.save_lock)
+                if object_url in self._locked:
+                    await self._release(ref)
 
     # --- reading and opening --------------------------------------------------------------
 
@@ -230,7 +269,10 @@ class EditorWorkspace:
             doc.pending_reached.set()
         if doc.buffer.clamped:
             log.warning(
-                "%s: %d change positions past the end were clamped", uri, doc.buffer.clamped
+                "%s: %d change positions past the end of a line or of the document were "
+                "clamped (the editor and the server may disagree about the text)",
+                uri,
+                doc.buffer.clamped,
             )
             doc.buffer.clamped = 0
         if self.settings.lock_mode == ON_EDIT and doc.pending is None:
@@ -265,7 +307,7 @@ class EditorWorkspace:
     async def _take_lock(self, ref: DocumentRef) -> None:
         try:
             await self.service_for(ref).lock(ref.object_url, owner=_lock_owner(ref.object_url))
-            self._locked.add(ref.object_url)
+            self._locked[ref.object_url] = ref
         except ObjectLocked as exc:
             self.editor.notify(
                 WARNING,
@@ -288,7 +330,7 @@ class EditorWorkspace:
             await self._release(ref)
 
     async def _release(self, ref: DocumentRef) -> None:
-        self._locked.discard(ref.object_url)
+        self._locked.pop(ref.object_url, None)
         await self.service_for(ref).release_owner(_lock_owner(ref.object_url))
 
     async def _settle(self, uri: str) -> None:
@@ -356,7 +398,7 @@ class EditorWorkspace:
                     "locking again and re-checking the version before saving.",
                 )
                 await service.release_owner(owner)
-                self._locked.discard(doc.ref.object_url)
+                self._locked.pop(doc.ref.object_url, None)
                 await self._take_lock(doc.ref)
                 outcome = await write()
         except VersionConflict as conflict:
@@ -539,12 +581,23 @@ class EditorWorkspace:
             self._poller = asyncio.get_running_loop().create_task(self._poll_loop())
 
     async def _poll_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.poll_interval)
-            try:
-                await self.poll_once()
-            except Exception:  # keep polling; the next round may succeed
-                log.exception("checking for remote changes failed")
+        """Check every ``poll_interval`` seconds; a new interval applies at once, and the
+        loop ends when it becomes 0 (:meth:`update_settings` starts it again)."""
+        try:
+            while (interval := self.settings.poll_interval) > 0:
+                self._poll_wake.clear()
+                try:
+                    await asyncio.wait_for(self._poll_wake.wait(), interval)
+                except TimeoutError:
+                    pass
+                else:
+                    continue  # the interval changed: wait again with the new one
+                try:
+                    await self.poll_once()
+                except Exception:  # keep polling; the next round may succeed
+                    log.exception("checking for remote changes failed")
+        finally:
+            self._poller = None
 
     async def poll_once(self) -> None:
         """Compare every open document with the server's current version."""
@@ -596,6 +649,22 @@ class EditorWorkspace:
     async def _check_saved(self, ref: DocumentRef) -> None:
         outcome = await self.service_for(ref).check(ref.object_url)
         self._publish_findings(ref.object_url, outcome.findings)
+
+    async def check(self, uri: str) -> dict[str, Any]:
+        """Run the ADT syntax check now (command ``adt.check``) and publish its findings: on
+        the unsaved text of an open document with changes, else on the stored object."""
+        doc = self.documents.get(uri)
+        ref = doc.ref if doc is not None else parse_uri(uri)
+        service = self.service_for(ref)
+        if doc is not None and doc.dirty:
+            outcome = await service.check(
+                ref.object_url, include_type=ref.include_type, text=doc.buffer.text
+            )
+            self._publish_findings(ref.object_url, outcome.findings, only=doc)
+        else:
+            outcome = await service.check(ref.object_url)
+            self._publish_findings(ref.object_url, outcome.findings)
+        return {"uri": uri, **outcome.to_dict()}
 
     def _publish_findings(
         self, object_url: str, findings: Sequence[Finding], only: OpenDocument | None = None
@@ -838,10 +907,11 @@ class EditorWorkspace:
 
     async def close(self) -> None:
         """Release every lock and connection; called on shutdown and exit, always."""
-        if self._poller is not None:
-            self._poller.cancel()
+        poller = self._poller
+        if poller is not None:
+            poller.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._poller
+                await poller
             self._poller = None
         for task in list(self._tasks):
             task.cancel()

@@ -16,7 +16,7 @@ import os
 import secrets
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import anyio
@@ -38,6 +38,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from adt._net import tcp_listener
 from adt.agent import TOOLS, AgentTools, WritePolicy
+from adt.agent.channel import DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT
 from adt.agent.executor import DEFAULT_MAX_RESPONSE_CHARS
 from adt.errors import ConfigurationError
 from adt.source import SourceConfig
@@ -53,6 +54,7 @@ INSTRUCTIONS = (
     "by themselves. Activate after writing."
 )
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARD = ("0.0.0.0", "::", "")
 
 
 def tool_list() -> list[Tool]:
@@ -108,6 +110,19 @@ def build_server(router: Router, connections: Connections) -> Server[Any]:
     )
 
 
+def _seconds(name: str, default: float) -> float:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError as exc:
+        raise ConfigurationError(f"{name} must be a number of seconds, not {value!r}") from exc
+    if seconds <= 0:
+        raise ConfigurationError(f"{name} must be positive, not {value!r}")
+    return seconds
+
+
 def make_bridge(
     *,
     systems: SystemsConfig | None = None,
@@ -115,8 +130,13 @@ def make_bridge(
     passthrough: bool = True,
     connections: Connections | None = None,
     max_response_chars: int | None = None,
+    channel_connect_timeout: float | None = None,
+    channel_call_timeout: float | None = None,
 ) -> Server[Any]:
-    """Build the bridge from the environment (or the given parts)."""
+    """Build the bridge from the environment (or the given parts).
+
+    The editor channel's time limits default to ``MCP_CHANNEL_CONNECT_TIMEOUT`` (2 s) and
+    ``MCP_CHANNEL_CALL_TIMEOUT`` (120 s)."""
     rules = policy or WritePolicy.from_settings()
     pool = connections or Connections(
         systems if systems is not None else SystemsConfig.load(),
@@ -126,7 +146,15 @@ def make_bridge(
         os.environ.get("MCP_MAX_RESPONSE_CHARS", DEFAULT_MAX_RESPONSE_CHARS)
     )
     local = AgentTools(pool, policy=rules, max_response_chars=limit)
-    router = Router(local, rules, Windows() if passthrough else None)
+    windows = None
+    if passthrough:
+        windows = Windows(
+            connect_timeout=channel_connect_timeout
+            or _seconds("MCP_CHANNEL_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT),
+            call_timeout=channel_call_timeout
+            or _seconds("MCP_CHANNEL_CALL_TIMEOUT", DEFAULT_CALL_TIMEOUT),
+        )
+    router = Router(local, rules, windows)
     return build_server(router, pool)
 
 
@@ -152,14 +180,54 @@ class BearerToken:
         await self.app(scope, receive, send)
 
 
-def http_app(server: Server[Any], token: str, host: str = "127.0.0.1") -> ASGIApp:
-    """The streamable-HTTP app: bearer token, and Host/Origin checks against DNS rebinding."""
-    security = None
+def _machine_names() -> list[str]:
+    """This machine's host names and addresses, as clients on the network may call it."""
+    names = [socket.gethostname(), socket.getfqdn()]
+    for name in list(names):
+        with contextlib.suppress(OSError):
+            names += [str(info[4][0]) for info in socket.getaddrinfo(name, None)]
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # sends nothing: asks which address would be used
+        names.append(str(probe.getsockname()[0]))
+    return names
+
+
+def allowed_hosts(host: str, extra: Sequence[str] = ()) -> list[str]:
+    """The names a client may put in ``Host`` for a server bound to ``host``: the bind
+    address itself; for a wildcard bind (0.0.0.0, ::) also loopback; for any non-loopback
+    bind the machine's host names and addresses; and the ``extra`` names (--allowed-host)."""
+    names: list[str] = []
+    if host in WILDCARD or host in LOOPBACK:
+        names += LOOPBACK
+    if host not in WILDCARD:
+        names.append(host)
     if host not in LOOPBACK:
+        names += _machine_names()
+    names += [name.strip() for name in extra if name.strip()]
+    shown = [f"[{n}]" if ":" in n and not n.startswith("[") else n for n in names]
+    return list(dict.fromkeys(n for n in shown if n))
+
+
+def http_app(
+    server: Server[Any],
+    token: str,
+    host: str = "127.0.0.1",
+    extra_hosts: Sequence[str] = (),
+) -> ASGIApp:
+    """The streamable-HTTP app: bearer token, and Host/Origin checks against DNS rebinding.
+
+    The SDK allows only loopback names for a loopback bind and checks nothing otherwise; we
+    always check, against :func:`allowed_hosts` (a ``Host`` or ``Origin`` naming anything else
+    gets 421 or 403)."""
+    security = None
+    if host not in LOOPBACK or extra_hosts:
+        names = allowed_hosts(host, extra_hosts)
         security = TransportSecuritySettings(
             enable_dns_rebinding_protection=True,
-            allowed_hosts=[f"{host}:*"],
-            allowed_origins=[f"http://{host}:*", f"https://{host}:*"],
+            allowed_hosts=[p for n in names for p in (n, f"{n}:*")],
+            allowed_origins=[
+                p for n in names for s in ("http", "https") for p in (f"{s}://{n}", f"{s}://{n}:*")
+            ],
         )
     app = server.streamable_http_app(
         stateless_http=True, json_response=True, host=host, transport_security=security
@@ -167,21 +235,32 @@ def http_app(server: Server[Any], token: str, host: str = "127.0.0.1") -> ASGIAp
     return BearerToken(app, token)
 
 
-def _serve_http(server: Server[Any], host: str, port: int) -> int:
-    token = os.environ.get("MCP_HTTP_TOKEN") or secrets.token_urlsafe(32)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+def _serve_http(server: Server[Any], host: str, port: int, extra_hosts: Sequence[str] = ()) -> int:
+    configured = os.environ.get("MCP_HTTP_TOKEN", "").strip()  # empty counts as unset
+    token = configured or secrets.token_urlsafe(32)
     try:
         sock = tcp_listener(host, port)
     except OSError as exc:
         print(f"abap-adt mcp: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
         return 2
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    shown = socket.gethostname() if host in WILDCARD else host
+    shown = f"[{shown}]" if ":" in shown else shown
     url = f"http://{shown}:{sock.getsockname()[1]}/mcp"
     print(f"MCP server listening on {url}", flush=True)
-    if "MCP_HTTP_TOKEN" not in os.environ:
+    if not configured:
         print(f"Bearer token (generated; set MCP_HTTP_TOKEN to choose one): {token}", flush=True)
+    if host not in LOOPBACK or extra_hosts:
+        print(
+            f"Accepted Host names: {', '.join(allowed_hosts(host, extra_hosts))} "
+            "(add more with --allowed-host)",
+            file=sys.stderr,
+            flush=True,
+        )
     config = uvicorn.Config(
-        http_app(server, token, host), log_level="warning", access_log=False, lifespan="on"
+        http_app(server, token, host, extra_hosts),
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
     )
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run(sockets=[sock])
@@ -214,7 +293,12 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
         print(f"abap-adt mcp: {exc}", file=sys.stderr)
         return 2
     if transport == "http":
-        return _serve_http(server, getattr(args, "host", "127.0.0.1"), getattr(args, "port", 0))
+        return _serve_http(
+            server,
+            getattr(args, "host", "127.0.0.1"),
+            getattr(args, "port", 0),
+            list(getattr(args, "allowed_host", []) or []),
+        )
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     anyio.run(_serve_stdio, server)
     return 0

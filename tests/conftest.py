@@ -1,8 +1,8 @@
 """Shared fixtures.
 
-Emulator fixtures: ``emulator`` (built-in samples), ``adt_client`` (in-process
-httpx client, logged on as DEVELOPER), ``emulator_url`` (the same emulator on a
-real socket) and ``adt_captures`` (the captured traffic, skipped when absent).
+Emulator fixtures: ``emulator`` (built-in samples, users DEVELOPER and COLLEAGUE),
+``adt_client`` (in-process httpx client, logged on as DEVELOPER), ``emulator_url`` (the same
+emulator on a real socket) and ``adt_captures`` (the captured traffic, skipped when absent).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 from support.captures import CAPTURES
+from support.emulated import USERS
 
 from adt.emulator import Emulator
 
@@ -21,8 +22,8 @@ DEFAULT_AUTH = ("DEVELOPER", "developer")
 
 @pytest.fixture
 def emulator() -> Emulator:
-    """A fresh emulator with the built-in sample set."""
-    return Emulator()
+    """A fresh emulator with the built-in sample set; DEVELOPER and COLLEAGUE may log on."""
+    return Emulator(users=USERS)
 
 
 @pytest.fixture

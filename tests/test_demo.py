@@ -1,9 +1,17 @@
-"""The README's demo: ``abap-adt demo`` runs its whole cycle (here without serving on)."""
+"""The README's demo: ``abap-adt demo`` runs its whole cycle (here without serving on), and the
+installed ``abap-adt`` command the README uses."""
 
 from __future__ import annotations
 
+import os
+import re
+import signal
 import subprocess
 import sys
+import sysconfig
+from pathlib import Path
+
+import httpx
 
 
 def test_demo_cycle_runs_end_to_end() -> None:
@@ -20,3 +28,46 @@ def test_demo_cycle_runs_end_to_end() -> None:
     assert "both changes are in the source: True" in out
     assert "activated: True" in out
     assert "locks left: 0" in out
+
+
+def test_the_installed_console_command_lists_its_subcommands() -> None:
+    name = "abap-adt.exe" if os.name == "nt" else "abap-adt"
+    command = Path(sysconfig.get_path("scripts")) / name
+    assert command.is_file(), f"{command} missing: install the package (pip install -e .)"
+    result = subprocess.run(
+        [str(command), "--help"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    for subcommand in ("emulator", "lsp", "mcp", "demo"):
+        assert subcommand in result.stdout
+
+
+def test_the_demo_keeps_serving_until_ctrl_c() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "adt.cli", "demo"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        url = None
+        for line in proc.stdout:
+            found = re.search(r"keeps running at (http://127\.0\.0\.1:\d+)", line)
+            url = found.group(1) if found else url
+            if "Press Ctrl-C" in line:
+                break
+        assert url, "the demo says where the emulator runs"
+        response = httpx.get(
+            f"{url}/sap/bc/adt/programs/programs/zdemo_report/source/main",
+            auth=("DEVELOPER", "developer"),
+            timeout=10,
+        )
+        assert response.status_code == 200 and "REPORT zdemo_report." in response.text
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

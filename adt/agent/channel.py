@@ -7,8 +7,15 @@ it may send concurrent ``call`` requests, each answered by id:
     -> {"id": 1, "method": "hello", "params": {"token": "..."}}
     <- {"id": 1, "result": {"pid": 123, "systems": ["A4H"], "workspaces": ["file:///w"]}}
     -> {"id": 2, "method": "call", "params": {"name": "getObjectSourceV2",
-        "arguments": {...}, "policy": {"readOnly": false, "allow": []}}}
+        "arguments": {...}, "policy": {"readOnly": false, "allow": []},
+        "maxResponseChars": 80000}}
     <- {"id": 2, "result": {"ok": true, "payload": {...}}}
+
+``maxResponseChars`` (optional) is the bridge's response limit: the language server keeps the
+answer within it exactly as the bridge would. The client gives up on a handshake after
+``connect_timeout`` (2 s) and on a call after ``call_timeout`` (120 s: long enough for a real
+save or activation); both raise :class:`ChannelError`, so a window that accepts but never
+answers cannot hang the bridge.
 """
 
 from __future__ import annotations
@@ -31,6 +38,9 @@ from adt.agent.policy import WritePolicy
 
 log = logging.getLogger("adt.agent.channel")
 MAX_MESSAGE = 64 * 1024 * 1024
+DEFAULT_CONNECT_TIMEOUT = 2.0  # seconds for the connection and the hello handshake
+DEFAULT_CALL_TIMEOUT = 120.0  # seconds for one tool call (a save or activation included)
+HELLO_TIMEOUT = 10.0  # the server drops a connection that does not say hello in time
 
 
 async def _send(writer: asyncio.StreamWriter, lock: asyncio.Lock, message: dict[str, Any]) -> None:
@@ -111,7 +121,7 @@ class ChannelServer:
         lock = asyncio.Lock()
         calls: set[asyncio.Task[None]] = set()
         try:
-            hello = json.loads(await reader.readline() or b"null")
+            hello = json.loads(await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT) or b"null")
             token = (hello or {}).get("params", {}).get("token", "")
             if (hello or {}).get("method") != "hello" or not hmac.compare_digest(
                 str(token), self._token
@@ -130,7 +140,7 @@ class ChannelServer:
                 call = asyncio.get_running_loop().create_task(self._answer(message, writer, lock))
                 calls.add(call)
                 call.add_done_callback(calls.discard)
-        except (ConnectionError, ValueError, asyncio.IncompleteReadError) as exc:
+        except (ConnectionError, ValueError, asyncio.IncompleteReadError, TimeoutError) as exc:
             log.info("agent channel closed: %s", exc)
         finally:
             for call in calls:
@@ -153,9 +163,17 @@ class ChannelServer:
             read_only=bool(policy_data.get("readOnly", False)),
             allow=tuple(policy_data.get("allow") or ()),
         )
-        outcome = await self._tools(policy).call(
-            str(params.get("name", "")), params.get("arguments") or {}
-        )
+        limit = params.get("maxResponseChars")
+        try:
+            outcome = await self._tools(policy).call(
+                str(params.get("name", "")),
+                params.get("arguments") or {},
+                max_response_chars=limit if isinstance(limit, int) and limit > 0 else None,
+            )
+        except Exception as exc:  # never leave the bridge waiting for an answer
+            log.exception("agent call failed")
+            await _send(writer, lock, {"id": message.get("id"), "error": {"message": str(exc)}})
+            return
         await _send(
             writer,
             lock,
@@ -164,16 +182,35 @@ class ChannelServer:
 
 
 class ChannelError(ConnectionError):
-    """The language server behind a channel is gone or refused us."""
+    """The language server behind a channel is gone, refused us or did not answer.
+
+    ``delivered`` is true when a call had been sent when it failed: the language server may
+    have run it (a write, too), so it must not simply be run again elsewhere."""
+
+    def __init__(self, message: str, *, delivered: bool = False) -> None:
+        super().__init__(message)
+        self.delivered = delivered
+
+
+class ChannelTimeout(ChannelError):
+    """The language server did not answer within the time limit."""
 
 
 class ChannelClient:
     """The bridge's end: one connection to one language server window."""
 
-    def __init__(self, announcement: Announcement) -> None:
+    def __init__(
+        self,
+        announcement: Announcement,
+        *,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        call_timeout: float = DEFAULT_CALL_TIMEOUT,
+    ) -> None:
         self.announcement = announcement
-        self.systems: list[str] = []
-        self.workspaces: list[str] = []
+        self.connect_timeout = connect_timeout
+        self.call_timeout = call_timeout
+        self.systems: list[str] = list(announcement.systems)
+        self.workspaces: list[str] = list(announcement.workspaces)
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._lock = asyncio.Lock()
@@ -182,7 +219,23 @@ class ChannelClient:
         self._listener: asyncio.Task[None] | None = None
         self.closed = False
 
+    def serves(self, system: str) -> bool:
+        return system.lower() in {s.lower() for s in self.systems}
+
     async def connect(self) -> None:
+        """Connect and shake hands, within ``connect_timeout`` seconds."""
+        try:
+            await asyncio.wait_for(self._connect(), self.connect_timeout)
+        except TimeoutError as exc:
+            if self._writer is not None:
+                self._writer.close()
+            self.closed = True
+            raise ChannelTimeout(
+                f"the language server {self.announcement.pid} did not answer the handshake "
+                f"within {self.connect_timeout:g} s"
+            ) from exc
+
+    async def _connect(self) -> None:
         address = self.announcement.address
         try:
             if address.startswith("tcp:"):
@@ -190,18 +243,23 @@ class ChannelClient:
                 reader, writer = await asyncio.open_connection(host, int(port), limit=MAX_MESSAGE)
             else:
                 reader, writer = await asyncio.open_unix_connection(address, limit=MAX_MESSAGE)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:
             raise ChannelError(f"cannot reach the language server {self.announcement.pid}") from exc
         self._reader, self._writer = reader, writer
-        await _send(
-            writer,
-            self._lock,
-            {"id": 0, "method": "hello", "params": {"token": self.announcement.token}},
-        )
-        answer = json.loads(await reader.readline() or b"{}")
-        if "result" not in answer:
+        try:
+            await _send(
+                writer,
+                self._lock,
+                {"id": 0, "method": "hello", "params": {"token": self.announcement.token}},
+            )
+            answer = json.loads(await reader.readline() or b"{}")
+        except (ConnectionError, ValueError) as exc:
             writer.close()
-            raise ChannelError(f"the language server refused the channel: {answer.get('error')}")
+            raise ChannelError(f"the language server {self.announcement.pid} hung up") from exc
+        if not isinstance(answer, dict) or "result" not in answer:
+            writer.close()
+            error = answer.get("error") if isinstance(answer, dict) else answer
+            raise ChannelError(f"the language server refused the channel: {error}")
         self.systems = list(answer["result"].get("systems", []))
         self.workspaces = list(answer["result"].get("workspaces", []))
         self._listener = asyncio.get_running_loop().create_task(self._listen())
@@ -220,35 +278,58 @@ class ChannelClient:
             self.closed = True
             for future in self._pending.values():
                 if not future.done():
-                    future.set_exception(ChannelError("the language server went away"))
+                    future.set_exception(
+                        ChannelError("the language server went away", delivered=True)
+                    )
             self._pending.clear()
 
-    async def call(self, name: str, arguments: dict[str, Any], policy: WritePolicy) -> ToolOutcome:
+    async def call(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        policy: WritePolicy,
+        *,
+        max_response_chars: int | None = None,
+    ) -> ToolOutcome:
+        """Run a tool call in the language server, within ``call_timeout`` seconds (after
+        which this channel is closed: its answer could no longer be matched safely)."""
         if self.closed or self._writer is None:
             raise ChannelError("the channel is closed")
         request_id = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
+        params: dict[str, Any] = {
+            "name": name,
+            "arguments": arguments,
+            "policy": {"readOnly": policy.read_only, "allow": list(policy.allow)},
+        }
+        if max_response_chars:
+            params["maxResponseChars"] = max_response_chars
         try:
-            await _send(
-                self._writer,
-                self._lock,
-                {
-                    "id": request_id,
-                    "method": "call",
-                    "params": {
-                        "name": name,
-                        "arguments": arguments,
-                        "policy": {"readOnly": policy.read_only, "allow": list(policy.allow)},
-                    },
-                },
+            await asyncio.wait_for(
+                _send(
+                    self._writer,
+                    self._lock,
+                    {"id": request_id, "method": "call", "params": params},
+                ),
+                self.call_timeout,
             )
-        except (ConnectionError, RuntimeError) as exc:
+        except (ConnectionError, RuntimeError, TimeoutError) as exc:
             self._pending.pop(request_id, None)
+            await self.close()
             raise ChannelError("the language server went away") from exc
-        answer = await future
+        try:
+            answer = await asyncio.wait_for(future, self.call_timeout)
+        except TimeoutError as exc:
+            self._pending.pop(request_id, None)
+            await self.close()
+            raise ChannelTimeout(
+                f"the language server {self.announcement.pid} did not answer {name} within "
+                f"{self.call_timeout:g} s",
+                delivered=True,
+            ) from exc
         if "result" not in answer:
-            raise ChannelError(str(answer.get("error")))
+            raise ChannelError(str(answer.get("error")), delivered=True)
         result = answer["result"]
         return ToolOutcome(bool(result["ok"]), dict(result["payload"]))
 
@@ -256,7 +337,7 @@ class ChannelClient:
         self.closed = True
         if self._writer is not None:
             self._writer.close()
-        if self._listener is not None:
+        if self._listener is not None and self._listener is not asyncio.current_task():
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener

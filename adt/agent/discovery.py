@@ -4,7 +4,11 @@ Each running language server announces itself with a small JSON file in the user
 directory (``$ABAP_ADT_RUNTIME_DIR``, else ``$XDG_RUNTIME_DIR/abap-adt``, else a private
 directory under the system temp dir). The directory is ``0700`` and the files ``0600``; the
 file names the channel (a Unix socket, or a loopback TCP port where Unix sockets are not
-available) and a random token the channel demands before it answers anything.
+available, i.e. on Windows) and a random token the channel demands before it answers anything.
+
+Announcements of dead processes are removed when found. On Windows there is no harmless
+liveness probe (``os.kill(pid, 0)`` would send CTRL_C_EVENT to the process), so there every
+announcement counts as alive and the connection attempt decides.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import contextlib
 import json
 import os
 import secrets
+import sys
 import tempfile
 import time
 from collections.abc import Mapping
@@ -20,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 PREFIX = "lsp-"
+_WINDOWS = sys.platform == "win32"
 
 
 def runtime_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -64,6 +70,8 @@ def announce(announcement: Announcement, directory: Path | None = None) -> Path:
 
 
 def _alive(pid: int) -> bool:
+    if _WINDOWS:  # os.kill would signal the process; connecting tells whether it is there
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

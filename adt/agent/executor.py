@@ -23,6 +23,7 @@ from adt.systems import Connections
 from adt.text import to_canonical
 
 DEFAULT_MAX_RESPONSE_CHARS = 80_000
+_MAX_SEARCH_RESULTS = BY_NAME["searchObjects"].properties["maxResults"]["maximum"]
 Build = Callable[[str], str]
 
 
@@ -60,6 +61,14 @@ def _size(payload: object) -> int:
     return len(json.dumps(payload, ensure_ascii=False))
 
 
+@dataclass(frozen=True)
+class _Call:
+    """What one tool call runs with: who owns its locks, and its response limit."""
+
+    owner: str
+    limit: int
+
+
 class AgentTools:
     """The twelve agent tools over a pool of systems."""
 
@@ -76,7 +85,7 @@ class AgentTools:
         self.views = views
         self.max_response_chars = max_response_chars
         self._validators = {t.name: Draft202012Validator(t.input_schema) for t in TOOLS}
-        self._handlers: dict[str, Callable[[SourceService, dict[str, Any], str], Awaitable[Any]]]
+        self._handlers: dict[str, Callable[[SourceService, dict[str, Any], _Call], Awaitable[Any]]]
         self._handlers = {
             "getObjectSourceV2": self._get_v2,
             "grepObjectSource": self._grep,
@@ -97,19 +106,28 @@ class AgentTools:
         return TOOLS
 
     async def call(
-        self, name: str, arguments: Mapping[str, Any] | None, *, owner: str = "agent"
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        owner: str = "agent",
+        max_response_chars: int | None = None,
     ) -> ToolOutcome:
-        """Run one tool call; never raises for bad input or ADT failures."""
+        """Run one tool call; never raises for bad input or ADT failures.
+
+        ``max_response_chars`` overrides this executor's response limit for this call (the
+        MCP bridge sends its own limit with every call it passes to a language server)."""
         started = time.perf_counter()
+        limit = max_response_chars if max_response_chars else self.max_response_chars
         try:
-            payload = await self._run(name, dict(arguments or {}), owner)
+            payload = await self._run(name, dict(arguments or {}), _Call(owner, limit))
             ok = True
         except Exception as exc:
             payload, ok = error_payload(exc), False
         payload["executionTimeMs"] = round((time.perf_counter() - started) * 1000, 1)
         return ToolOutcome(ok, payload)
 
-    async def _run(self, name: str, args: dict[str, Any], owner: str) -> dict[str, Any]:
+    async def _run(self, name: str, args: dict[str, Any], call: _Call) -> dict[str, Any]:
         tool = BY_NAME.get(name)
         if tool is None:
             raise InvalidArgument(
@@ -125,8 +143,8 @@ class AgentTools:
         service = self.connections.service(args.pop("system", None))
         if tool.writes:
             await self._check_policy(tool, service, args)
-        data = await self._handlers[name](service, args, owner)
-        return self._fit(name, {"status": "success", "data": data})
+        data = await self._handlers[name](service, args, call)
+        return self._fit(name, {"status": "success", "data": data}, call.limit)
 
     async def _check_policy(
         self, tool: ToolDefinition, service: SourceService, args: dict[str, Any]
@@ -142,8 +160,7 @@ class AgentTools:
 
     # --- shaping to the response limit ----------------------------------------------------
 
-    def _fit(self, name: str, payload: dict[str, Any]) -> dict[str, Any]:
-        limit = self.max_response_chars
+    def _fit(self, name: str, payload: dict[str, Any], limit: int) -> dict[str, Any]:
         if _size(payload) <= limit:
             return payload
         data = payload["data"]
@@ -157,9 +174,14 @@ class AgentTools:
                 "contextLines"
             )
         elif name == "searchObjects":
+            found = len(data["results"])
             self._keep_within(payload, "results", limit)
             data["truncated"] = True
             data["count"] = len(data["results"])
+            data.setdefault("notes", []).append(
+                f"{note}: {data['count']} of {found} results shown; to see the others, narrow "
+                "the query (a longer name prefix, or objectType) or lower maxResults"
+            )
         if _size(payload) > limit:
             raise InvalidArgument(
                 f"the answer would exceed the response limit of {limit} characters; narrow "
@@ -189,8 +211,8 @@ class AgentTools:
 
     # --- reads ----------------------------------------------------------------------------
 
-    async def _get_v2(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
-        budget = self.max_response_chars - 2_000
+    async def _get_v2(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
+        budget = call.limit - 2_000
         while True:
             read = await service.get_source_v2(
                 args.get("objectUrl"),
@@ -202,11 +224,11 @@ class AgentTools:
                 max_chars=budget,
             )
             data = read.to_dict()
-            if _size(data) <= self.max_response_chars - 200 or budget < 1_000:
+            if _size(data) <= call.limit - 200 or budget < 1_000:
                 return data
             budget //= 2  # JSON escaping made the answer bigger than its text
 
-    async def _grep(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
+    async def _grep(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
         found = await service.grep(
             args.get("objectUrl"),
             pattern=args["pattern"],
@@ -220,11 +242,11 @@ class AgentTools:
         )
         return found.to_dict()
 
-    async def _get_v1(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
+    async def _get_v1(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
         text = await service.get_source(args["objectSourceUrl"], version=args.get("version"))
         lines = text.split("\n") if text else []
         data: dict[str, Any] = {"source": text, "lineCount": len(lines)}
-        budget = self.max_response_chars - 1_000
+        budget = call.limit - 1_000
         if _size(data) > budget:
             kept: list[str] = []
             used = 0
@@ -244,18 +266,26 @@ class AgentTools:
             )
         return data
 
-    async def _structure(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
+    async def _structure(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
         return await service.object_structure(args["objectUrl"])
 
-    async def _search(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
-        results = await service.search(
-            args["query"],
-            max_results=int(args.get("maxResults", 50)),
-            object_type=args.get("objectType"),
+    async def _search(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
+        wanted = int(args.get("maxResults", 50))
+        found = await service.search(  # one more than asked: tells whether there are more
+            args["query"], max_results=wanted + 1, object_type=args.get("objectType")
         )
-        return {"results": results, "count": len(results)}
+        results = found[:wanted]
+        data: dict[str, Any] = {"results": results, "count": len(results)}
+        data["truncated"] = len(found) > wanted
+        if data["truncated"]:
+            data["notes"] = [
+                f"more than {wanted} objects match {args['query']!r}; only the first {wanted} "
+                "are shown. Narrow the query (a longer name prefix, e.g. ZCL_SALES_*, or "
+                f"objectType) or raise maxResults (at most {_MAX_SEARCH_RESULTS})"
+            ]
+        return data
 
-    async def _check(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
+    async def _check(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
         outcome = await service.check(
             args["objectUrl"], include_type=args.get("includeType"), text=args.get("content")
         )
@@ -273,7 +303,7 @@ class AgentTools:
         shared = self.views.lock_owner(object_url) if self.views else None
         return shared or owner
 
-    async def _set_v2(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
+    async def _set_v2(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
         url = args.get("objectUrl") or args.get("objectSourceUrl")
         if args.get("patches") is not None:
             if any(k in args for k in ("startLine", "endLine", "content")):
@@ -309,11 +339,11 @@ class AgentTools:
                 lock_handle=args.get("lockHandle"),
                 transport=args.get("transport"),
                 skip_conflict_check=skip,
-                owner=self._owner(object_url, owner),
+                owner=self._owner(object_url, call.owner),
             )
         return outcome.to_dict()
 
-    async def _replace(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
+    async def _replace(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
         old, new = args["oldString"], args["newString"]
         check_replacement(old, new)
         url = args.get("objectUrl") or args.get("objectSourceUrl")
@@ -337,11 +367,11 @@ class AgentTools:
                 token=args.get("token"),
                 lock_handle=args.get("lockHandle"),
                 transport=args.get("transport"),
-                owner=self._owner(object_url, owner),
+                owner=self._owner(object_url, call.owner),
             )
         return outcome.to_dict()
 
-    async def _set_v1(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
+    async def _set_v1(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
         url, source = args["objectSourceUrl"], to_canonical(args["source"])
         view = self._view(service, url, None)
         object_url = service.resolve(url).ref.object_url
@@ -359,18 +389,20 @@ class AgentTools:
                 source=source,
                 lock_handle=args.get("lockHandle"),
                 transport=args.get("transport"),
-                owner=self._owner(object_url, owner),
+                owner=self._owner(object_url, call.owner),
             )
         return outcome.to_dict()
 
-    async def _lock(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
+    async def _lock(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
         url = service.resolve(args["objectUrl"]).ref.object_url
-        return (await service.lock(url, owner=self._owner(url, owner))).to_dict()
+        return (await service.lock(url, owner=self._owner(url, call.owner))).to_dict()
 
-    async def _unlock(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
+    async def _unlock(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
         url = service.resolve(args["objectUrl"]).ref.object_url
-        known = await service.unlock(url, args.get("lockHandle"), owner=self._owner(url, owner))
+        known = await service.unlock(
+            url, args.get("lockHandle"), owner=self._owner(url, call.owner)
+        )
         return {"objectUrl": url, "released": True, "tracked": known}
 
-    async def _activate(self, service: SourceService, args: dict[str, Any], owner: str) -> Any:
+    async def _activate(self, service: SourceService, args: dict[str, Any], call: _Call) -> Any:
         return (await service.activate(args["objectUrl"])).to_dict()

@@ -172,6 +172,13 @@ class Pipeline:
                     content_type="text/html; charset=utf-8",
                 )
 
+        if context is not None and not stateful:
+            # The stateless hop ends the context before the logon layer looks at the request,
+            # so a refused stateless request (a bad CSRF token) ends it all the same.
+            self.state.end_context(context.id)
+            ex.cookies += self._context_deletion()
+            context = None
+
         if method in MUTATING:
             sent = headers.get("x-csrf-token")
             if session.csrf_token is None or sent != session.csrf_token:
@@ -184,11 +191,7 @@ class Pipeline:
         elif (headers.get("x-csrf-token") or "").lower() == "fetch":
             ex.headers["x-csrf-token"] = self.state.sessions.token_for(session)
 
-        if context is not None and not stateful:
-            self.state.end_context(context.id)
-            ex.cookies += self._context_deletion()
-            context = None
-        elif context is None and stateful:
+        if context is None and stateful:
             context = self.state.sessions.open_context(session.user, session.id)
             ex.cookies += [f"{CONTEXT_COOKIE}={context.id}; path={p}" for p in CONTEXT_PATHS]
         if context is not None:

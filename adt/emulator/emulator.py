@@ -173,7 +173,9 @@ class Emulator:
 
     # inspection ------------------------------------------------------------------------
     def locks(self) -> list[LockInfo]:
-        """The current enqueue locks."""
+        """The current enqueue locks (those of contexts idle past their lifetime are gone,
+        as on SAP, where the context's end releases them without a request)."""
+        self.state.expire_idle()
         return self.state.lock_list()
 
     def sessions(self) -> list[dict[str, Any]]:
@@ -191,6 +193,7 @@ class Emulator:
 
     def contexts(self) -> list[dict[str, Any]]:
         """Live stateful contexts (id, user, session id, synthetic flag)."""
+        self.state.expire_idle()
         with self.state.lock:
             return [
                 {

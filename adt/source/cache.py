@@ -47,13 +47,20 @@ class CacheStats:
 
 
 class _CountingTTLCache(TTLCache[CacheKey, CacheEntry]):
-    """Counts capacity evictions (``popitem`` is only called when the cache is full)."""
+    """Counts capacity evictions (``popitem`` is only called when the cache is full) and
+    expirations (``TTLCache`` expires on every access, ``len`` included, through ``expire``)."""
 
     evictions = 0
+    expirations = 0
 
     def popitem(self) -> tuple[CacheKey, CacheEntry]:
         self.evictions += 1
         return super().popitem()
+
+    def expire(self, time: float | None = None) -> list[tuple[CacheKey, CacheEntry]]:
+        expired = list(super().expire(time))
+        self.expirations += len(expired)
+        return expired
 
 
 class SourceCache:
@@ -73,13 +80,12 @@ class SourceCache:
         self._issued: LRUCache[str, CacheKey] = LRUCache(maxsize=max(1000, max_size * 10))
         self._hits = 0
         self._misses = 0
-        self._expirations = 0
 
     def now_ms(self) -> int:
         return int(self._clock() * 1000)
 
     def get(self, key: CacheKey) -> CacheEntry | None:
-        self._expirations += len(self._entries.expire())
+        self._entries.expire()  # a lookup alone would hide, not drop, an expired entry
         entry = self._entries.get(key)
         if entry is None:
             self._misses += 1
@@ -126,9 +132,7 @@ class SourceCache:
 
     def cleanup(self) -> int:
         """Drop expired entries now; returns how many went."""
-        expired = len(self._entries.expire())
-        self._expirations += expired
-        return expired
+        return len(self._entries.expire())
 
     def clear(self) -> None:
         self._entries.clear()
@@ -138,7 +142,7 @@ class SourceCache:
             hits=self._hits,
             misses=self._misses,
             evictions=self._entries.evictions,
-            expirations=self._expirations,
+            expirations=self._entries.expirations,
             size=len(self._entries),
             max_size=self.max_size,
             ttl_ms=self.ttl_ms,

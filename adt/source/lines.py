@@ -39,8 +39,8 @@ class RangeSlice:
 
 def read_range(text: str, start_line: int | None, end_line: int | None) -> RangeSlice:
     """Lines ``start..end`` of ``text``. An end past the last line is clamped, with a note;
-    a start past the last line is LINE_OUT_OF_RANGE."""
-    lines = split_lines(text)
+    a start past the last line is LINE_OUT_OF_RANGE. Any line ending counts as one break."""
+    lines = split_lines(to_canonical(text))
     count = len(lines)
     start = 1 if start_line is None else start_line
     end = count if end_line is None else end_line
@@ -121,6 +121,12 @@ def validate_patches(patches: Sequence[Patch], line_count: int) -> list[Patch]:
                 lineCount=line_count,
                 endLine=patch.end_line,
             )
+    return ordered_without_overlap(patches)
+
+
+def ordered_without_overlap(patches: Sequence[Patch]) -> list[Patch]:
+    """The patches in source order; overlapping ones are refused. Needs no base text, so a
+    write can refuse them before it locks anything."""
     ordered = sorted(patches, key=lambda p: (p.start_line, p.end_line))
     for before, after in itertools.pairwise(ordered):
         # An insertion sits between lines start-1 and start; a replacement covers start..end.
@@ -137,8 +143,9 @@ def validate_patches(patches: Sequence[Patch], line_count: int) -> list[Patch]:
 
 
 def apply_patches(text: str, patches: Sequence[Patch]) -> PatchResult:
-    """Apply non-overlapping patches to ``text`` atomically (all line numbers refer to it)."""
-    lines = split_lines(text)
+    """Apply non-overlapping patches to ``text`` atomically (all line numbers refer to it).
+    The result is canonical (LF) whatever line endings ``text`` had."""
+    lines = split_lines(to_canonical(text))
     ordered = validate_patches(patches, len(lines))
     result: list[str] = []
     applied: list[AppliedPatch] = []
@@ -185,12 +192,13 @@ def check_replacement(old: object, new: object) -> tuple[str, str]:
 
 
 def replace_unique(text: str, old: str, new: str) -> tuple[str, AppliedPatch]:
-    """Replace the single occurrence of ``old`` in canonical ``text``.
+    """Replace the single occurrence of ``old`` in ``text`` (the result is canonical).
 
     Line endings of ``old``/``new`` do not matter. Zero or several occurrences are
     NO_UNIQUE_MATCH saying how many and on which lines; ``old == new`` is refused.
     """
     old, new = check_replacement(old, new)
+    text = to_canonical(text)
     positions = _occurrences(text, old)
     if not positions:
         raise NoUniqueMatch(

@@ -8,8 +8,9 @@ from typing import Any
 from adt.source.grep import GrepMatch
 
 
-def _drop_none(data: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in data.items() if value is not None}
+def _drop_none(data: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Leave out unset fields, except those in ``keep`` (a ``null`` there says "unknown")."""
+    return {key: value for key, value in data.items() if value is not None or key in keep}
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,8 @@ class SourceRead:
                 "truncated": self.truncated,
                 "nextStartLine": self.next_start_line,
                 "notes": list(self.notes) or None,
-            }
+            },
+            keep=("changedBy",),
         )
 
 

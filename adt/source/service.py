@@ -44,6 +44,7 @@ from adt.source.lines import (
     Patch,
     apply_patches,
     check_replacement,
+    ordered_without_overlap,
     read_range,
     replace_unique,
 )
@@ -57,7 +58,7 @@ from adt.source.results import (
     WriteOutcome,
 )
 from adt.source.token import is_valid_token, make_token, same_content, token_changed_at
-from adt.text import split_lines, to_canonical
+from adt.text import MAX_LINE_LENGTH, split_lines, to_canonical
 from adt.urls import CLASS_INCLUDE_TYPES, SourceRef, object_type_for, source_ref
 
 log = logging.getLogger("adt.source")
@@ -126,7 +127,8 @@ class SourceService:
     # --- lifecycle ------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the periodic cache cleanup (every ``cleanup_interval_ms``)."""
+        """Start the periodic cache cleanup (every ``cleanup_interval_ms``); needs a running
+        event loop. :class:`~adt.systems.Connections` starts it for the services it makes."""
         if self._cleanup_task is None:
             self._cleanup_task = asyncio.get_running_loop().create_task(self._cleanup_loop())
 
@@ -296,7 +298,7 @@ class SourceService:
             requested_start_line=start_line,
             requested_end_line=end_line,
             changed_at=entry.changed_at_ms,
-            changed_by=_changed_by(meta, target.ref.include),
+            changed_by=_changed_by(meta, target.ref.include, entry.changed_at_ms),
             object_type=object_type_for(target.ref.object_url),
             include_type=target.include_type,
             expires_at=entry.expires_at_ms,
@@ -397,11 +399,7 @@ class SourceService:
         atomically), provided the source is still the one ``token`` names."""
         target = self.resolve(object_url, object_source_url, include_type)
         all_patches = _collect_patches(start_line, end_line, content, patches)
-        check = self.config.conflict_check and not skip_conflict_check
-        if check:
-            self._check_token_format(token, target)
-        elif token is not None and not is_valid_token(token):
-            raise TokenInvalid(f"malformed token {token!r}", token=token)
+        expected = self._token_to_check(token, target, required=True, skip=skip_conflict_check)
 
         def build(current: _Current) -> tuple[str, tuple[dict[str, Any], ...]]:
             result = apply_patches(current.text, all_patches)
@@ -413,7 +411,7 @@ class SourceService:
 
         return await self._write(
             target,
-            token if check else None,
+            expected,
             build,
             lock_handle=lock_handle,
             transport=transport,
@@ -437,8 +435,7 @@ class SourceService:
         an error that says how many there are and on which lines."""
         check_replacement(old_string, new_string)  # refuse before any request
         target = self.resolve(object_url, object_source_url, include_type)
-        if token is not None:
-            self._check_token_format(token, target)
+        expected = self._token_to_check(token, target, required=False)
 
         def build(current: _Current) -> tuple[str, tuple[dict[str, Any], ...]]:
             text, applied = replace_unique(current.text, old_string, new_string)
@@ -447,7 +444,12 @@ class SourceService:
             )
 
         return await self._write(
-            target, token, build, lock_handle=lock_handle, transport=transport, owner=owner
+            target,
+            expected,
+            build,
+            lock_handle=lock_handle,
+            transport=transport,
+            owner=owner,
         )
 
     async def set_source(
@@ -472,6 +474,19 @@ class SourceService:
         return await self._write(
             target, None, build, lock_handle=lock_handle, transport=transport, owner=owner
         )
+
+    def _token_to_check(
+        self, token: str | None, target: Target, *, required: bool, skip: bool = False
+    ) -> str | None:
+        """The token a write must verify, or None when the check is off (``skip``, or
+        ``conflict_check`` disabled) or an optional token was not given. A token that is
+        passed is well-formed in every case."""
+        if (token is None and not required) or skip or not self.config.conflict_check:
+            if token is not None and not is_valid_token(token):
+                raise TokenInvalid(f"malformed token {token!r}", token=token)
+            return None
+        self._check_token_format(token, target)
+        return token
 
     def _check_token_format(self, token: str | None, target: Target) -> None:
         if token is None or token == "":
@@ -854,10 +869,18 @@ class SourceService:
 # --- helpers ------------------------------------------------------------------------------
 
 
-def _changed_by(meta: ObjectMetadata | None, include: str) -> str | None:
+def _changed_by(
+    meta: ObjectMetadata | None, include: str, changed_at_ms: int | None = None
+) -> str | None:
+    """Who changed the source last, from metadata; with ``changed_at_ms``, only if the
+    metadata describes that very change (to the second: Last-Modified has no milliseconds),
+    so older cached metadata never names the wrong person."""
     if meta is None:
         return None
     part = meta.include(include) if meta.is_class else None
+    stamp = part.changed_at if part else meta.changed_at
+    if changed_at_ms is not None and (stamp is None or stamp.ms // 1000 != changed_at_ms // 1000):
+        return None
     return (part.changed_by if part else meta.changed_by) or None
 
 
@@ -871,10 +894,29 @@ def _collect_patches(
     if patches and single:
         raise InvalidArgument("pass either startLine/endLine/content or patches, not both")
     if patches:
-        return list(patches)
-    if start_line is None or end_line is None or content is None:
+        ordered_without_overlap(patches)  # refuse before any request
+        collected = list(patches)
+    elif start_line is None or end_line is None or content is None:
         raise InvalidArgument("startLine, endLine and content are all required (or patches)")
-    return [Patch.from_content(start_line, end_line, content)]
+    else:
+        collected = [Patch.from_content(start_line, end_line, content)]
+    for patch in collected:
+        _check_patch_lines(patch)
+    return collected
+
+
+def _check_patch_lines(patch: Patch) -> None:
+    """Refuse an over-long new line before any request, naming the line it would become."""
+    for offset, line in enumerate(patch.lines):
+        if len(line) > MAX_LINE_LENGTH:
+            number = patch.start_line + offset
+            raise InvalidArgument(
+                f"the new line {number} would have {len(line)} characters; ABAP source lines "
+                f"are limited to {MAX_LINE_LENGTH}. Split it; nothing was written.",
+                line=number,
+                length=len(line),
+                limit=MAX_LINE_LENGTH,
+            )
 
 
 def _cut_lines(content: str, max_chars: int) -> list[str]:

@@ -22,11 +22,6 @@ GREETER = "/sap/bc/adt/oo/classes/zcl_demo_greeter"
 
 
 @pytest.fixture
-def emulator() -> Emulator:
-    return Emulator(users=USERS)
-
-
-@pytest.fixture
 def url(emulator: Emulator) -> str:
     with emulator.serve_in_thread() as base_url:
         yield base_url  # type: ignore[misc]

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import base64
 import logging
+import ssl
+from pathlib import Path
 
+import certifi
 import httpx
 import pytest
 from support.fake_sap import FakeSap, Seen, csrf_required, exc, session_timed_out
 
 from adt import AdtClient, ConnectionProfile
+from adt._session import _ssl_verify
 from adt.errors import (
     AdtTransportError,
     AuthenticationError,
     CheckRunError,
+    ConfigurationError,
     CsrfTokenError,
     InvalidLockHandleError,
     InvalidObjectUrlError,
@@ -22,6 +28,7 @@ from adt.errors import (
     ServerFailure,
     SessionTimedOutError,
 )
+from adt.urls import encode_name, object_url
 
 PROGRAM = "/sap/bc/adt/programs/programs/ztest"
 SOURCE = f"{PROGRAM}/source/main"
@@ -121,6 +128,21 @@ async def test_cookies_are_taken_from_error_responses(client: AdtClient, sap: Fa
         await client.object_metadata("/sap/bc/adt/programs/programs/znope")
     await client.read_source(SOURCE)
     assert sap.seen[-1].cookies["sap-XSRF_A4H_001"] == "rotated"
+
+
+async def test_session_death_is_recognised_by_the_icm_header_alone(
+    client: AdtClient, sap: FakeSap
+) -> None:
+    lock = await client.lock(PROGRAM)
+    sap.once(
+        "PUT",
+        SOURCE,
+        lambda s: httpx.Response(
+            400, headers={"x-sap-icm-err-id": "ICMENOSESSION"}, text="Bad Request"
+        ),
+    )
+    with pytest.raises(SessionTimedOutError):
+        await client.write_source(SOURCE, "REPORT ztest.", lock_handle=lock.handle)
 
 
 async def test_session_death_replaces_the_whole_cookie_jar(client: AdtClient, sap: FakeSap) -> None:
@@ -262,6 +284,20 @@ async def test_idempotent_reads_retry_network_errors(
         await client.read_source(SOURCE)
 
 
+async def test_backoff_pauses_come_from_the_profile(sap: FakeSap, sleeps: _Sleeps) -> None:
+    profile = _profile(retry_delays=(0.01, 0.02))
+    async with AdtClient(profile, transport=sap.transport(), sleep=sleeps) as adt:
+        for _ in range(2):
+            sap.once("GET", SOURCE, lambda s: httpx.Response(503))
+        assert (await adt.read_source(SOURCE)).text.startswith("REPORT")
+        assert sleeps.calls == [0.01, 0.02]
+        for _ in range(3):
+            sap.once("GET", SOURCE, lambda s: httpx.Response(503))
+        with pytest.raises(ServerFailure):
+            await adt.read_source(SOURCE)
+        assert sleeps.calls == [0.01, 0.02, 0.01, 0.02], "two retries, then the error"
+
+
 async def test_non_idempotent_requests_are_never_retried(
     client: AdtClient, sap: FakeSap, sleeps: _Sleeps
 ) -> None:
@@ -291,6 +327,7 @@ async def test_non_idempotent_requests_are_never_retried(
         "/sap/bc/adt/../../etc/passwd",
         "/sap/bc/adt/oo/classes/%2e%2e/x",
         "/sap/bc/adt/oo/classes/x\r\nX-Injected: 1",
+        "/sap/bc/adt/oo/classes/x%0d%0aX-Injected:%201",
         "/sap/bc/adt/oo/classes/x?lockHandle=abc",
         "/sap/public/bc/icf/logoff",
         "sap/bc/adt/oo/classes/x",
@@ -316,6 +353,32 @@ async def test_long_lines_are_refused_before_sending(client: AdtClient, sap: Fak
 
 
 # --- text and parameters ------------------------------------------------------------------
+
+
+async def test_a_transport_request_goes_with_the_put(client: AdtClient, sap: FakeSap) -> None:
+    lock = await client.lock(PROGRAM)
+    await client.write_source(
+        SOURCE, "REPORT ztest.", lock_handle=lock.handle, corr_nr="A4HK900117"
+    )
+    put = sap.requests("PUT", SOURCE)[-1]
+    assert put.params["corrNr"] == "A4HK900117" and put.params["lockHandle"] == lock.handle
+    await client.write_source(SOURCE, "REPORT ztest.", lock_handle=lock.handle)
+    assert "corrNr" not in sap.requests("PUT", SOURCE)[-1].params
+
+
+def test_names_are_lower_case_and_percent_encoded() -> None:
+    assert encode_name("/ABC/CL_X") == "%2fabc%2fcl_x"
+    assert object_url("CLAS/OC", "/ABC/CL_X") == "/sap/bc/adt/oo/classes/%2fabc%2fcl_x"
+    assert (
+        object_url("FUGR/FF", "/ABC/FM_X", group="/ABC/GRP")
+        == "/sap/bc/adt/functions/groups/%2fabc%2fgrp/fmodules/%2fabc%2ffm_x"
+    )
+    assert object_url("PROG/P", "ZTEST") == PROGRAM
+
+
+async def test_upper_case_urls_reach_the_wire_lower_cased(client: AdtClient, sap: FakeSap) -> None:
+    await client.read_source("/sap/bc/adt/programs/programs/ZTEST/source/main")
+    assert sap.seen[-1].path == SOURCE
 
 
 async def test_text_is_lf_inside_and_crlf_on_the_wire(client: AdtClient, sap: FakeSap) -> None:
@@ -372,9 +435,36 @@ async def test_password_and_cookies_never_show(
     shown = " ".join(
         [caplog.text, repr(client), repr(client.profile), str(client.profile), str(caught.value)]
     )
-    assert PASSWORD not in shown
+    basic = base64.b64encode(f"DEVELOPER:{PASSWORD}".encode()).decode()
+    assert PASSWORD not in shown and basic not in shown, "neither plain nor as basic auth"
     assert "secret-session" not in shown
     assert caplog.records, "the client does log its requests"
+    assert PASSWORD not in repr(client.profile.password) + str(client.profile.password)
+
+
+@pytest.mark.parametrize(
+    "url", ["https://DEVELOPER:topsecret@", "ftp://u:topsecret@host", "https://u:topsecret@h:1"]
+)
+def test_a_password_in_the_url_is_refused_without_repeating_it(url: str) -> None:
+    with pytest.raises(ConfigurationError, match="user information") as caught:
+        ConnectionProfile(base_url=url, user="U", password="p")  # type: ignore[arg-type]
+    assert "topsecret" not in str(caught.value)
+
+
+def test_tls_settings_and_timeouts_reach_the_http_client() -> None:
+    profile = _profile(verify=certifi.where(), connect_timeout=3.0, read_timeout=7.0)
+    client = AdtClient(profile)
+    assert client._stateless._http.timeout == httpx.Timeout(7.0, connect=3.0)
+    context = _ssl_verify(certifi.where())
+    assert isinstance(context, ssl.SSLContext)
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] > 0, "the bundle's CAs are trusted"
+    assert _ssl_verify(True) is True and _ssl_verify(False) is False
+
+
+def test_a_missing_ca_bundle_is_a_configuration_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigurationError, match="CA bundle"):
+        AdtClient(_profile(verify=str(tmp_path / "missing.pem")))
 
 
 def test_profile_from_environment() -> None:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 
+import adt.emulator
 from adt.emulator import Emulator
 
 from .helpers import GREETER, REPORT, fetch_token, lock, put_source, unlock
@@ -38,10 +43,13 @@ def test_serve_in_thread_for_sync_clients(emulator: Emulator, emulator_url: str)
     assert response.headers["x-csrf-token"]
 
 
-def test_cli_prints_the_url_and_stops_on_ctrl_c() -> None:
+@contextlib.contextmanager
+def _cli(*args: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``abap-adt emulator ARGS`` in a subprocess: the process and its first output line.
+    Stopped with Ctrl-C by the test, killed if it is still running afterwards."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "adt.cli", "emulator", "--port", "0", "--user", "alice:pw"],
+        [sys.executable, "-m", "adt.cli", "emulator", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -49,7 +57,15 @@ def test_cli_prints_the_url_and_stops_on_ctrl_c() -> None:
     )
     try:
         assert proc.stdout is not None
-        line = proc.stdout.readline()
+        yield proc, proc.stdout.readline()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_cli_prints_the_url_and_stops_on_ctrl_c() -> None:
+    with _cli("--user", "alice:pw") as (proc, line):
         match = re.match(
             r"ADT emulator listening on (http://127\.0\.0\.1:\d+) "
             r"\(SID A4H, client 001, user ALICE\)",
@@ -60,10 +76,28 @@ def test_cli_prints_the_url_and_stops_on_ctrl_c() -> None:
         assert response.status_code == 200
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=15) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+
+
+def test_cli_serves_its_own_seed_system_and_client(tmp_path: Path) -> None:
+    samples = Path(adt.emulator.__file__).parent / "samples" / "src" / "$zdemo"
+    package = tmp_path / "src" / "$zdemo"
+    package.mkdir(parents=True)
+    for name in ("package.devc.xml", "zdemo_report.prog.abap", "zdemo_report.prog.xml"):
+        shutil.copy(samples / name, package / name)
+    with _cli("--seed", str(tmp_path), "--sid", "NPL", "--client", "100") as (proc, line):
+        match = re.match(
+            r"ADT emulator listening on (\S+) \(SID NPL, client 100, user DEVELOPER\)", line
+        )
+        assert match, line
+        auth = ("DEVELOPER", "developer")
+        with httpx.Client(base_url=match.group(1), auth=auth, timeout=10) as client:
+            report = client.get(f"{REPORT}?sap-client=100", headers={"Accept": "*/*"})
+            greeter = client.get(f"{GREETER}?sap-client=100", headers={"Accept": "*/*"})
+            other_client = client.get(f"{REPORT}?sap-client=001", headers={"Accept": "*/*"})
+        assert (report.status_code, greeter.status_code) == (200, 404), "only the seed"
+        assert other_client.status_code == 401
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=15) == 0
 
 
 def test_cli_rejects_a_bad_user() -> None:

@@ -107,10 +107,11 @@ async def test_idle_timeout_is_configurable() -> None:
     async with _client(emulator) as client:
         token = await fetch_token(client, stateful=True)
         await lock(client, token, REPORT)
+        assert len(emulator.locks()) == 1 and len(emulator.contexts()) == 1
         await asyncio.sleep(0.3)
+        assert emulator.locks() == [] and emulator.contexts() == [], "gone without a request"
         response = await client.get(REPORT, headers=STATEFUL)
     assert response.status_code == 400
-    assert emulator.locks() == []
 
 
 async def test_sap_client_only_at_login_then_from_cookie(emulator: Emulator) -> None:
@@ -124,6 +125,25 @@ async def test_sap_client_only_at_login_then_from_cookie(emulator: Emulator) -> 
         )
         later = await client.get(GREETER, headers={"Accept": "*/*"})
     assert later.status_code == 200
+
+
+async def test_the_client_comes_from_the_usercontext_cookie_when_not_in_the_url() -> None:
+    emulator = Emulator(client="100")
+    for cookie, status in (("sap-client=999", 401), ("sap-language=EN&sap-client=100", 200)):
+        async with _client(emulator) as client:
+            client.cookies.set("sap-usercontext", cookie)
+            response = await client.get(GREETER, headers={"Accept": "*/*"})
+        assert response.status_code == status, cookie
+    async with _client(emulator) as client:  # neither URL nor cookie: the default client
+        assert (await client.get(GREETER, headers={"Accept": "*/*"})).status_code == 200
+
+
+async def test_the_client_may_come_in_a_header() -> None:
+    emulator = Emulator(client="100")
+    async with _client(emulator) as client:
+        wrong = await client.get(GREETER, headers={"Accept": "*/*", "sap-client": "999"})
+        right = await client.get(GREETER, headers={"Accept": "*/*", "sap-client": "100"})
+    assert (wrong.status_code, right.status_code) == (401, 200)
 
 
 async def test_sap_client_on_every_request_like_sapcli(adt_client: httpx.AsyncClient) -> None:

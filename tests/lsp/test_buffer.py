@@ -85,6 +85,7 @@ def test_random_edits_match_the_reference_and_hunks_rebuild_the_text(
     rebuilt = apply_patches(base, patches).text if patches else base
     assert rebuilt == buffer.text
     assert buffer.dirty == (buffer.text != base)
+    assert buffer.clamped == 0, "valid positions are never counted as clamped"
 
 
 def test_form_feed_and_unicode_separators_do_not_break_lines() -> None:
@@ -128,6 +129,23 @@ def test_full_replacement_and_positions_past_the_end() -> None:
     assert [(h.start, h.end, h.lines) for h in buffer.hunks()] == [(1, 2, ("x", "y", "z"))]
     buffer.apply_change((99, 0), (99, 0), "\nend")
     assert buffer.text == "x\ny\nz\nend"
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_positions_past_the_end_of_a_line_or_document_are_clamped_and_counted(
+    encoding: str,
+) -> None:
+    buffer = TextBuffer("ab\nü😀\nc", encoding)
+    at_end = _units("ü😀", encoding)
+    buffer.apply_change((1, at_end), (1, at_end), "!")  # the end of a non-ASCII line
+    buffer.apply_change((0, 2), (0, 2), "?")  # the end of an ASCII line
+    assert buffer.text == "ab?\nü😀!\nc" and buffer.clamped == 0
+    buffer.apply_change((1, at_end + 2), (1, 99), "#")  # past the end of the line
+    assert buffer.text == "ab?\nü😀!#\nc" and buffer.clamped == 2
+    buffer.apply_change((0, 1), (0, 40), "")  # the end past the end of an ASCII line
+    assert buffer.text == "a\nü😀!#\nc" and buffer.clamped == 3
+    buffer.apply_change((9, 0), (9, 5), "\nend")  # past the end of the document
+    assert buffer.text == "a\nü😀!#\nc\nend" and buffer.clamped == 5
 
 
 def test_empty_base_and_emptied_document() -> None:

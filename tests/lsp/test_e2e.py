@@ -3,17 +3,17 @@ capabilities of real editors (VS Code: UTF-16, Neovim 0.11: UTF-8), the emulator
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, client_capabilities
-from support.emulated import USERS
 from support.lsp_editor import EditorClient, make_editor_client
 
 from adt.emulator import Emulator
@@ -26,17 +26,6 @@ GREETER = "/sap/bc/adt/oo/classes/zcl_demo_greeter"
 GREETER_MAIN = f"adt://{SYSTEM}{GREETER}/source/main"
 GREETER_IMPL = f"adt://{SYSTEM}{GREETER}/includes/implementations"
 PRESETS = ["visual-studio-code", "neovim"]  # UTF-16 and UTF-8 position encodings
-
-
-@pytest.fixture
-def emulator() -> Emulator:
-    return Emulator(users=USERS)
-
-
-@pytest.fixture
-def emulator_url(emulator: Emulator) -> Iterator[str]:
-    with emulator.serve_in_thread() as url:
-        yield url
 
 
 @pytest.fixture
@@ -78,6 +67,7 @@ async def client(
         )
     )
     lsp_client.encoding = encoding_name(result.capabilities.position_encoding)
+    lsp_client.server_capabilities = result.capabilities
     yield
     await lsp_client.shutdown_session()
 
@@ -88,11 +78,43 @@ def _stored(emulator: Emulator, uri_path: str) -> str:
     return text
 
 
+def _append_unclosed_if(client: EditorClient, uri: str) -> int:
+    """Type ``IF 1 = 1.`` (never closed: a syntax error) on a new last line; returns its
+    0-based line."""
+    lines = client.texts[uri].split("\n")
+    end = (len(lines) - 1, len(lines[-1]))
+    client.edit(uri, end, end, "\n  IF 1 = 1.")
+    return len(lines)
+
+
+async def _execute(client: EditorClient, command: str, uri: str) -> dict[str, object]:
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=command, arguments=[uri])
+    )
+    assert isinstance(result, dict)
+    return result
+
+
+async def _requests_during(emulator: Emulator, seconds: float) -> int:
+    """ADT requests the server makes in the next ``seconds``."""
+    emulator.reset_request_log()
+    await asyncio.sleep(seconds)
+    return len(emulator.request_log)
+
+
 # --- capabilities and editing -------------------------------------------------------------
 
 
 async def test_capabilities(client: EditorClient, request: pytest.FixtureRequest) -> None:
     assert client.encoding == ("utf-8" if "neovim" in request.node.callspec.id else "utf-16")
+    capabilities = client.server_capabilities
+    assert capabilities is not None
+    sync = capabilities.text_document_sync
+    assert isinstance(sync, types.TextDocumentSyncOptions)
+    assert sync.change == types.TextDocumentSyncKind.Incremental
+    assert sync.open_close
+    assert capabilities.execute_command_provider is not None
+    assert set(capabilities.execute_command_provider.commands) == {"adt.activate", "adt.check"}
 
 
 async def test_incremental_edits_are_saved_as_checked_patches(
@@ -108,7 +130,9 @@ async def test_incremental_edits_are_saved_as_checked_patches(
     emulator.reset_request_log()
     result = await client.save(REPORT_URI)
     assert result["status"] == "saved" and result["hunks"] >= 3
-    assert result["token"] != read["token"]
+    fresh = await client.request("adt/readDocument", {"uri": REPORT_URI})
+    assert result["token"] == fresh["token"] != read["token"], "the token of what is stored"
+    assert fresh["text"] == client.texts[REPORT_URI]
     assert _stored(emulator, f"{REPORT}/source/main") == client.texts[REPORT_URI]
     assert client.texts[REPORT_URI].split("\n")[4] == "* Ünïcödé 😀🎉 comment"
     assert emulator.request_counts()[f"PUT {REPORT}/source/main"] == 1, "one PUT for all hunks"
@@ -240,6 +264,58 @@ async def test_session_death_relocks_and_reverifies(
     assert _stored(emulator, f"{REPORT}/source/main").startswith("* edited before")
     await client.until(lambda: emulator.locks() == [])
 
+    # The session dies again, and while nobody holds the lock a colleague saves: the lock
+    # taken again re-verifies the token, so nothing of theirs is overwritten.
+    client.insert_line(REPORT_URI, 0, "* edited before the second death")
+    await client.until(lambda: emulator.locks())
+    emulator.expire_contexts()
+    theirs = _stored(emulator, f"{REPORT}/source/main") + "\n* COLLEAGUE saved meanwhile"
+    emulator.write_as("COLLEAGUE", f"{REPORT}/source/main", theirs)
+    result = await client.save(REPORT_URI)
+    assert result["status"] == "conflict", result
+    assert result["conflict"]["details"]["changedBy"] == "COLLEAGUE"
+    assert _stored(emulator, f"{REPORT}/source/main") == theirs
+    assert [(lock.object_uri, lock.user) for lock in emulator.locks()] == [(REPORT, "DEVELOPER")]
+
+
+@pytest.mark.parametrize(
+    "lsp_options", [{"lockMode": "onEdit", "pollInterval": 0.1}], indirect=True
+)
+async def test_session_death_noticed_by_polling(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    await client.open(REPORT_URI)
+    client.insert_line(REPORT_URI, 0, "* edited before the session died")
+    await client.until(lambda: emulator.locks())
+    emulator.expire_contexts()
+    assert emulator.locks() == []
+    await client.until(lambda: any("session ended" in m.message for m in client.messages))
+    await client.until(lambda: [lock.object_uri for lock in emulator.locks()] == [REPORT])
+    assert (await client.save(REPORT_URI))["status"] == "saved"
+    await client.until(lambda: emulator.locks() == [])
+
+
+@pytest.mark.parametrize("lsp_options", [{"lockMode": "onEdit"}], indirect=True)
+async def test_lock_mode_changes_at_runtime(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    await client.open(REPORT_URI)
+    client.insert_line(REPORT_URI, 0, "* typing in onEdit mode")
+    await client.until(lambda: emulator.locks())
+    client.configure({"lockMode": "onSave"})
+    await client.until(lambda: emulator.locks() == [])  # released at once, not at shutdown
+    client.insert_line(REPORT_URI, 0, "* typing in onSave mode")
+    await client.sync(REPORT_URI)
+    client.configure({"lockMode": "onEdit"})
+    await client.sync(REPORT_URI)
+    await asyncio.sleep(0.2)
+    assert emulator.locks() == [], "a dirty document is locked at its next change"
+    client.insert_line(REPORT_URI, 0, "* typing in onEdit mode again")
+    await client.until(lambda: emulator.locks())
+    assert (await client.save(REPORT_URI))["status"] == "saved"
+    assert _stored(emulator, f"{REPORT}/source/main") == client.texts[REPORT_URI]
+    await client.until(lambda: emulator.locks() == [])
+
 
 async def test_lock_held_by_someone_else_is_a_clear_error(
     client: EditorClient, emulator: Emulator
@@ -283,6 +359,28 @@ async def test_remote_change_warns_a_dirty_document(
     assert client.texts[REPORT_URI] == mine
 
 
+async def test_polling_starts_when_an_interval_is_set(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    await client.open(REPORT_URI)  # the fixture starts with pollInterval 0: off
+    assert await _requests_during(emulator, 0.3) == 0
+    client.configure({"pollInterval": 0.1})
+    await client.sync(REPORT_URI)
+    assert await _requests_during(emulator, 0.6) >= 2
+
+
+@pytest.mark.parametrize("lsp_options", [{"pollInterval": 0.1}], indirect=True)
+async def test_polling_stops_when_the_interval_is_zero(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    await client.open(REPORT_URI)
+    assert await _requests_during(emulator, 0.6) >= 2
+    client.configure({"pollInterval": 0})
+    await client.sync(REPORT_URI)
+    await asyncio.sleep(0.2)  # a check in progress finishes
+    assert await _requests_during(emulator, 0.5) == 0
+
+
 # --- language features --------------------------------------------------------------------
 
 
@@ -296,6 +394,34 @@ async def test_diagnostics_after_save(client: EditorClient, emulator: Emulator) 
     assert error.severity == types.DiagnosticSeverity.Error
     assert (error.range.start.line, error.range.start.character) == (count, 2)
     assert "IF" in error.message
+
+
+@pytest.mark.parametrize("lsp_options", [{"lockMode": "onEdit"}], indirect=True)
+async def test_diagnostics_while_typing_in_on_edit_mode(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    read = await client.open(REPORT_URI)
+    line = _append_unclosed_if(client, REPORT_URI)
+    diagnostics = await client.until(lambda: client.diagnostics.get(REPORT_URI))
+    error = diagnostics[0]
+    assert error.severity == types.DiagnosticSeverity.Error
+    assert (error.range.start.line, error.range.start.character) == (line, 2)
+    assert "IF" in error.message
+    assert _stored(emulator, f"{REPORT}/source/main") == read["text"], "checked, not saved"
+
+
+async def test_check_command(client: EditorClient, emulator: Emulator) -> None:
+    read = await client.open(REPORT_URI)
+    clean = await _execute(client, "adt.check", REPORT_URI)
+    assert clean["errorCount"] == 0
+    line = _append_unclosed_if(client, REPORT_URI)  # onSave mode: no check while typing
+    result = await _execute(client, "adt.check", REPORT_URI)
+    assert result["errorCount"] == 1, result
+    diagnostics = await client.until(lambda: client.diagnostics.get(REPORT_URI))
+    assert (diagnostics[0].range.start.line, diagnostics[0].range.start.character) == (line, 2)
+    assert _stored(emulator, f"{REPORT}/source/main") == read["text"], "checked, not saved"
+    with pytest.raises(JsonRpcException, match="not an adt"):
+        await _execute(client, "adt.check", "file:///tmp/x.abap")
 
 
 async def test_document_symbols(client: EditorClient) -> None:
@@ -337,6 +463,24 @@ async def test_activation_with_progress(client: EditorClient, emulator: Emulator
     reports = [r for steps in client.progress_reports.values() for r in steps]
     assert any(isinstance(r, types.WorkDoneProgressBegin) for r in reports)
     assert any(isinstance(r, types.WorkDoneProgressEnd) for r in reports)
+
+
+async def test_activation_errors_become_diagnostics(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    read = await client.open(REPORT_URI)
+    line = _append_unclosed_if(client, REPORT_URI)
+    assert (await client.save(REPORT_URI))["status"] == "saved"
+    await client.until(lambda: client.diagnostics.get(REPORT_URI))  # the check after the save
+    client.diagnostics.pop(REPORT_URI)
+    result = await _execute(client, "adt.activate", REPORT_URI)
+    assert result["activated"] is False and result["findings"], result
+    diagnostics = await client.until(lambda: client.diagnostics.get(REPORT_URI))
+    error = diagnostics[0]
+    assert error.severity == types.DiagnosticSeverity.Error
+    assert (error.range.start.line, error.range.start.character) == (line, 2)
+    assert "IF" in error.message
+    assert emulator.source(f"{REPORT}/source/main", "active") == read["text"]
 
 
 # --- our requests -------------------------------------------------------------------------
@@ -387,3 +531,46 @@ async def test_editor_driven_conflict_resolution(
     assert _stored(emulator, f"{REPORT}/source/main") == "* mine\n" + theirs
     assert client.questions == [], "the server did not ask: the editor resolved it"
     assert not any("Not saved" in m.message for m in client.messages)
+
+
+# --- didSave (saveOnDidSave) ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lsp_options", [{"saveOnDidSave": True}], indirect=True)
+async def test_did_save_saves(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    await client.open(REPORT_URI)
+    client.insert_line(REPORT_URI, 0, "* saved through didSave")
+    client.did_save(REPORT_URI)
+    await client.until(
+        lambda: _stored(emulator, f"{REPORT}/source/main") == client.texts[REPORT_URI]
+    )
+    await client.until(lambda: any(m.message.startswith("Saved") for m in client.messages))
+    client.insert_line(REPORT_URI, 0, "* blocked")
+    emulator.lock_as("COLLEAGUE", REPORT)
+    try:
+        client.did_save(REPORT_URI)
+        failed = await client.until(lambda: [m for m in client.messages if "failed" in m.message])
+    finally:
+        emulator.unlock_as("COLLEAGUE", REPORT)
+    assert failed[0].type == types.MessageType.Error and "COLLEAGUE" in failed[0].message
+    assert not _stored(emulator, f"{REPORT}/source/main").startswith("* blocked")
+
+
+@pytest.mark.parametrize(
+    "lsp_options", [{"saveOnDidSave": True, "askOnConflict": False}], indirect=True
+)
+async def test_did_save_conflict_is_reported_when_not_asked(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    theirs = await _conflicting_edit(client, emulator, 10)
+    client.insert_line(REPORT_URI, 0, "* mine")
+    mine = client.texts[REPORT_URI]
+    client.did_save(REPORT_URI)
+    reported = await client.until(lambda: [m for m in client.messages if "Not saved" in m.message])
+    assert reported[0].type == types.MessageType.Warning
+    assert "COLLEAGUE" in reported[0].message
+    assert client.questions == []
+    assert client.texts[REPORT_URI] == mine
+    assert _stored(emulator, f"{REPORT}/source/main") == theirs

@@ -3,10 +3,14 @@ agent (the MCP SDK's client on the bridge) working on the same object."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
+import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,12 +19,13 @@ import pytest
 from lsprotocol import types
 from mcp import Client
 from pytest_lsp import client_capabilities
-from support.emulated import REPORT, USERS
+from support.emulated import LARGE, REPORT, USERS
 from support.lsp_editor import EditorClient, make_editor_client
 from support.mcp_calls import call, error
 
 from adt import AdtClient, ConnectionProfile
 from adt.agent import WritePolicy
+from adt.agent.discovery import Announcement, announce
 from adt.emulator import Emulator
 from adt.systems import Connections, SystemsConfig
 from lsp_server.buffer import encoding_name
@@ -90,8 +95,9 @@ async def editor(
         await client.stop()
 
 
-def _bridge(systems: dict[str, tuple[Emulator, str]]) -> Any:
-    """The bridge, with its own (standalone) access to both systems as fallback."""
+def _bridge(systems: dict[str, tuple[Emulator, str]], **options: Any) -> Any:
+    """The bridge, with its own (standalone) access to the given systems as fallback (the
+    first one is its default)."""
     profiles = {
         sid: ConnectionProfile(
             base_url=url, user="DEVELOPER", password=USERS["DEVELOPER"], name=sid
@@ -101,6 +107,7 @@ def _bridge(systems: dict[str, tuple[Emulator, str]]) -> Any:
     return make_bridge(
         connections=Connections(SystemsConfig(profiles), client_factory=AdtClient),
         passthrough=True,
+        **options,
     )
 
 
@@ -261,3 +268,173 @@ async def test_read_only_bridges_stay_read_only_through_an_editor(
             content="x",
         )
         assert refused["name"] == "WRITE_REFUSED" and refused["via"].startswith("editor:")
+
+
+def _searches(emulator: Emulator) -> int:
+    return sum(n for key, n in emulator.request_counts().items() if "search" in str(key))
+
+
+async def test_a_call_without_system_is_for_the_bridges_default_system(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    (a4h, _), (qas, qas_url) = systems["A4H"], systems["QAS"]
+    async with editor("QAS", qas_url, runtime) as window, Client(_bridge(systems)) as agent:
+        pid = window._server.pid  # type: ignore[union-attr]
+        a4h.reset_request_log()
+        qas.reset_request_log()
+        default = await call(agent, "searchObjects", query="ZDEMO*")
+        assert default["ok"] and "via" not in default, "A4H (the default) has no window"
+        assert _searches(a4h) == 1 and _searches(qas) == 0
+        to_qas = await call(agent, "searchObjects", query="ZDEMO*", system="QAS")
+        assert to_qas["via"] == f"editor:{pid}" and _searches(qas) == 1
+        read = await call(agent, "getObjectSourceV2", objectUrl=REPORT, startLine=1, endLine=1)
+        assert "via" not in read and read["data"]["objectUrl"] == REPORT
+    # A bridge without systems of its own sends such a call to the first window.
+    async with editor("QAS", qas_url, runtime) as window, Client(_bridge({})) as agent:
+        pid = window._server.pid  # type: ignore[union-attr]
+        only_window = await call(agent, "searchObjects", query="ZDEMO*")
+        assert only_window["via"] == f"editor:{pid}"
+
+
+async def test_an_unknown_system_lists_the_windows_systems_too(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    _, qas_url = systems["QAS"]
+    bridge = _bridge({"A4H": systems["A4H"]})
+    async with editor("QAS", qas_url, runtime), Client(bridge) as agent:
+        unknown = await error(agent, "searchObjects", query="Z*", system="PRD")
+    assert unknown["name"] == "UNKNOWN_SYSTEM"
+    assert unknown["details"]["available"] == ["A4H", "QAS"]
+    assert "A4H, QAS" in unknown["error"]
+
+
+async def test_a_workspace_that_names_no_window_is_an_error(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    emulator, url = systems["A4H"]
+    async with editor("A4H", url, runtime, "file:///work/one"), Client(_bridge(systems)) as agent:
+        wrong = await error(agent, "searchObjects", query="Z*", workspace="/work/typo")
+        assert wrong["name"] == "INVALID_ARGUMENT"
+        assert wrong["details"]["available"] == ["file:///work/one"]
+        other = await error(agent, "searchObjects", query="Z*", workspace="/work/one", system="QAS")
+        assert other["name"] == "INVALID_ARGUMENT" and other["details"]["available"] == ["A4H"]
+        right = await call(agent, "searchObjects", query="Z*", workspace="/work/one")
+        assert right["via"].startswith("editor:")
+    assert emulator.locks() == []
+
+
+async def test_the_bridges_response_limit_applies_in_the_editor(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    _, url = systems["A4H"]
+    bridge = _bridge(systems, max_response_chars=5_000)
+    async with editor("A4H", url, runtime) as window, Client(bridge) as agent:
+        pid = window._server.pid  # type: ignore[union-attr]
+        read = await call(agent, "getObjectSourceV2", objectUrl=LARGE)
+        assert read["via"] == f"editor:{pid}"
+        data = read["data"]
+        assert data["truncated"] is True and data["nextStartLine"] == data["endLine"] + 1
+        assert len(json.dumps(read)) <= 5_000
+        grep = await call(agent, "grepObjectSource", objectUrl=LARGE, pattern="METHOD")
+        assert grep["via"] == f"editor:{pid}" and grep["data"]["truncated"] is True
+        assert len(json.dumps(grep)) <= 5_000
+
+
+async def test_a_restarted_bridge_finds_the_open_editor_again(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    emulator, url = systems["A4H"]
+    async with editor("A4H", url, runtime) as window:
+        pid = window._server.pid  # type: ignore[union-attr]
+        async with Client(_bridge(systems)) as agent:
+            assert (await call(agent, "lock", objectUrl=REPORT))["via"] == f"editor:{pid}"
+            assert (await call(agent, "unLock", objectUrl=REPORT))["ok"]
+        async with Client(_bridge(systems)) as agent:  # the bridge was restarted
+            again = await call(agent, "searchObjects", query="ZDEMO*")
+            assert again["via"] == f"editor:{pid}"
+    assert emulator.locks() == []
+
+
+@contextlib.asynccontextmanager
+async def fake_window(
+    runtime: Path, *, answer_hello: bool, systems: tuple[str, ...] = ("A4H",)
+) -> AsyncIterator[Path]:
+    """A window that accepts connections but never answers (not even the handshake, unless
+    ``answer_hello``), announced like a real one."""
+    path = runtime / "fake.sock"
+    connections: list[asyncio.StreamWriter] = []
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append(writer)
+        if answer_hello:
+            await reader.readline()
+            reply = {"id": 0, "result": {"systems": list(systems), "workspaces": []}}
+            writer.write(json.dumps(reply).encode() + b"\n")
+            await writer.drain()
+        await reader.read()  # never answers anything else
+
+    server = await asyncio.start_unix_server(serve, path=str(path))
+    announced = announce(
+        Announcement(
+            pid=os.getpid(), address=str(path), token="fake", systems=list(systems), started=0
+        ),
+        runtime,
+    )
+    try:
+        yield announced
+    finally:
+        announced.unlink(missing_ok=True)
+        for writer in connections:
+            writer.close()
+        server.close()
+
+
+async def test_a_window_that_never_answers_does_not_hang_calls(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="mcp_bridge.router")
+    async with fake_window(runtime, answer_hello=False), Client(_bridge(systems)) as agent:
+        started = time.monotonic()
+        first = await call(agent, "searchObjects", query="ZDEMO*", system="A4H")
+        waited = time.monotonic() - started
+        assert first["ok"] and "via" not in first, "run with the bridge's own session"
+        assert waited < 4, f"the first call waited {waited:.1f} s for the silent window"
+        started = time.monotonic()
+        for _ in range(3):
+            assert (await call(agent, "searchObjects", query="ZDEMO*"))["ok"]
+        assert time.monotonic() - started < 1, "the silent window is not tried on every call"
+    assert "did not answer the handshake" in caplog.text
+
+
+async def test_a_window_that_stops_answering_calls_is_dropped(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    emulator, _ = systems["A4H"]
+    caplog.set_level(logging.WARNING, logger="mcp_bridge.router")
+    bridge = _bridge(systems, channel_call_timeout=0.5)
+    async with fake_window(runtime, answer_hello=True), Client(bridge) as agent:
+        started = time.monotonic()
+        read = await call(agent, "getObjectSourceV2", objectUrl=REPORT, startLine=1, endLine=1)
+        assert read["ok"] and "via" not in read, "a read falls back to the bridge's session"
+        assert time.monotonic() - started < 3
+        assert "did not answer getObjectSourceV2 within 0.5 s" in caplog.text
+    async with (
+        fake_window(runtime, answer_hello=True),
+        Client(_bridge(systems, channel_call_timeout=0.5)) as agent,
+    ):
+        write = await error(
+            agent,
+            "setObjectSourceV2",
+            objectUrl=REPORT,
+            token="0_empty",
+            startLine=1,
+            endLine=1,
+            content="* never sent twice",
+        )
+        assert write["name"] == "NETWORK_ERROR" and write["retryAction"] == "getObjectSourceV2"
+        assert "may or may not" in write["error"]
+        started = time.monotonic()
+        after = await call(agent, "searchObjects", query="ZDEMO*")
+        assert after["ok"] and "via" not in after and time.monotonic() - started < 1
+    assert "never sent twice" not in (emulator.source(REPORT_SOURCE) or "")
+    assert emulator.locks() == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,7 +15,7 @@ from support.emulated import GREETER, LARGE, REPORT, USERS
 from support.mcp_calls import agent_workflow, call, conflict_workflow, error
 
 from adt import AdtClient, ConnectionProfile
-from adt.agent import WritePolicy
+from adt.agent import AgentTools, WritePolicy
 from adt.emulator import Emulator
 from adt.source import SourceConfig
 from adt.source.errors import ALL_ERRORS
@@ -26,11 +27,6 @@ COUNTER = "/sap/bc/adt/oo/classes/zcl_demo_counter"
 MODES = ["auto", "legacy"]
 
 
-@pytest.fixture
-def emulator() -> Emulator:
-    return Emulator(users=USERS)
-
-
 def _connections(emulator: Emulator, **config: Any) -> Connections:
     profile = ConnectionProfile(
         base_url="http://emulator", user="DEVELOPER", password=USERS["DEVELOPER"], name="A4H"
@@ -40,6 +36,29 @@ def _connections(emulator: Emulator, **config: Any) -> Connections:
         source_config=SourceConfig(retry_delays=(0.0,), **config),
         client_factory=lambda p: AdtClient(p, transport=httpx.ASGITransport(app=emulator.app)),
     )
+
+
+def _closed_port() -> int:
+    """A 127.0.0.1 port nobody listens on (bound, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@contextlib.asynccontextmanager
+async def standalone(profile: ConnectionProfile) -> AsyncIterator[Client]:
+    """A bridge on a real ADT client (no retries) for ``profile``: to see ADT-level failures."""
+    server = make_bridge(
+        connections=Connections(
+            SystemsConfig({"A4H": profile}),
+            source_config=SourceConfig(retry_delays=()),
+            client_factory=lambda p: AdtClient(p.with_options(retry_delays=())),
+        ),
+        passthrough=False,
+    )
+    async with Client(server) as client:
+        yield client
 
 
 @contextlib.asynccontextmanager
@@ -234,9 +253,29 @@ async def test_every_error_code(emulator: Emulator) -> None:
         seen.add((await error(client, "getObjectSourceV2", objectUrl=LARGE))["code"])
     async with bridge(emulator, policy=WritePolicy(read_only=True)) as client:
         seen.add((await error(client, "lock", objectUrl=REPORT))["code"])
-    v2_codes = {cls.code for cls in ALL_ERRORS if cls.code <= 4008}
-    assert v2_codes <= seen, f"missing: {sorted(v2_codes - seen)}"
-    assert {4009, 4011, 4012, 4013, 4014, 4015, 4018} <= seen
+    async with bridge(emulator) as client:  # the ABAP session that held a lock ends
+        await call(client, "lock", objectUrl=REPORT)
+        emulator.expire_contexts()
+        expired = await error(client, "lock", objectUrl=GREETER)
+        assert expired["name"] == "SESSION_EXPIRED" and expired["retryAction"] == "lock"
+        seen.add(expired["code"])
+    with emulator.serve_in_thread() as url:  # a wrong password: the server answers 401
+        wrong = ConnectionProfile(base_url=url, user="DEVELOPER", password="wrong", name="A4H")  # type: ignore[arg-type]
+        async with standalone(wrong) as client:
+            refused = await error(client, "getObjectSourceV2", objectUrl=REPORT)
+            assert refused["name"] == "AUTH_FAILED"
+            seen.add(refused["code"])
+    unreachable = ConnectionProfile(
+        base_url=f"http://127.0.0.1:{_closed_port()}", user="DEVELOPER", password="x", name="A4H"
+    )  # type: ignore[arg-type]
+    async with standalone(unreachable) as client:
+        down = await error(client, "getObjectSourceV2", objectUrl=REPORT)
+        assert down["name"] == "NETWORK_ERROR" and down["retry"] is True
+        seen.add(down["code"])
+    # Every code the source operations define (4000-4018) reaches an agent through MCP.
+    all_codes = {cls.code for cls in ALL_ERRORS}
+    assert all_codes == set(range(4000, 4019))
+    assert seen == all_codes, f"missing: {sorted(all_codes - seen)}"
     assert emulator.locks() == []
 
 
@@ -315,3 +354,39 @@ async def test_unknown_system_lists_the_configured_ones(emulator: Emulator) -> N
         unknown = await error(client, "searchObjects", query="Z*", system="PRD")
     assert unknown["name"] == "UNKNOWN_SYSTEM" and unknown["details"]["available"] == ["A4H"]
     assert "A4H" in unknown["error"]
+
+
+async def test_search_says_when_max_results_cut_it(emulator: Emulator) -> None:
+    async with bridge(emulator) as client:
+        everything = await call(client, "searchObjects", query="Z*", maxResults=200)
+        total = everything["data"]["count"]
+        assert total > 2 and everything["data"]["truncated"] is False
+        assert "notes" not in everything["data"]
+        cut = await call(client, "searchObjects", query="Z*", maxResults=2)
+        assert cut["data"]["count"] == 2 and cut["data"]["truncated"] is True
+        assert "Narrow the query" in cut["data"]["notes"][0]
+        exact = await call(client, "searchObjects", query="Z*", maxResults=total)
+        assert exact["data"]["count"] == total and exact["data"]["truncated"] is False
+
+
+async def test_search_cut_for_size_says_how_to_continue(emulator: Emulator) -> None:
+    async with bridge(emulator, max_response_chars=1_500) as client:
+        cut = await call(client, "searchObjects", query="Z*", maxResults=200)
+    data = cut["data"]
+    assert data["truncated"] is True and 0 < data["count"] < 10
+    assert "response limit" in data["notes"][-1] and "narrow the query" in data["notes"][-1]
+    assert len(json.dumps(cut)) <= 1_500
+
+
+async def test_a_call_can_bring_its_own_response_limit(emulator: Emulator) -> None:
+    tools = AgentTools(_connections(emulator))
+    try:
+        default = await tools.call("getObjectSourceV2", {"objectUrl": LARGE})
+        small = await tools.call(
+            "getObjectSourceV2", {"objectUrl": LARGE}, max_response_chars=5_000
+        )
+    finally:
+        await tools.connections.close()
+    assert len(json.dumps(default.payload)) > 20_000
+    assert small.payload["data"]["truncated"] is True
+    assert len(json.dumps(small.payload)) <= 5_000

@@ -3,12 +3,15 @@ streamable HTTP (the ``abap-adt mcp --transport http`` process on 127.0.0.1)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import anyio
 import httpx2
@@ -16,21 +19,10 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from support.emulated import USERS
-from support.mcp_calls import agent_workflow, call, conflict_workflow
+from support.emulated import REPORT, USERS
+from support.mcp_calls import agent_workflow, call, conflict_workflow, error
 
 from adt.emulator import Emulator
-
-
-@pytest.fixture
-def emulator() -> Emulator:
-    return Emulator(users=USERS)
-
-
-@pytest.fixture
-def emulator_url(emulator: Emulator) -> Iterator[str]:
-    with emulator.serve_in_thread() as url:
-        yield url
 
 
 def _env(emulator_url: str, tmp: str) -> dict[str, str]:
@@ -72,41 +64,46 @@ async def test_stdio_workflows(
 class HttpBridge:
     url: str
     token: str
+    port: int = 0
 
 
-@pytest.fixture
-def http_bridge(emulator_url: str, tmp_path: object) -> Iterator[HttpBridge]:
-    env = _env(emulator_url, str(tmp_path))
-    env.pop("MCP_HTTP_TOKEN", None)
+@contextlib.contextmanager
+def http_process(env: dict[str, str], *options: str) -> Iterator[HttpBridge]:
+    """``abap-adt mcp --transport http`` in its own process; the token is read from its
+    output when it generates one, else taken from ``MCP_HTTP_TOKEN``."""
+    command = [sys.executable, "-m", "adt.cli", "mcp", "--transport", "http", "--port", "0"]
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "adt.cli",
-            "mcp",
-            "--transport",
-            "http",
-            "--port",
-            "0",
-            "--no-passthrough",
-        ],
+        [*command, "--no-passthrough", *options],
         env=env,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,
         text=True,
     )
     try:
         assert process.stdout is not None
         url_line = process.stdout.readline()
-        token_line = process.stdout.readline()
-        url = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", url_line)
-        token = re.search(r"token \(generated.*\): (\S+)", token_line)
-        assert url and token, url_line + token_line
-        yield HttpBridge(url.group(1), token.group(1))
+        url = re.search(r"(http://\S+:(\d+)/mcp)", url_line)
+        assert url, url_line
+        token = env.get("MCP_HTTP_TOKEN", "")
+        if not token:
+            token_line = process.stdout.readline()
+            generated = re.search(r"token \(generated.*\): (\S+)", token_line)
+            assert generated, token_line
+            token = generated.group(1)
+        yield HttpBridge(url.group(1), token, int(url.group(2)))
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture
+def http_bridge(emulator_url: str, tmp_path: object) -> Iterator[HttpBridge]:
+    env = _env(emulator_url, str(tmp_path))
+    env.pop("MCP_HTTP_TOKEN", None)
+    with http_process(env) as bridge:
+        assert bridge.url.startswith("http://127.0.0.1:")
+        yield bridge
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
@@ -149,3 +146,97 @@ async def test_http_requires_the_token_and_rejects_foreign_origins(
     async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {http_bridge.token}"}) as http:
         async with Client(streamable_http_client(http_bridge.url, http_client=http)) as client:
             assert (await call(client, "searchObjects", query="ZDEMO*"))["ok"]
+
+
+async def test_an_empty_http_token_counts_as_unset(emulator_url: str, tmp_path: object) -> None:
+    env = {**_env(emulator_url, str(tmp_path)), "MCP_HTTP_TOKEN": ""}
+    with http_process(env) as bridge:  # fails unless the generated token is printed
+        assert len(bridge.token) > 20
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {bridge.token}"}) as http:
+            async with Client(streamable_http_client(bridge.url, http_client=http)) as client:
+                assert (await call(client, "searchObjects", query="ZDEMO*"))["ok"]
+
+
+async def test_binding_all_interfaces_accepts_the_machines_names_only(
+    emulator_url: str, tmp_path: object
+) -> None:
+    env = {**_env(emulator_url, str(tmp_path)), "MCP_HTTP_TOKEN": "a-chosen-token"}
+    with http_process(env, "--host", "0.0.0.0", "--allowed-host", "abap.example") as bridge:
+        assert bridge.url == f"http://{socket.gethostname()}:{bridge.port}/mcp"
+        local = f"http://127.0.0.1:{bridge.port}/mcp"
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        headers = {
+            "Authorization": "Bearer a-chosen-token",
+            "Accept": "application/json, text/event-stream",
+        }
+
+        async def status(**extra: str) -> int:
+            async with httpx2.AsyncClient() as raw:
+                answer = await raw.post(local, json=body, headers={**headers, **extra})
+                return answer.status_code
+
+        assert await status() == 200  # Host: 127.0.0.1:<port>
+        assert await status(Host=f"localhost:{bridge.port}") == 200
+        assert await status(Host=f"{socket.gethostname()}:{bridge.port}") == 200
+        assert await status(Host="abap.example") == 200
+        assert await status(Host=f"evil.example:{bridge.port}") == 421
+        assert await status(Origin="http://evil.example") == 403
+        assert await status(Origin=f"http://{socket.gethostname()}:{bridge.port}") == 200
+
+
+SET_LINE_1: dict[str, Any] = {"startLine": 1, "endLine": 0, "content": "* written by the agent"}
+TRANSPORTABLE = "/sap/bc/adt/programs/programs/zdemo_tr_report"  # package ZDEMO_TR
+
+
+async def _try_write(client: Client, url: str) -> dict[str, Any]:
+    read = await call(client, "getObjectSourceV2", objectUrl=url, startLine=1, endLine=1)
+    return await call(
+        client, "setObjectSourceV2", objectUrl=url, token=read["data"]["token"], **SET_LINE_1
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "variables", "allowed", "refused_allowlist"),
+    [
+        (["--read-only"], {}, [], None),
+        ([], {"MCP_READ_ONLY": "Yes"}, [], None),
+        (["--allow", "ZDEMO_TR"], {}, [TRANSPORTABLE], ["ZDEMO_TR"]),  # by package
+        (
+            ["--allow", "ZNOPE"],
+            {"MCP_WRITE_ALLOWLIST": " $zdemo ,, "},
+            [REPORT],
+            ["ZNOPE", "$zdemo"],
+        ),
+        ([], {"MCP_READ_ONLY": "no", "MCP_WRITE_ALLOWLIST": ""}, [REPORT, TRANSPORTABLE], None),
+    ],
+    ids=["--read-only", "MCP_READ_ONLY", "--allow-package", "MCP_WRITE_ALLOWLIST", "none"],
+)
+async def test_write_policy_from_the_command_line_and_environment(
+    emulator: Emulator,
+    emulator_url: str,
+    tmp_path: object,
+    options: list[str],
+    variables: dict[str, str],
+    allowed: list[str],
+    refused_allowlist: list[str] | None,
+) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "mcp_bridge", "--no-passthrough", *options],
+        env={**_env(emulator_url, str(tmp_path)), **variables},
+    )
+    with anyio.fail_after(60):
+        async with Client(params, read_timeout_seconds=30) as client:
+            for url in (REPORT, TRANSPORTABLE):
+                outcome = await _try_write(client, url)
+                if url in allowed:
+                    assert outcome["ok"], outcome
+                    continue
+                assert outcome["name"] == "WRITE_REFUSED", outcome
+                if refused_allowlist is None:
+                    assert "read-only" in outcome["error"]
+                else:
+                    assert outcome["details"]["allowlist"] == refused_allowlist
+            if not allowed:
+                assert (await error(client, "lock", objectUrl=REPORT))["name"] == "WRITE_REFUSED"
+    assert emulator.locks() == []

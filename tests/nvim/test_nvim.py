@@ -18,12 +18,11 @@ import subprocess
 import sys
 import sysconfig
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.emulated import USERS
 
 from adt.emulator import Emulator
 
@@ -140,17 +139,6 @@ out.stopped = vim.env.ADT_NVIM_KEEP_RUNNING == nil and adt.stop(5000) or nil
 vim.fn.writefile({ vim.json.encode(out) }, vim.env.ADT_NVIM_DIR .. '/result.json')
 vim.cmd('qa!')
 """
-
-
-@pytest.fixture
-def emulator() -> Emulator:
-    return Emulator(users=USERS)
-
-
-@pytest.fixture
-def emulator_url(emulator: Emulator) -> Iterator[str]:
-    with emulator.serve_in_thread() as url:
-        yield url
 
 
 def run_nvim(

@@ -5,15 +5,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from support.emulated import USERS, ServiceFactory, make_client, no_sleep
+from support.emulated import ServiceFactory, make_client, no_sleep
 
 from adt.emulator import Emulator
 from adt.source import SourceConfig, SourceService
-
-
-@pytest.fixture
-def emulator() -> Emulator:
-    return Emulator(users=USERS)
 
 
 @pytest.fixture

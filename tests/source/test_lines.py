@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adt.source.errors import InvalidArgument, LineOutOfRange
-from adt.source.lines import Patch, apply_patches, content_lines, read_range
+from adt.source.errors import InvalidArgument, LineOutOfRange, NoUniqueMatch
+from adt.source.lines import Patch, apply_patches, content_lines, read_range, replace_unique
 
 TEXT = "l1\nl2\nl3\nl4\nl5"
 
@@ -159,3 +159,28 @@ def test_patches_equal_a_sequential_splice(base: list[str], data: st.DataObject)
         spliced[patch.start_line - 1 : patch.end_line] = list(patch.lines)
     assert result.text == "\n".join(spliced)
     assert result.line_count == len(spliced)
+
+
+MIXED = "l1\r\nl2\rl3\nl4\r\n\r\nl6"
+
+
+def test_any_line_ending_counts_as_one_break() -> None:
+    assert read_range(MIXED, 2, 3).content == "l2\nl3"
+    assert read_range(MIXED, None, None).line_count == 6
+    assert read_range(MIXED, 5, 6).content == "\nl6"
+    patched = apply_patches(MIXED, [Patch.from_content(2, 3, "two\r\nthree")])
+    assert patched.text == "l1\ntwo\nthree\nl4\n\nl6" and patched.line_count == 6
+
+
+def test_unique_replacement_names_its_lines() -> None:
+    text, applied = replace_unique(MIXED, "l3\r\nl4", "three")
+    assert text == "l1\nl2\nthree\n\nl6"
+    assert (applied.old_range, applied.new_range) == ((3, 4), (3, 3))
+    with pytest.raises(NoUniqueMatch) as caught:
+        replace_unique("a\nb\na", "a", "c")
+    assert caught.value.details == {"occurrences": 2, "lines": [1, 3]}
+    with pytest.raises(NoUniqueMatch) as caught:
+        replace_unique(TEXT, "missing", "c")
+    assert caught.value.details == {"occurrences": 0}
+    with pytest.raises(InvalidArgument, match="identical"):
+        replace_unique(TEXT, "l1", "l1")

@@ -3,21 +3,35 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import re
 
+import httpx
 import pytest
-from support.emulated import GREETER, LARGE, REPORT, ServiceFactory, no_sleep, socket_client
+from support.emulated import (
+    GREETER,
+    LARGE,
+    REPORT,
+    ServiceFactory,
+    make_client,
+    no_sleep,
+    socket_client,
+)
 
+from adt import AdtClient
 from adt.emulator import Emulator
 from adt.errors import AdtTransportError
+from adt.profile import Secret
 from adt.source import Patch, SourceService
 from adt.source.errors import (
+    AuthFailed,
     CacheExpired,
     IncludeNotFound,
     InvalidArgument,
     LineOutOfRange,
     LockRequired,
+    NetworkError,
     NotClassObject,
     NoUniqueMatch,
     ObjectLocked,
@@ -28,7 +42,7 @@ from adt.source.errors import (
     TokenMismatch,
     VersionConflict,
 )
-from adt.source.token import is_valid_token, token_changed_at
+from adt.source.token import token_changed_at
 
 REPORT_SOURCE = f"{REPORT}/source/main"
 
@@ -226,6 +240,7 @@ async def test_overlapping_patches_are_refused_before_locking(
             token=read.token,
             patches=[Patch.from_content(1, 2, "a"), Patch.from_content(2, 3, "b")],
         )
+    assert emulator.request_log == [], "refused before any request"
     assert emulator.source(REPORT_SOURCE) == read.content
 
 
@@ -586,7 +601,9 @@ async def test_activation_while_we_hold_the_lock_is_refused_clearly(service: Sou
 async def test_search(service: SourceService) -> None:
     hits = await service.search("ZCL_DEMO_*")
     assert {"ZCL_DEMO_GREETER", "ZCL_DEMO_LARGE"} <= {hit["name"] for hit in hits}
-    assert all(is_valid_token("0_empty") for _ in hits)
+    greeter = next(hit for hit in hits if hit["name"] == "ZCL_DEMO_GREETER")
+    assert greeter["uri"] == GREETER and greeter["type"] == "CLAS/OC"
+    assert greeter["package"] == "$ZDEMO"
 
 
 async def test_an_owners_lock_that_died_is_lock_required(
@@ -603,3 +620,183 @@ async def test_an_owners_lock_that_died_is_lock_required(
         )
     assert service.locks_of("editor") == {}
     assert emulator.source(REPORT_SOURCE) == read.content
+
+
+# --- parameters that change what is read or written ---------------------------------------
+
+
+async def test_version_selects_the_active_or_inactive_source(
+    service: SourceService, emulator: Emulator
+) -> None:
+    read = await service.get_source_v2(REPORT)
+    written = await service.set_source_v2(
+        REPORT, token=read.token, start_line=1, end_line=0, content="* not active yet"
+    )
+    inactive = await service.get_source_v2(REPORT, version="inactive", fresh=True)
+    active = await service.get_source_v2(REPORT, version="active", fresh=True)
+    assert inactive.content.startswith("* not active yet") and inactive.token == written.token
+    assert active.content == emulator.source(REPORT_SOURCE, version="active")
+    assert not active.content.startswith("* not active yet") and active.token != inactive.token
+
+
+async def test_an_include_addressed_by_its_source_url(
+    service: SourceService, emulator: Emulator
+) -> None:
+    include_url = f"{GREETER}/includes/definitions"
+    by_url = await service.get_source_v2(object_source_url=include_url)
+    by_type = await service.get_source_v2(GREETER, include_type="definitions")
+    assert (by_url.content, by_url.token, by_url.include_type) == (
+        by_type.content,
+        by_type.token,
+        "definitions",
+    )
+    written = await service.set_source_v2(
+        object_source_url=include_url,
+        token=by_url.token,
+        start_line=1,
+        end_line=0,
+        content="* local definitions",
+    )
+    assert written.updated
+    assert (emulator.source(include_url) or "").startswith("* local definitions\n")
+    assert (
+        emulator.source(f"{GREETER}/source/main")
+        == (await service.get_source_v2(GREETER, fresh=True)).content
+    ), "the main source is untouched"
+
+
+async def test_grep_in_a_class_include_and_case_insensitive(service: SourceService) -> None:
+    lines = (await service.get_source_v2(GREETER, include_type="definitions")).content.split("\n")
+    any_case = await service.grep(
+        GREETER, pattern="class", include_type="definitions", case_insensitive=True
+    )
+    exact = await service.grep(GREETER, pattern="CLASS", include_type="definitions")
+    assert exact.match_count > 0 and any_case.include_type == "definitions"
+    assert [m.line_number for m in any_case.matches] == [
+        number for number, line in enumerate(lines, 1) if "class" in line.lower()
+    ]
+    assert [m.line_number for m in exact.matches] == [
+        number for number, line in enumerate(lines, 1) if "CLASS" in line
+    ]
+    assert exact.match_count < any_case.match_count
+    with pytest.raises(IncludeNotFound):
+        await service.grep(GREETER, pattern="x", include_type="nonsense")
+    ignored = await service.grep(REPORT, pattern="REPORT", include_type="definitions")
+    assert ignored.match_count == 1 and ignored.include_type is None
+
+
+@pytest.mark.parametrize("how", ["argument", "setting"])
+async def test_switching_the_conflict_check_off_overwrites_knowingly(
+    make_service: ServiceFactory, emulator: Emulator, how: str
+) -> None:
+    service = make_service(conflict_check=how != "setting")
+    read = await service.get_source_v2(REPORT)
+    emulator.write_as("COLLEAGUE", REPORT_SOURCE, read.content + "\n* theirs")
+    result = await service.set_source_v2(
+        REPORT,
+        token=read.token,
+        start_line=1,
+        end_line=1,
+        content="* mine",
+        skip_conflict_check=how == "argument",
+    )
+    stored = _stored(emulator, REPORT_SOURCE)
+    assert result.updated and stored.startswith("* mine\n") and stored.endswith("* theirs")
+    if how == "setting":
+        again = await service.get_source_v2(REPORT, fresh=True)
+        emulator.write_as("COLLEAGUE", REPORT_SOURCE, again.content + "\n* theirs again")
+        first = again.content.split("\n")[0]
+        replaced = await service.replace_in_source(
+            REPORT, old_string=first, new_string="* mine again", token=again.token
+        )
+        assert replaced.updated and _stored(emulator, REPORT_SOURCE).endswith("* theirs again")
+
+
+async def test_the_transport_request_goes_with_the_put(
+    service: SourceService, emulator: Emulator
+) -> None:
+    read = await service.get_source_v2(REPORT)
+    emulator.reset_request_log()
+    await service.set_source_v2(
+        REPORT,
+        token=read.token,
+        start_line=1,
+        end_line=0,
+        content="* transported",
+        transport="A4HK900001",
+    )
+    puts = [entry for entry in emulator.request_log if entry.method == "PUT"]
+    assert len(puts) == 1 and "corrNr=A4HK900001" in puts[0].query
+
+
+async def test_closing_the_service_releases_its_locks(
+    make_service: ServiceFactory, emulator: Emulator
+) -> None:
+    service = make_service()
+    await service.lock(REPORT, owner="agent-1")
+    await service.lock(GREETER, owner="editor")
+    assert {entry.object_uri for entry in emulator.locks()} == {REPORT, GREETER}
+    await service.close()
+    assert emulator.locks() == [], "released before the client closed"
+
+
+async def test_network_errors_are_retried_after_one_two_four_seconds(
+    emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pauses: list[float] = []
+
+    async def recording_sleep(seconds: float) -> None:
+        pauses.append(seconds)
+
+    service = SourceService(make_client(emulator), system="A4H", sleep=recording_sleep)
+    try:
+        read = await service.get_source_v2(REPORT)
+
+        async def unreachable(*args: object, **kwargs: object) -> object:
+            raise AdtTransportError("connection refused")
+
+        monkeypatch.setattr(service.client, "write_source", unreachable)
+        with pytest.raises(NetworkError) as caught:
+            await service.set_source_v2(
+                REPORT, token=read.token, start_line=1, end_line=0, content="x"
+            )
+        assert caught.value.code == 4017 and caught.value.to_dict()["retry"] is True
+        assert pauses == [1.0, 2.0, 4.0]
+        assert emulator.source(REPORT_SOURCE) == read.content and emulator.locks() == []
+    finally:
+        await service.close()
+        await service.client.close()
+
+
+async def test_a_wrong_password_is_auth_failed(emulator: Emulator) -> None:
+    profile = dataclasses.replace(make_client(emulator).profile, password=Secret("wrong"))
+    client = AdtClient(profile, transport=httpx.ASGITransport(app=emulator.app), sleep=no_sleep)
+    service = SourceService(client, system="A4H", sleep=no_sleep)
+    try:
+        with pytest.raises(AuthFailed) as caught:
+            await service.get_source_v2(REPORT)
+        assert caught.value.code == 4016 and "check the user and password" in caught.value.message
+        assert emulator.request_counts()[f"GET {REPORT_SOURCE}"] == 1, "not retried"
+    finally:
+        await client.close()
+
+
+async def test_over_long_lines_are_refused_and_nothing_is_written(
+    service: SourceService, emulator: Emulator
+) -> None:
+    read = await service.get_source_v2(REPORT)
+    emulator.reset_request_log()
+    with pytest.raises(InvalidArgument) as caught:
+        await service.set_source_v2(
+            REPORT, token=read.token, start_line=3, end_line=2, content="* ok\n" + "x" * 256
+        )
+    assert caught.value.details == {"line": 4, "length": 256, "limit": 255}
+    assert "line 4" in caught.value.message and emulator.request_log == []
+    with pytest.raises(InvalidArgument) as caught:
+        await service.replace_in_source(
+            REPORT,
+            old_string="REPORT zdemo_report.",
+            new_string='REPORT zdemo_report. " ' + "x" * 250,
+        )
+    assert caught.value.details["line"] == 6
+    assert emulator.source(REPORT_SOURCE) == read.content and emulator.locks() == []

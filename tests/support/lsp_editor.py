@@ -48,6 +48,7 @@ class EditorClient(LanguageClient):
         self.answers: list[str | None] = []
         self.questions: list[types.ShowMessageRequestParams] = []
         self.applied_edits: list[types.ApplyWorkspaceEditParams] = []
+        self.server_capabilities: types.ServerCapabilities | None = None
 
     # --- positions ------------------------------------------------------------------------
 
@@ -130,6 +131,19 @@ class EditorClient(LanguageClient):
 
     async def save(self, uri: str) -> dict[str, Any]:
         return await self.request("adt/saveDocument", {"uri": uri})  # type: ignore[no-any-return]
+
+    def did_save(self, uri: str) -> None:
+        """The plain ``didSave`` notification (no result), as simple clients send it."""
+        self.text_document_did_save(
+            types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+
+    def configure(self, settings: dict[str, Any]) -> None:
+        """Change settings at runtime (``workspace/didChangeConfiguration``, section
+        ``abap-adt``)."""
+        self.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"abap-adt": settings})
+        )
 
     # --- waiting --------------------------------------------------------------------------
 

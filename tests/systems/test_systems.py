@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
+from support.emulated import REPORT, make_client
 
+from adt.emulator import Emulator
 from adt.errors import ConfigurationError
+from adt.source.config import SourceConfig
 from adt.source.errors import UnknownSystem
 from adt.systems import Connections, SystemsConfig, default_config_path
 
@@ -132,3 +136,24 @@ async def test_connections_create_one_service_per_system() -> None:
     assert pool.service("b").system == "B"
     await pool.close()
     assert pool.open_services() == []
+
+
+async def test_services_from_the_pool_drop_expired_cache_entries_on_their_own() -> None:
+    emulator = Emulator()
+    profile = make_client(emulator).profile
+    pool = Connections(
+        SystemsConfig({"A4H": profile}),
+        source_config=SourceConfig(cache_ttl_ms=30, cleanup_interval_ms=10),
+        client_factory=lambda p: make_client(emulator),
+    )
+    service = pool.service("A4H")
+    try:
+        await service.get_source_v2(REPORT, start_line=1, end_line=1)
+        assert service.cache.stats().size == 1
+        for _ in range(100):  # no read in between: only the cleanup task can drop it
+            await asyncio.sleep(0.01)
+            if service.cache.stats().size == 0:
+                break
+        assert service.cache.stats().size == 0 and service.cache.stats().expirations == 1
+    finally:
+        await pool.close()
