@@ -33,12 +33,13 @@ def join_lines(lines: list[str]) -> str:
     return "\n".join(lines)
 
 
-def check_line_lengths(text: str, limit: int = MAX_LINE_LENGTH) -> None:
-    """Raise :class:`LineTooLongError` naming the first line longer than ``limit`` characters."""
+def check_line_lengths(text: str, limit: int = MAX_LINE_LENGTH, *, first_line: int = 1) -> None:
+    """Raise :class:`LineTooLongError` naming the first line longer than ``limit`` characters
+    (numbered from ``first_line``, for a text that will stand at that line of a source)."""
     canonical = to_canonical(text)
     if len(canonical) <= limit:
         return
-    for number, line in enumerate(canonical.split("\n"), start=1):
+    for number, line in enumerate(canonical.split("\n"), start=first_line):
         if len(line) > limit:
             raise LineTooLongError(number, len(line), limit)
 

@@ -18,7 +18,14 @@ from typing import Any, Protocol
 
 from cachetools import TTLCache
 
-from adt.source import Finding, SourceError, SourceRead, SourceService, WriteOutcome
+from adt.source import (
+    CheckOutcome,
+    Finding,
+    SourceError,
+    SourceRead,
+    SourceService,
+    WriteOutcome,
+)
 from adt.source.errors import (
     BackendError,
     InvalidArgument,
@@ -341,10 +348,7 @@ class EditorWorkspace:
         if not any(d.dirty for d in self.documents_of(doc.ref.object_url)):
             await self._release_if_unused(doc.ref)
             return
-        outcome = await self.service_for(doc.ref).check(
-            doc.ref.object_url, include_type=doc.ref.include_type, text=doc.buffer.text
-        )
-        self._publish_findings(doc.ref.object_url, outcome.findings, only=doc)
+        await self._check_unsaved(doc)
 
     # --- saving ---------------------------------------------------------------------------
 
@@ -646,24 +650,26 @@ class EditorWorkspace:
 
     # --- diagnostics, activation ----------------------------------------------------------
 
-    async def _check_saved(self, ref: DocumentRef) -> None:
+    async def _check_saved(self, ref: DocumentRef) -> CheckOutcome:
         outcome = await self.service_for(ref).check(ref.object_url)
         self._publish_findings(ref.object_url, outcome.findings)
+        return outcome
+
+    async def _check_unsaved(self, doc: OpenDocument) -> CheckOutcome:
+        outcome = await self.service_for(doc.ref).check(
+            doc.ref.object_url, include_type=doc.ref.include_type, text=doc.buffer.text
+        )
+        self._publish_findings(doc.ref.object_url, outcome.findings, only=doc)
+        return outcome
 
     async def check(self, uri: str) -> dict[str, Any]:
         """Run the ADT syntax check now (command ``adt.check``) and publish its findings: on
         the unsaved text of an open document with changes, else on the stored object."""
         doc = self.documents.get(uri)
-        ref = doc.ref if doc is not None else parse_uri(uri)
-        service = self.service_for(ref)
         if doc is not None and doc.dirty:
-            outcome = await service.check(
-                ref.object_url, include_type=ref.include_type, text=doc.buffer.text
-            )
-            self._publish_findings(ref.object_url, outcome.findings, only=doc)
+            outcome = await self._check_unsaved(doc)
         else:
-            outcome = await service.check(ref.object_url)
-            self._publish_findings(ref.object_url, outcome.findings)
+            outcome = await self._check_saved(doc.ref if doc is not None else parse_uri(uri))
         return {"uri": uri, **outcome.to_dict()}
 
     def _publish_findings(

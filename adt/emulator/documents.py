@@ -72,6 +72,14 @@ class ObjectView:
         return next(p for p in self.parts if p.part == name)
 
 
+# The abapsource attributes every main-source object (program, include, group...) carries.
+_SOURCE_MAIN_ATTRS: tuple[tuple[str, str | None], ...] = (
+    ("abapsource:sourceUri", "source/main"),
+    ("abapsource:fixPointArithmetic", "true"),
+    ("abapsource:activeUnicodeCheck", "true"),
+)
+
+
 def _core_attrs(view: ObjectView, *, created_by: bool) -> list[tuple[str, str | None]]:
     obj = view.obj
     attrs: list[tuple[str, str | None]] = [
@@ -245,9 +253,7 @@ def _interface_document(view: ObjectView) -> str:
     main = view.part("main")
     attrs: list[tuple[str, str | None]] = [
         ("abapoo:modeled", "false"),
-        ("abapsource:sourceUri", "source/main"),
-        ("abapsource:fixPointArithmetic", "true"),
-        ("abapsource:activeUnicodeCheck", "true"),
+        *_SOURCE_MAIN_ATTRS,
         *_core_attrs(view, created_by=True),
         *_ns(INTF, ("abapoo", NS_ABAPOO), ("abapsource", NS_ABAPSOURCE)),
     ]
@@ -272,9 +278,7 @@ def _program_document(view: ObjectView) -> str:
     attrs: list[tuple[str, str | None]] = [
         ("program:lockedByEditor", "false"),
         ("program:programType", "executableProgram"),
-        ("abapsource:sourceUri", "source/main"),
-        ("abapsource:fixPointArithmetic", "true"),
-        ("abapsource:activeUnicodeCheck", "true"),
+        *_SOURCE_MAIN_ATTRS,
         *_core_attrs(view, created_by=False),
         *_ns(PROG, ("abapsource", NS_ABAPSOURCE)),
     ]
@@ -301,9 +305,7 @@ def _include_document(view: ObjectView, context: RepoObject | None) -> str:
     main = view.part("main")
     attrs: list[tuple[str, str | None]] = [
         ("include:contextRefCount", "1" if context is not None else "0"),
-        ("abapsource:sourceUri", "source/main"),
-        ("abapsource:fixPointArithmetic", "true"),
-        ("abapsource:activeUnicodeCheck", "true"),
+        *_SOURCE_MAIN_ATTRS,
         *_core_attrs(view, created_by=False),
         *_ns(INCL, ("abapsource", NS_ABAPSOURCE)),
     ]
@@ -337,9 +339,7 @@ def _group_document(view: ObjectView) -> str:
     main = view.part("main")
     attrs: list[tuple[str, str | None]] = [
         ("group:lockedByEditor", "false"),
-        ("abapsource:sourceUri", "source/main"),
-        ("abapsource:fixPointArithmetic", "true"),
-        ("abapsource:activeUnicodeCheck", "true"),
+        *_SOURCE_MAIN_ATTRS,
         *_core_attrs(view, created_by=True),
         *_ns(FUGR, ("abapsource", NS_ABAPSOURCE)),
     ]

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from cachetools import TTLCache
 
 from adt.client import AdtClient
-from adt.errors import AdtTransportError, NotFoundError, SessionDeadError
+from adt.errors import AdtTransportError, LineTooLongError, NotFoundError, SessionDeadError
 from adt.models import Message, ObjectMetadata, SourceText
 from adt.source import grep as grep_module
 from adt.source.cache import CacheEntry, CacheKey, SourceCache
@@ -58,7 +58,7 @@ from adt.source.results import (
     WriteOutcome,
 )
 from adt.source.token import is_valid_token, make_token, same_content, token_changed_at
-from adt.text import MAX_LINE_LENGTH, split_lines, to_canonical
+from adt.text import check_line_lengths, split_lines, to_canonical
 from adt.urls import CLASS_INCLUDE_TYPES, SourceRef, object_type_for, source_ref
 
 log = logging.getLogger("adt.source")
@@ -907,16 +907,10 @@ def _collect_patches(
 
 def _check_patch_lines(patch: Patch) -> None:
     """Refuse an over-long new line before any request, naming the line it would become."""
-    for offset, line in enumerate(patch.lines):
-        if len(line) > MAX_LINE_LENGTH:
-            number = patch.start_line + offset
-            raise InvalidArgument(
-                f"the new line {number} would have {len(line)} characters; ABAP source lines "
-                f"are limited to {MAX_LINE_LENGTH}. Split it; nothing was written.",
-                line=number,
-                length=len(line),
-                limit=MAX_LINE_LENGTH,
-            )
+    try:
+        check_line_lengths("\n".join(patch.lines), first_line=patch.start_line)
+    except LineTooLongError as exc:
+        raise as_source_error(exc) from exc
 
 
 def _cut_lines(content: str, max_chars: int) -> list[str]:
