@@ -161,7 +161,7 @@ def _bridge_process(emulator_url: str) -> Iterator[str]:
         "ABAP_ADT_CONFIG": os.devnull,
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "adt.cli", "mcp", "--transport", "http", "--no-passthrough"],
+        [sys.executable, "-m", "adt.app", "mcp", "--transport", "http", "--no-passthrough"],
         env=env,
         stdout=subprocess.PIPE,
         stdin=subprocess.DEVNULL,

@@ -133,8 +133,7 @@ async def _save_end_to_end(runs: int = 5) -> tuple[float, int, int]:
 
     from adt import AdtClient, ConnectionProfile
     from adt.emulator import Emulator
-    from adt.systems import Connections, SystemsConfig
-    from lsp_server.settings import Settings
+    from adt.systems import Connections, EditorSettings, SystemsConfig
     from lsp_server.workspace import EditorWorkspace
 
     uri = "adt://A4H/sap/bc/adt/oo/classes/zcl_demo_large/source/main"
@@ -150,19 +149,19 @@ async def _save_end_to_end(runs: int = 5) -> tuple[float, int, int]:
                 p, transport=httpx.ASGITransport(app=app)
             ),
         )
-        workspace = EditorWorkspace(connections, Settings(poll_interval=0), _QuietEditor())
-        read = await workspace.read_document(uri)
-        workspace.did_open(uri, read["text"], 1, UTF16)
-        lines = read["text"].split("\n")
+        workspace = EditorWorkspace(connections, EditorSettings(poll_interval=0), _QuietEditor())
+        read = await workspace.objects.read_document(uri)
+        workspace.did_open(uri, read.text, 1, UTF16)
+        lines = read.text.split("\n")
         for number, line in enumerate(range(500, 10_000, 1_000)):
             at = (line, min(4, len(lines[line])))  # ASCII: a str index is a UTF-16 position
             workspace.did_change(uri, 2 + number, [(at, at, f"x{run}")])
-        hunks = len(workspace.document(uri).buffer.hunks())
+        hunks = len(workspace.documents.require(uri).buffer.hunks())
         emulator.reset_request_log()
         started = time.perf_counter()
         result = await workspace.save(uri)
         times.append((time.perf_counter() - started) * 1000)
-        assert result["status"] == "saved", result
+        assert result.status == "saved", result
         requests = sum(emulator.request_counts().values())
         await workspace.close()
     return statistics.median(times), requests, hunks

@@ -2,6 +2,9 @@
 
 import sys
 
-from lsp_server.server import run_stdio
+from lsp_server.arguments import parser
 
-sys.exit(run_stdio())
+arguments = parser().parse_args()
+from lsp_server.server import run_stdio  # noqa: E402 - after --help, which needs no server
+
+sys.exit(run_stdio(arguments))

@@ -12,6 +12,8 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from adt.source.lines import Patch
+from adt.text import split_lines
 from lsp_server.buffer import Hunk
 
 OURS_MARK = "<<<<<<< yours (unsaved)"
@@ -110,3 +112,8 @@ def merge(base: Sequence[str], ours: Sequence[Hunk], theirs: Sequence[Hunk]) -> 
         cursor = max(cursor, last + 1)
     merged.extend(base[cursor - 1 :])
     return MergeResult(tuple(merged), tuple(conflicts))
+
+
+def patches_between(base_text: str, target_text: str) -> list[Patch]:
+    """Line patches turning ``base_text`` into ``target_text`` (for overwrite and merge)."""
+    return [h.as_patch() for h in diff_hunks(split_lines(base_text), split_lines(target_text))]

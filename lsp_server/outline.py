@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from adt.abap_scanner import Statement, statements
+from adt.abap.scanner import Statement, statements
 
 CLASS, INTERFACE, METHOD, FUNCTION, MODULE = "class", "interface", "method", "function", "module"
 

@@ -2,6 +2,7 @@
 
 import sys
 
-from adt.cli import main
+from mcp_bridge.arguments import parser
+from mcp_bridge.server import run_from_args
 
-sys.exit(main(["mcp", *sys.argv[1:]]))
+sys.exit(run_from_args(parser().parse_args()))

@@ -33,7 +33,7 @@ from adt.agent.channel import (
     ChannelError,
 )
 from adt.agent.discovery import Announcement, discover
-from adt.agent.schemas import BY_NAME
+from adt.agent.tools import BY_NAME
 from adt.source.errors import InvalidArgument, NetworkError, SourceError, UnknownSystem
 
 log = logging.getLogger("mcp_bridge.router")
@@ -140,34 +140,40 @@ class Windows:
         await self.refresh()
         windows = self.live()
         if workspace:
-            matching = [c for c in windows if any(workspace in w for w in c.workspaces)]
-            if not matching:
-                folders = [w for c in windows for w in c.workspaces]
-                raise InvalidArgument(
-                    f"no connected editor window has a workspace matching {workspace!r} "
-                    f"(connected: {', '.join(folders) or 'none'}); pass another workspace, "
-                    "or omit it to run the call with any window of the system or the bridge's "
-                    "own session",
-                    workspace=workspace,
-                    available=folders,
-                )
-            serving = [c for c in matching if system and c.serves(system)]
-            if serving:
-                return serving[0]
-            if explicit and system:
-                served = sorted({s for c in matching for s in c.systems})
-                raise InvalidArgument(
-                    f"the editor window for workspace {workspace!r} does not serve system "
-                    f"{system!r} (it serves {', '.join(served) or 'none'})",
-                    workspace=workspace,
-                    system=system,
-                    available=served,
-                )
-            return matching[0]  # the workspace names the window; it uses its own default
+            return self._for_workspace(windows, workspace, system, explicit)
         if system is None:
             return windows[0] if windows else None
         serving = [c for c in windows if c.serves(system)]
         return serving[0] if serving else None
+
+    @staticmethod
+    def _for_workspace(
+        windows: list[ChannelClient], workspace: str, system: str | None, explicit: bool
+    ) -> ChannelClient:
+        """The window a ``workspace`` names: it must exist, and serve an explicit system."""
+        matching = [c for c in windows if any(workspace in w for w in c.workspaces)]
+        if not matching:
+            folders = [w for c in windows for w in c.workspaces]
+            raise InvalidArgument(
+                f"no connected editor window has a workspace matching {workspace!r} "
+                f"(connected: {', '.join(folders) or 'none'}); pass another workspace, or omit "
+                "it to run the call with any window of the system or the bridge's own session",
+                workspace=workspace,
+                available=folders,
+            )
+        serving = [c for c in matching if system and c.serves(system)]
+        if serving:
+            return serving[0]
+        if explicit and system:
+            served = sorted({s for c in matching for s in c.systems})
+            raise InvalidArgument(
+                f"the editor window for workspace {workspace!r} does not serve system "
+                f"{system!r} (it serves {', '.join(served) or 'none'})",
+                workspace=workspace,
+                system=system,
+                available=served,
+            )
+        return matching[0]  # the workspace names the window; it uses its own default
 
     async def close(self) -> None:
         for _, task in list(self._connecting.values()):

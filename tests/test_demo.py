@@ -16,7 +16,7 @@ import httpx
 
 def test_demo_cycle_runs_end_to_end() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "adt.cli", "demo", "--no-serve"],
+        [sys.executable, "-m", "adt.app", "demo", "--no-serve"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -44,7 +44,7 @@ def test_the_installed_console_command_lists_its_subcommands() -> None:
 
 def test_the_demo_keeps_serving_until_ctrl_c() -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "adt.cli", "demo"],
+        [sys.executable, "-m", "adt.app", "demo"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

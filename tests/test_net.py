@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from adt._net import tcp_listener
+from adt.net import tcp_listener
 
 
 async def test_accepted_connections_have_tcp_nodelay() -> None:

@@ -43,7 +43,7 @@ def test_readme_has_exactly_the_two_commands_and_ci_runs_the_test_one() -> None:
 
 def test_cli_help_works() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "adt.cli", "--help"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "adt.app", "--help"], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0
     for command in ("emulator", "demo", "lsp", "mcp"):

@@ -4,13 +4,11 @@ objects whose package or name (or object URL) matches one of its patterns (``*``
 from __future__ import annotations
 
 import fnmatch
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adt.source.errors import WriteRefused
-
-_TRUE = {"1", "true", "yes", "on"}
+from adt.systems import BridgeSettings
 
 
 @dataclass(frozen=True)
@@ -21,19 +19,16 @@ class WritePolicy:
     @classmethod
     def from_settings(
         cls,
+        settings: BridgeSettings,
         *,
         read_only: bool = False,
         allow: Sequence[str] = (),
-        env: Mapping[str, str] | None = None,
     ) -> WritePolicy:
-        """Flags win; ``MCP_READ_ONLY`` and ``MCP_WRITE_ALLOWLIST`` (comma-separated) add."""
-        source = os.environ if env is None else env
-        env_allow = [
-            p.strip() for p in source.get("MCP_WRITE_ALLOWLIST", "").split(",") if p.strip()
-        ]
+        """The command line's flags plus the settings (``readOnly``, ``writeAllowlist``):
+        either one can make the bridge read-only, and both add to the allowlist."""
         return cls(
-            read_only=read_only or source.get("MCP_READ_ONLY", "").strip().lower() in _TRUE,
-            allow=tuple(dict.fromkeys([*allow, *env_allow])),
+            read_only=read_only or settings.read_only,
+            allow=tuple(dict.fromkeys([*allow, *settings.write_allowlist])),
         )
 
     def check(self, tool: str, object_url: str, name: str, package: str) -> None:

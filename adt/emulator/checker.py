@@ -13,7 +13,7 @@ fragments ``#start=L,C``).
 
 from __future__ import annotations
 
-from adt.abap_scanner import MULTILINE_LITERAL, Finding, Statement, scan, statements
+from adt.abap.scanner import MULTILINE_LITERAL, Finding, Statement, scan, statements
 
 from .text import split_lines
 

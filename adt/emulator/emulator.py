@@ -16,7 +16,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
-from adt._net import tcp_listener
+from adt.net import tcp_listener
 
 from . import stamps
 from .admin import AdminEndpoint

@@ -8,7 +8,7 @@ import sys
 
 import uvicorn
 
-from adt._net import tcp_listener
+from adt.net import tcp_listener
 
 from .emulator import DEFAULT_USERS, Emulator
 

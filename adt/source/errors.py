@@ -2,13 +2,15 @@
 
 Codes 4000–4008 are exactly the V2 design's table. 4009 and above are ours, for failures the
 design leaves unnamed (a lock held by someone else, a dead session, ...). Every error renders
-to ``{"error", "code", "details", "retry", "retryAction"}`` via :meth:`SourceError.to_dict`,
+to ``{"error", "code", "details", "retry", "retryAction"}`` via :meth:`SourceError.to_dict`
+(``retryAction`` names this layer's operation; each face words it for its users),
 and :func:`error_payload` does the same for any other exception, so no caller ever needs to
 look inside an ADT error.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from adt.errors import (
@@ -24,6 +26,10 @@ from adt.errors import (
     SessionDeadError,
 )
 
+READ_SOURCE = "readSource"
+"""The operation that fixes most refusals: read the source again for its content and token.
+Faces word it for their users (:meth:`SourceError.to_dict`'s ``words``)."""
+
 
 class SourceError(AdtError):
     """A refusal with a stable numeric code and machine-readable details."""
@@ -38,31 +44,36 @@ class SourceError(AdtError):
         self.message = message
         self.details = details
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, words: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The V2 JSON form. ``retryAction`` names an operation of this layer; ``words``
+        maps it to what a face calls it (a tool name, a request name)."""
+        action = self.retry_action
+        if action is not None and words is not None:
+            action = words.get(action, action)
         return {
             "error": self.message,
             "code": self.code,
             "name": self.name,
             "details": self.details,
             "retry": self.retry,
-            "retryAction": self.retry_action,
+            "retryAction": action,
         }
 
 
 class CacheExpired(SourceError):
-    code, name, retry, retry_action = 4000, "CACHE_EXPIRED", True, "getObjectSourceV2"
+    code, name, retry, retry_action = 4000, "CACHE_EXPIRED", True, READ_SOURCE
 
 
 class TokenInvalid(SourceError):
-    code, name, retry, retry_action = 4001, "TOKEN_INVALID", True, "getObjectSourceV2"
+    code, name, retry, retry_action = 4001, "TOKEN_INVALID", True, READ_SOURCE
 
 
 class TokenMismatch(SourceError):
-    code, name, retry, retry_action = 4002, "TOKEN_MISMATCH", True, "getObjectSourceV2"
+    code, name, retry, retry_action = 4002, "TOKEN_MISMATCH", True, READ_SOURCE
 
 
 class VersionConflict(SourceError):
-    code, name, retry, retry_action = 4003, "VERSION_CONFLICT", True, "getObjectSourceV2"
+    code, name, retry, retry_action = 4003, "VERSION_CONFLICT", True, READ_SOURCE
 
 
 class LineOutOfRange(SourceError):
@@ -109,7 +120,7 @@ class WriteRefused(SourceError):
 
 
 class NoUniqueMatch(SourceError):
-    code, name, retry, retry_action = 4014, "NO_UNIQUE_MATCH", True, "getObjectSourceV2"
+    code, name, retry, retry_action = 4014, "NO_UNIQUE_MATCH", True, READ_SOURCE
 
 
 class BackendError(SourceError):
@@ -192,6 +203,6 @@ def as_source_error(exc: BaseException) -> SourceError:
     return BackendError(f"unexpected {type(exc).__name__}: {exc}")
 
 
-def error_payload(exc: BaseException) -> dict[str, Any]:
-    """The V2 JSON error form for any exception."""
-    return as_source_error(exc).to_dict()
+def error_payload(exc: BaseException, words: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The V2 JSON error form for any exception (``words``: see :meth:`SourceError.to_dict`)."""
+    return as_source_error(exc).to_dict(words)

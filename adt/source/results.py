@@ -228,3 +228,73 @@ class ActivationOutcome:
                 "inactiveObjects": list(self.inactive_objects) or None,
             }
         )
+
+
+@dataclass(frozen=True)
+class IncludeInfo:
+    """One source unit of an object (a class include, or the object's own source)."""
+
+    include_type: str
+    source_url: str
+    changed_at: int | None
+    changed_by: str | None
+    version: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "includeType": self.include_type,
+            "sourceUrl": self.source_url,
+            "changedAt": self.changed_at,
+            "changedBy": self.changed_by,
+            "version": self.version,
+        }
+
+
+@dataclass(frozen=True)
+class ObjectStructure:
+    """Name, type, package, stamps and the includes of an object."""
+
+    object_url: str
+    name: str
+    type: str
+    description: str
+    package: str
+    changed_at: int | None
+    changed_by: str | None
+    version: str
+    source_url: str | None
+    includes: tuple[IncludeInfo, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "objectUrl": self.object_url,
+            "name": self.name,
+            "type": self.type,
+            "description": self.description,
+            "package": self.package,
+            "changedAt": self.changed_at,
+            "changedBy": self.changed_by,
+            "version": self.version,
+            "sourceUrl": self.source_url,
+            "includes": [include.to_dict() for include in self.includes],
+        }
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """An object found by name."""
+
+    uri: str
+    type: str
+    name: str
+    package: str
+    description: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "uri": self.uri,
+            "type": self.type,
+            "name": self.name,
+            "package": self.package,
+            "description": self.description,
+        }

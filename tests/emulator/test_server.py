@@ -49,7 +49,7 @@ def _cli(*args: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
     Stopped with Ctrl-C by the test, killed if it is still running afterwards."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "adt.cli", "emulator", "--port", "0", *args],
+        [sys.executable, "-m", "adt.app", "emulator", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -102,7 +102,7 @@ def test_cli_serves_its_own_seed_system_and_client(tmp_path: Path) -> None:
 
 def test_cli_rejects_a_bad_user() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "adt.cli", "emulator", "--user", "nopassword"],
+        [sys.executable, "-m", "adt.app", "emulator", "--user", "nopassword"],
         capture_output=True,
         text=True,
         timeout=30,

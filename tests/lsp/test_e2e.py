@@ -168,6 +168,7 @@ async def test_conflict_reload_theirs(client: EditorClient, emulator: Emulator) 
     result = await client.save(REPORT_URI)
     assert result["status"] == "conflict" and result["conflict"]["code"] == 4003
     assert result["conflict"]["details"]["changedBy"] == "COLLEAGUE"
+    assert result["conflict"]["retryAction"] == "adt/readDocument"  # the editor's words
     await client.until(lambda: client.texts[REPORT_URI] == theirs)
     assert "COLLEAGUE" in client.questions[0].message
     assert _stored(emulator, f"{REPORT}/source/main") == theirs

@@ -14,8 +14,10 @@ import pytest
 from adt.agent import AgentTools, WritePolicy, discovery
 from adt.agent.channel import ChannelClient, ChannelError, ChannelServer, ChannelTimeout
 from adt.agent.discovery import Announcement, announce, discover
+from adt.errors import ConfigurationError
 from adt.source.errors import WriteRefused
-from adt.systems import Connections, SystemsConfig
+from adt.systems import BridgeSettings, Connections, SystemsConfig
+from adt.systems.settings import load_section
 
 GONE = 2**22 + 12_345  # above the usual pid_max: no such process
 
@@ -99,14 +101,21 @@ async def test_the_response_limit_travels_with_the_call(tmp_path: Path) -> None:
     assert seen == [5000, None]
 
 
+def _bridge_settings(env: dict[str, str]) -> BridgeSettings:
+    return load_section(BridgeSettings, env=env)
+
+
 def test_write_policy_settings_from_flags_and_environment() -> None:
     env = {"MCP_READ_ONLY": " TRUE ", "MCP_WRITE_ALLOWLIST": " $ZDEMO, ,zcl_* ,$ZDEMO"}
-    policy = WritePolicy.from_settings(allow=["ZDEMO_TR"], env=env)
+    policy = WritePolicy.from_settings(_bridge_settings(env), allow=["ZDEMO_TR"])
     assert policy.read_only is True
     assert policy.allow == ("ZDEMO_TR", "$ZDEMO", "zcl_*")
-    for value in ("", "0", "false", "no", "off", "maybe"):
-        assert WritePolicy.from_settings(env={"MCP_READ_ONLY": value}).read_only is False
-    assert WritePolicy.from_settings(read_only=True, env={}).read_only is True
+    for value in ("", "0", "false", "no", "off"):
+        settings = _bridge_settings({"MCP_READ_ONLY": value})
+        assert WritePolicy.from_settings(settings).read_only is False
+    with pytest.raises(ConfigurationError, match="MCP_READ_ONLY"):
+        _bridge_settings({"MCP_READ_ONLY": "maybe"})
+    assert WritePolicy.from_settings(BridgeSettings(), read_only=True).read_only is True
     writable = WritePolicy(allow=policy.allow)
     writable.check("lock", "/x", "ZCL_A", "$OTHER")  # by name
     writable.check("lock", "/x", "ZFOO", "$ZDEMO")  # by package

@@ -71,7 +71,7 @@ class HttpBridge:
 def http_process(env: dict[str, str], *options: str) -> Iterator[HttpBridge]:
     """``abap-adt mcp --transport http`` in its own process; the token is read from its
     output when it generates one, else taken from ``MCP_HTTP_TOKEN``."""
-    command = [sys.executable, "-m", "adt.cli", "mcp", "--transport", "http", "--port", "0"]
+    command = [sys.executable, "-m", "adt.app", "mcp", "--transport", "http", "--port", "0"]
     process = subprocess.Popen(
         [*command, "--no-passthrough", *options],
         env=env,

@@ -114,7 +114,7 @@ async def test_unknown_includes_list_the_available_ones(service: SourceService) 
     assert caught.value.code == 4007 and "testclasses" in caught.value.details["available"]
     counter = "/sap/bc/adt/oo/classes/zcl_demo_counter"
     structure = await service.object_structure(counter)
-    have = {inc["includeType"] for inc in structure["includes"]}
+    have = {inc.include_type for inc in structure.includes}
     missing = next(t for t in ("macros", "definitions", "implementations") if t not in have)
     with pytest.raises(IncludeNotFound) as caught:
         await service.get_source_v2(counter, include_type=missing)
@@ -257,10 +257,10 @@ async def test_a_colleagues_change_is_a_conflict_and_nothing_is_written(
     assert error.details["expectedToken"] == read.token
     assert (
         error.details["currentToken"] != read.token
-        and "getObjectSourceV2" in error.details["resolution"]
+        and "read the source again" in error.details["resolution"]
     )
     payload = error.to_dict()
-    assert payload["retry"] is True and payload["retryAction"] == "getObjectSourceV2"
+    assert payload["retry"] is True and payload["retryAction"] == "readSource"
     assert _stored(emulator, REPORT_SOURCE) == theirs
     current = await service.get_source_v2(REPORT)
     assert current.token == error.details["currentToken"], "the conflict refreshed the cache"
@@ -563,8 +563,8 @@ async def test_locks_are_tracked_per_owner(service: SourceService, emulator: Emu
 
 async def test_object_structure_lists_includes(service: SourceService) -> None:
     structure = await service.object_structure(GREETER)
-    assert structure["name"] == "ZCL_DEMO_GREETER" and structure["package"] == "$ZDEMO"
-    types = [inc["includeType"] for inc in structure["includes"]]
+    assert structure.name == "ZCL_DEMO_GREETER" and structure.package == "$ZDEMO"
+    types = [inc.include_type for inc in structure.includes]
     assert {"main", "definitions", "implementations", "macros", "testclasses"} <= set(types)
 
 
@@ -600,10 +600,10 @@ async def test_activation_while_we_hold_the_lock_is_refused_clearly(service: Sou
 
 async def test_search(service: SourceService) -> None:
     hits = await service.search("ZCL_DEMO_*")
-    assert {"ZCL_DEMO_GREETER", "ZCL_DEMO_LARGE"} <= {hit["name"] for hit in hits}
-    greeter = next(hit for hit in hits if hit["name"] == "ZCL_DEMO_GREETER")
-    assert greeter["uri"] == GREETER and greeter["type"] == "CLAS/OC"
-    assert greeter["package"] == "$ZDEMO"
+    assert {"ZCL_DEMO_GREETER", "ZCL_DEMO_LARGE"} <= {hit.name for hit in hits}
+    greeter = next(hit for hit in hits if hit.name == "ZCL_DEMO_GREETER")
+    assert greeter.uri == GREETER and greeter.type == "CLAS/OC"
+    assert greeter.package == "$ZDEMO"
 
 
 async def test_an_owners_lock_that_died_is_lock_required(

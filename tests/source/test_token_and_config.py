@@ -6,8 +6,6 @@ import hashlib
 
 import pytest
 
-from adt.errors import ConfigurationError
-from adt.source.config import SourceConfig
 from adt.source.token import (
     EMPTY_TOKEN,
     content_hash,
@@ -65,30 +63,3 @@ def test_token_parts() -> None:
     assert token_changed_at(token) == 1706140800000
     assert same_content(token, make_token(1706140900000, "x"))
     assert not same_content(token, make_token(1706140800000, "y"))
-
-
-def test_config_defaults_and_environment() -> None:
-    default = SourceConfig.from_env({})
-    assert (default.cache_ttl_ms, default.cache_size, default.cleanup_interval_ms) == (
-        300_000,
-        100,
-        60_000,
-    )
-    assert default.conflict_check is True and default.max_matches == 100
-    assert default.strict_cache is False
-    custom = SourceConfig.from_env(
-        {
-            "MCP_CACHE_TTL": "1000",
-            "MCP_CACHE_SIZE": "3",
-            "MCP_CACHE_CLEANUP_INTERVAL": "10",
-            "MCP_ENABLE_CONFLICT_CHECK": "false",
-            "MCP_MAX_MATCHES": "7",
-            "MCP_STRICT_CACHE": "true",
-        }
-    )
-    assert (custom.cache_ttl_ms, custom.cache_size, custom.cleanup_interval_ms) == (1000, 3, 10)
-    assert (custom.conflict_check, custom.max_matches, custom.strict_cache) == (False, 7, True)
-    with pytest.raises(ConfigurationError, match="MCP_CACHE_SIZE"):
-        SourceConfig.from_env({"MCP_CACHE_SIZE": "many"})
-    with pytest.raises(ConfigurationError, match="MCP_ENABLE_CONFLICT_CHECK"):
-        SourceConfig.from_env({"MCP_ENABLE_CONFLICT_CHECK": "maybe"})

@@ -1,4 +1,4 @@
-"""Which SAP systems we talk to, and one connection pool over them.
+"""Which SAP systems we talk to, and the settings of every face, from one loader.
 
 Systems come from three places, in this order (the first one is the default unless a
 ``default`` is named):
@@ -16,7 +16,6 @@ Passwords never come from the file: an entry names an environment variable
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import tomllib
@@ -25,11 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adt.client import AdtClient
 from adt.errors import ConfigurationError
 from adt.profile import ConnectionProfile, Secret, parse_verify
-from adt.source import SourceConfig, SourceService
 from adt.source.errors import UnknownSystem
+from adt.systems.settings import BridgeSettings, EditorSettings, SourceSettings, load_section
 
 KEYRING_SERVICE = "abap-adt"
 KeyringGet = Callable[[str, str], str | None]
@@ -70,6 +68,46 @@ def _key(entry: Mapping[str, Any], *names: str) -> Any:
     return None
 
 
+def _password(
+    name: str,
+    entry: Mapping[str, Any],
+    env: Mapping[str, str],
+    keyring_get: KeyringGet,
+    *,
+    allow_password: bool,
+    origin: str,
+) -> str:
+    """The password of a system entry: clear text (editors only), an environment variable,
+    or the keyring; never from the config file itself."""
+    if "password" in entry:
+        if not allow_password:
+            raise ConfigurationError(
+                f"system {name!r} in {origin} has a clear-text password; remove it and use "
+                'password_env = "VARIABLE" or keyring = true instead'
+            )
+        return str(entry["password"])
+    env_name = _key(entry, "password_env", "passwordEnv")
+    if env_name:
+        password = env.get(str(env_name))
+        if password is None:
+            raise ConfigurationError(
+                f"system {name!r}: environment variable {env_name} (its password) is not set"
+            )
+        return password
+    if _key(entry, "keyring"):
+        user = _key(entry, "user")
+        stored = keyring_get(KEYRING_SERVICE, f"{name}:{user}")
+        if stored is None:
+            raise ConfigurationError(
+                f"system {name!r}: no password in the keyring for service {KEYRING_SERVICE!r}, "
+                f"user {name}:{user}"
+            )
+        return stored
+    raise ConfigurationError(
+        f"system {name!r} ({origin}) has no password source: set password_env or keyring"
+    )
+
+
 def _profile(
     name: str,
     entry: Mapping[str, Any],
@@ -79,44 +117,22 @@ def _profile(
     allow_password: bool,
     origin: str,
 ) -> ConnectionProfile:
+    if not isinstance(entry, Mapping):
+        raise ConfigurationError(f"system {name!r} ({origin}) must be a table of settings")
     url = _key(entry, "url", "baseUrl")
     user = _key(entry, "user")
     if not url or not user:
         raise ConfigurationError(f"system {name!r} ({origin}) needs 'url' and 'user'")
-    password: str | None = None
-    if "password" in entry:
-        if not allow_password:
-            raise ConfigurationError(
-                f"system {name!r} in {origin} has a clear-text password; remove it and use "
-                'password_env = "VARIABLE" or keyring = true instead'
-            )
-        password = str(entry["password"])
-    env_name = _key(entry, "password_env", "passwordEnv")
-    if password is None and env_name:
-        password = env.get(str(env_name))
-        if password is None:
-            raise ConfigurationError(
-                f"system {name!r}: environment variable {env_name} (its password) is not set"
-            )
-    if password is None and _key(entry, "keyring"):
-        password = keyring_get(KEYRING_SERVICE, f"{name}:{user}")
-        if password is None:
-            raise ConfigurationError(
-                f"system {name!r}: no password in the keyring for service {KEYRING_SERVICE!r}, "
-                f"user {name}:{user}"
-            )
-    if password is None:
-        raise ConfigurationError(
-            f"system {name!r} ({origin}) has no password source: set password_env or keyring"
-        )
-    verify = _key(entry, "verify_tls", "verifyTls")
+    password = _password(
+        name, entry, env, keyring_get, allow_password=allow_password, origin=origin
+    )
     return ConnectionProfile(
         base_url=str(url),
         user=str(user),
         password=Secret(password),
         client=str(_key(entry, "client") or "001"),
         language=str(_key(entry, "language") or "EN"),
-        verify=_verify(verify),
+        verify=_verify(_key(entry, "verify_tls", "verifyTls")),
         name=name,
     )
 
@@ -164,84 +180,100 @@ class SystemsConfig:
         keyring_get: KeyringGet = _system_keyring_get,
     ) -> SystemsConfig:
         """Collect systems from the editor, the config file and the environment."""
-        environ = os.environ if env is None else env
-        config = cls()
-        options = init_options or {}
+        return load_settings(
+            init_options=init_options, env=env, config_file=config_file, keyring_get=keyring_get
+        ).systems
+
+    def _add_editor_systems(
+        self, options: Mapping[str, Any], env: Mapping[str, str], keyring_get: KeyringGet
+    ) -> None:
         for entry in options.get("systems") or []:
             name = str(entry.get("name") or "")
             if not name:
                 raise ConfigurationError("every system in initializationOptions needs a name")
-            config.add(
-                name,
-                _profile(
-                    name,
-                    entry,
-                    environ,
-                    keyring_get,
-                    allow_password=True,
-                    origin="initializationOptions",
-                ),
+            profile = _profile(
+                name, entry, env, keyring_get, allow_password=True, origin="initializationOptions"
             )
-        path = config_file if config_file is not None else default_config_path(environ)
-        file_default = None
-        if path.is_file():
-            try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
-            except tomllib.TOMLDecodeError as exc:
-                raise ConfigurationError(f"{path}: {exc}") from exc
-            file_default = data.get("default")
-            for name, entry in (data.get("systems") or {}).items():
-                config.add(
-                    name,
-                    _profile(
-                        name, entry, environ, keyring_get, allow_password=False, origin=str(path)
-                    ),
-                )
-        if environ.get("ADT_URL"):
-            name = environ.get("ADT_SYSTEM") or "default"
-            config.add(name, ConnectionProfile.from_env(environ, name=name))
-        config.default = options.get("default") or file_default or None
-        if config.default is not None:
-            config.get(config.default)  # an unknown default is a configuration error
-        return config
+            self.add(name, profile)
 
-
-ClientFactory = Callable[[ConnectionProfile], AdtClient]
-
-
-class Connections:
-    """One :class:`AdtClient` and :class:`SourceService` per system, created on first use."""
-
-    def __init__(
-        self,
-        systems: SystemsConfig,
-        *,
-        source_config: SourceConfig | None = None,
-        client_factory: ClientFactory = AdtClient,
+    def _add_file_systems(
+        self, file: ConfigFile, env: Mapping[str, str], keyring_get: KeyringGet
     ) -> None:
-        self.systems = systems
-        self.source_config = source_config or SourceConfig.from_env()
-        self._client_factory = client_factory
-        self._services: dict[str, SourceService] = {}
-
-    def service(self, system: str | None = None) -> SourceService:
-        profile = self.systems.get(system)
-        name = profile.name or profile.system_id
-        service = self._services.get(name)
-        if service is None:
-            service = SourceService(
-                self._client_factory(profile), system=name, config=self.source_config
+        systems = file.data.get("systems") or {}
+        if not isinstance(systems, dict):
+            raise ConfigurationError(f"{file.path}: [systems] must be a table of systems")
+        for name, entry in systems.items():
+            profile = _profile(
+                name, entry, env, keyring_get, allow_password=False, origin=str(file.path)
             )
-            self._services[name] = service
-            with contextlib.suppress(RuntimeError):  # no running loop: nothing to clean up yet
-                service.start()
-        return service
+            self.add(name, profile)
 
-    def open_services(self) -> list[SourceService]:
-        return list(self._services.values())
+    def _add_env_system(self, env: Mapping[str, str]) -> None:
+        if env.get("ADT_URL"):
+            name = env.get("ADT_SYSTEM") or "default"
+            self.add(name, ConnectionProfile.from_env(env, name=name))
 
-    async def close(self) -> None:
-        for service in self._services.values():
-            await service.close()
-            await service.client.close()
-        self._services.clear()
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """The parsed ``systems.toml`` (empty when there is none)."""
+
+    path: Path
+    data: dict[str, Any]
+
+    @classmethod
+    def read(cls, path: Path) -> ConfigFile:
+        if not path.is_file():
+            return cls(path, {})
+        try:
+            return cls(path, tomllib.loads(path.read_text(encoding="utf-8")))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigurationError(f"{path}: {exc}") from exc
+
+    def table(self, name: str) -> dict[str, Any] | None:
+        table = self.data.get(name)
+        if table is not None and not isinstance(table, dict):
+            raise ConfigurationError(f"{self.path}: [{name}] must be a table")
+        return table
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a face is configured with: the systems and each concern's settings."""
+
+    systems: SystemsConfig = field(default_factory=SystemsConfig)
+    source: SourceSettings = field(default_factory=SourceSettings)
+    editor: EditorSettings = field(default_factory=EditorSettings)
+    bridge: BridgeSettings = field(default_factory=BridgeSettings)
+
+
+def load_settings(
+    *,
+    init_options: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    config_file: Path | None = None,
+    keyring_get: KeyringGet = _system_keyring_get,
+) -> Settings:
+    """Read the editor's options, the environment and the config file into one
+    :class:`Settings`; raise :class:`ConfigurationError` naming the first bad key."""
+    environ = os.environ if env is None else env
+    options = init_options or {}
+    file = ConfigFile.read(config_file if config_file is not None else default_config_path(environ))
+    systems = SystemsConfig()
+    systems._add_editor_systems(options, environ, keyring_get)
+    systems._add_file_systems(file, environ, keyring_get)
+    systems._add_env_system(environ)
+    systems.default = options.get("default") or file.data.get("default") or None
+    if systems.default is not None:
+        systems.get(systems.default)  # an unknown default is a configuration error
+    name = str(file.path)
+    return Settings(
+        systems=systems,
+        source=load_section(
+            SourceSettings, options=options, env=environ, file=file.table("source"), file_name=name
+        ),
+        editor=load_section(
+            EditorSettings, options=options, file=file.table("editor"), file_name=name
+        ),
+        bridge=load_section(BridgeSettings, env=environ, file=file.table("bridge"), file_name=name),
+    )

@@ -10,6 +10,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from lsp_server.arguments import add_arguments as add_lsp_arguments
+from mcp_bridge.arguments import add_arguments as add_mcp_arguments
+
 
 def _add_emulator_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
@@ -68,34 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="exit after the cycle instead of serving until Ctrl-C",
     )
 
-    lsp = sub.add_parser("lsp", help="run the language server on stdio")
-    lsp.add_argument("--log-file", default=None, help="write the server log here")
-
-    mcp = sub.add_parser("mcp", help="run the MCP bridge")
-    mcp.add_argument("--transport", choices=["stdio", "http"], default="stdio")
-    mcp.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
-    mcp.add_argument("--port", type=int, default=0, help="HTTP port; 0 picks a free one")
-    mcp.add_argument(
-        "--allowed-host",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="another name clients may reach the HTTP server by (repeatable; the machine's "
-        "own names are accepted when --host is not loopback)",
-    )
-    mcp.add_argument("--read-only", action="store_true", help="refuse every write")
-    mcp.add_argument(
-        "--allow",
-        action="append",
-        default=[],
-        metavar="PACKAGE_OR_OBJECT",
-        help="only these packages or objects may be written (repeatable)",
-    )
-    mcp.add_argument(
-        "--no-passthrough",
-        action="store_true",
-        help="never forward calls to a running language server",
-    )
+    add_lsp_arguments(sub.add_parser("lsp", help="run the language server on stdio"))
+    add_mcp_arguments(sub.add_parser("mcp", help="run the MCP bridge"))
     return parser
 
 
@@ -110,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_from_args(args)
     if args.command == "demo":
-        from adt.demo import run_demo
+        from adt.app.demo import run_demo
 
         return run_demo(args)
     if args.command == "lsp":

@@ -1,0 +1,118 @@
+"""How an agent tool is declared: its name, description, input schema and handler, together.
+
+Every tool is one :class:`ToolDefinition` in one of the modules of :mod:`adt.agent.tools`,
+next to the function that runs it; the executor, the MCP face and the passthrough channel all
+read the same definitions. Every schema forbids unknown arguments, so a typo is a clear error
+instead of a silently ignored argument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from adt.source.errors import READ_SOURCE
+
+if TYPE_CHECKING:
+    from adt.source import SourceService, WriteOutcome
+
+WORDS = {READ_SOURCE: "getObjectSourceV2"}
+"""How agents call the source layer's operations (``retryAction`` in error answers)."""
+
+INCLUDES = ["main", "definitions", "implementations", "macros", "testclasses"]
+
+OBJECT = {"type": "string", "description": "ADT object URL, e.g. /sap/bc/adt/oo/classes/zcl_x"}
+SOURCE = {"type": "string", "description": "Source URL (…/source/main, …/includes/<type>)"}
+INCLUDE = {"type": "string", "enum": INCLUDES, "description": "Class part; ignored otherwise"}
+LINE = {"type": "integer", "minimum": 1}
+TOKEN = {"type": "string", "description": "Token from getObjectSourceV2 or the last write"}
+LOCK = {"type": "string", "description": "From lock; omit to lock just for this write"}
+TRANSPORT = {"type": "string", "description": "Transport request (corrNr)"}
+VERSION = {"type": "string", "enum": ["active", "inactive", "workingArea"]}
+TARGET = {"objectUrl": OBJECT, "objectSourceUrl": SOURCE, "includeType": INCLUDE}
+TARGET_REQUIRED = (("objectUrl",), ("objectSourceUrl",))
+COMMON = {
+    "system": {"type": "string", "description": "System name; default: the first configured"},
+    "workspace": {"type": "string", "description": "Editor workspace to route to"},
+}
+
+Build = Callable[[str], str]
+
+
+class DocumentViews(Protocol):
+    """An editor's view of open documents (the language server implements it): writes to an
+    open document go through the editor so its unsaved edits are respected and it shows the
+    result."""
+
+    def view(self, system: str, object_url: str, include: str) -> Any | None: ...
+
+    async def write_through(
+        self,
+        view: Any,
+        token: str | None,
+        build: Build,
+        *,
+        lock_handle: str | None,
+        transport: str | None,
+    ) -> WriteOutcome: ...
+
+    def lock_owner(self, object_url: str) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """What one tool call runs with: the system's service, who owns the locks it takes, its
+    response limit and the editor's documents (in passthrough)."""
+
+    service: SourceService
+    owner: str
+    limit: int
+    views: DocumentViews | None = None
+
+    def view(self, url: str | None, include: str | None) -> Any | None:
+        """The editor's open document for this source, if any."""
+        if self.views is None:
+            return None
+        ref = self.service.resolve(url, None, include).ref
+        return self.views.view(self.service.system, ref.object_url, ref.include)
+
+    def lock_owner(self, object_url: str) -> str:
+        """Agent and editor share one owner per object; otherwise the call's own."""
+        shared = self.views.lock_owner(object_url) if self.views else None
+        return shared or self.owner
+
+
+Handler = Callable[[ToolCall, dict[str, Any]], Awaitable[Any]]
+Fit = Callable[[dict[str, Any], int], None]
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """One agent tool. ``writes``: refused in read-only mode and outside the allowlist.
+    ``fit`` shrinks an answer that exceeds the response limit (cut lists say how to go on)."""
+
+    name: str
+    description: str
+    properties: dict[str, Any]
+    handler: Handler = field(repr=False, compare=False)
+    required: tuple[str, ...] = ()
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    writes: bool = False
+    one_of: tuple[tuple[str, ...], ...] = ()
+    fit: Fit | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {
+            "type": "object",
+            "properties": {**self.properties, **COMMON},
+            "additionalProperties": False,
+        }
+        if self.required:
+            schema["required"] = list(self.required)
+        if self.one_of:
+            schema["anyOf"] = [{"required": list(names)} for names in self.one_of]
+        return schema

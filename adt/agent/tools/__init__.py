@@ -1,0 +1,10 @@
+"""Every agent tool, in the order agents see them. A new tool is a :class:`ToolDefinition`
+beside its handler in one of these modules (or a new one), listed here once."""
+
+from adt.agent.registry import ToolDefinition
+from adt.agent.tools import objects, source
+
+TOOLS: tuple[ToolDefinition, ...] = (*source.TOOLS, *objects.TOOLS)
+BY_NAME = {tool.name: tool for tool in TOOLS}
+
+__all__ = ["BY_NAME", "TOOLS"]

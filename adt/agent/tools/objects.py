@@ -1,0 +1,132 @@
+"""Object tools: structure, search by name, syntax check, activation, and explicit locks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adt.agent.fitting import cut_note, keep_within
+from adt.agent.registry import INCLUDE, LOCK, OBJECT, ToolCall, ToolDefinition
+
+MAX_SEARCH_RESULTS = 200
+
+
+async def structure(call: ToolCall, args: dict[str, Any]) -> Any:
+    return (await call.service.object_structure(args["objectUrl"])).to_dict()
+
+
+async def search(call: ToolCall, args: dict[str, Any]) -> Any:
+    wanted = int(args.get("maxResults", 50))
+    found = await call.service.search(  # one more than asked: tells whether there are more
+        args["query"], max_results=wanted + 1, object_type=args.get("objectType")
+    )
+    results = [hit.to_dict() for hit in found[:wanted]]
+    data: dict[str, Any] = {"results": results, "count": len(results)}
+    data["truncated"] = len(found) > wanted
+    if data["truncated"]:
+        data["notes"] = [
+            f"more than {wanted} objects match {args['query']!r}; only the first {wanted} "
+            "are shown. Narrow the query (a longer name prefix, e.g. ZCL_SALES_*, or "
+            f"objectType) or raise maxResults (at most {MAX_SEARCH_RESULTS})"
+        ]
+    return data
+
+
+def fit_search(payload: dict[str, Any], limit: int) -> None:
+    data = payload["data"]
+    found = len(data["results"])
+    keep_within(payload, "results", limit)
+    data["truncated"] = True
+    data["count"] = len(data["results"])
+    data.setdefault("notes", []).append(
+        f"{cut_note(limit)}: {data['count']} of {found} results shown; to see the others, "
+        "narrow the query (a longer name prefix, or objectType) or lower maxResults"
+    )
+
+
+async def check(call: ToolCall, args: dict[str, Any]) -> Any:
+    outcome = await call.service.check(
+        args["objectUrl"], include_type=args.get("includeType"), text=args.get("content")
+    )
+    return outcome.to_dict()
+
+
+async def activate(call: ToolCall, args: dict[str, Any]) -> Any:
+    return (await call.service.activate(args["objectUrl"])).to_dict()
+
+
+async def lock(call: ToolCall, args: dict[str, Any]) -> Any:
+    url = call.service.resolve(args["objectUrl"]).ref.object_url
+    return (await call.service.lock(url, owner=call.lock_owner(url))).to_dict()
+
+
+async def unlock(call: ToolCall, args: dict[str, Any]) -> Any:
+    url = call.service.resolve(args["objectUrl"]).ref.object_url
+    known = await call.service.unlock(url, args.get("lockHandle"), owner=call.lock_owner(url))
+    return {"objectUrl": url, "released": True, "tracked": known}
+
+
+TOOLS = (
+    ToolDefinition(
+        "lock",
+        "Lock an object for several writes; returns lockHandle and transport info. Release it "
+        "with unLock. Writes without lockHandle lock by themselves.",
+        {"objectUrl": OBJECT},
+        lock,
+        required=("objectUrl",),
+        idempotent=True,
+        writes=True,
+    ),
+    ToolDefinition(
+        "unLock",
+        "Release a lock taken with lock.",
+        {"objectUrl": OBJECT, "lockHandle": LOCK},
+        unlock,
+        required=("objectUrl",),
+        idempotent=True,
+    ),
+    ToolDefinition(
+        "objectStructure",
+        "Metadata of an object: name, type, package, change stamps, and for classes the "
+        "includes with their source URLs.",
+        {"objectUrl": OBJECT},
+        structure,
+        required=("objectUrl",),
+        read_only=True,
+        idempotent=True,
+    ),
+    ToolDefinition(
+        "searchObjects",
+        "Find objects by name (* is the wildcard), e.g. ZCL_*; optional type such as CLAS, "
+        "PROG, INTF, FUGR.",
+        {
+            "query": {"type": "string", "minLength": 1},
+            "objectType": {"type": "string"},
+            "maxResults": {"type": "integer", "minimum": 1, "maximum": MAX_SEARCH_RESULTS},
+        },
+        search,
+        required=("query",),
+        read_only=True,
+        idempotent=True,
+        fit=fit_search,
+    ),
+    ToolDefinition(
+        "syntaxCheck",
+        "Run the ABAP syntax check on the stored source, or on content (unsaved text of one "
+        "include). Returns findings with lines.",
+        {"objectUrl": OBJECT, "includeType": INCLUDE, "content": {"type": "string"}},
+        check,
+        required=("objectUrl",),
+        read_only=True,
+        idempotent=True,
+    ),
+    ToolDefinition(
+        "activate",
+        "Activate an object after writing (unlock first). Returns whether it was activated "
+        "and the error messages with lines.",
+        {"objectUrl": OBJECT},
+        activate,
+        required=("objectUrl",),
+        idempotent=True,
+        writes=True,
+    ),
+)

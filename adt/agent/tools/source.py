@@ -1,0 +1,315 @@
+"""Source tools: range reads with a token, server-side grep, checked patches, replacements,
+and the V1 whole-source pair."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from adt.agent.fitting import cut_note, keep_within, size
+from adt.agent.registry import (
+    LINE,
+    LOCK,
+    SOURCE,
+    TARGET,
+    TARGET_REQUIRED,
+    TOKEN,
+    TRANSPORT,
+    VERSION,
+    Build,
+    ToolCall,
+    ToolDefinition,
+)
+from adt.source import WriteOutcome
+from adt.source.errors import InvalidArgument
+from adt.source.lines import Patch, apply_patches, check_replacement, replace_unique
+from adt.text import to_canonical
+
+
+async def get_v2(call: ToolCall, args: dict[str, Any]) -> Any:
+    budget = call.limit - 2_000
+    while True:
+        read = await call.service.get_source_v2(
+            args.get("objectUrl"),
+            object_source_url=args.get("objectSourceUrl"),
+            include_type=args.get("includeType"),
+            start_line=args.get("startLine"),
+            end_line=args.get("endLine"),
+            version=args.get("version"),
+            max_chars=budget,
+        )
+        data = read.to_dict()
+        if size(data) <= call.limit - 200 or budget < 1_000:
+            return data
+        budget //= 2  # JSON escaping made the answer bigger than its text
+
+
+async def grep(call: ToolCall, args: dict[str, Any]) -> Any:
+    found = await call.service.grep(
+        args.get("objectUrl"),
+        pattern=args["pattern"],
+        object_source_url=args.get("objectSourceUrl"),
+        include_type=args.get("includeType"),
+        case_insensitive=bool(args.get("caseInsensitive", False)),
+        context_lines=int(args.get("contextLines", 0)),
+        max_matches=args.get("maxMatches"),
+        start_line=args.get("startLine"),
+        end_line=args.get("endLine"),
+    )
+    return found.to_dict()
+
+
+def fit_grep(payload: dict[str, Any], limit: int) -> None:
+    data = payload["data"]
+    matches = data["matches"]
+    kept = keep_within(payload, "matches", limit)
+    if kept < len(matches):
+        data["nextStartLine"] = matches[kept]["lineNumber"]
+    data["truncated"] = True
+    data["matchCount"] = len(data["matches"])
+    data.setdefault("notes", []).append(
+        f"{cut_note(limit)}; continue with startLine={data.get('nextStartLine')} or use fewer "
+        "contextLines"
+    )
+
+
+async def get_v1(call: ToolCall, args: dict[str, Any]) -> Any:
+    text = await call.service.get_source(args["objectSourceUrl"], version=args.get("version"))
+    lines = text.split("\n") if text else []
+    data: dict[str, Any] = {"source": text, "lineCount": len(lines)}
+    budget = call.limit - 1_000
+    if size(data) <= budget:
+        return data
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        used += len(json.dumps(line, ensure_ascii=False))
+        if used > budget:
+            break
+        kept.append(line)
+    data.update(
+        source="\n".join(kept),
+        truncated=True,
+        nextStartLine=len(kept) + 1,
+        notes=[
+            f"source cut after line {len(kept)} of {len(lines)} to fit the response limit; "
+            f"read the rest with getObjectSourceV2 startLine={len(kept) + 1}"
+        ],
+    )
+    return data
+
+
+async def _write(
+    call: ToolCall,
+    args: dict[str, Any],
+    token: str | None,
+    build: Build,
+    direct: Callable[[str], Awaitable[WriteOutcome]],
+) -> Any:
+    """Write through the editor when it has the source open, else directly (with the lock
+    owner the editor would use, so both share the object's lock)."""
+    url = args.get("objectUrl") or args.get("objectSourceUrl")
+    view = call.view(url, args.get("includeType"))
+    if view is not None and call.views is not None:
+        outcome = await call.views.write_through(
+            view,
+            token,
+            build,
+            lock_handle=args.get("lockHandle"),
+            transport=args.get("transport"),
+        )
+    else:
+        outcome = await direct(call.lock_owner(call.service.resolve(url).ref.object_url))
+    return outcome.to_dict()
+
+
+def _patch(spec: dict[str, Any]) -> Patch:
+    return Patch.from_content(spec["startLine"], spec["endLine"], spec["content"])
+
+
+def _patches(args: dict[str, Any]) -> list[Patch]:
+    single = [k for k in ("startLine", "endLine", "content") if k in args]
+    if args.get("patches") is not None:
+        if single:
+            raise InvalidArgument("pass either startLine/endLine/content or patches")
+        return [
+            Patch.from_content(p["startLine"], p["endLine"], p["content"]) for p in args["patches"]
+        ]
+    if len(single) < 3:
+        raise InvalidArgument("setObjectSourceV2 needs startLine, endLine and content (or patches)")
+    return [_patch(args)]
+
+
+async def set_v2(call: ToolCall, args: dict[str, Any]) -> Any:
+    patches = _patches(args)
+    skip = bool(args.get("skipConflictCheck", False))
+    return await _write(
+        call,
+        args,
+        None if skip else args["token"],
+        lambda base: apply_patches(base, patches).text,
+        lambda owner: call.service.set_source_v2(
+            args.get("objectUrl"),
+            object_source_url=args.get("objectSourceUrl"),
+            include_type=args.get("includeType"),
+            token=args["token"],
+            patches=patches,
+            lock_handle=args.get("lockHandle"),
+            transport=args.get("transport"),
+            skip_conflict_check=skip,
+            owner=owner,
+        ),
+    )
+
+
+async def replace(call: ToolCall, args: dict[str, Any]) -> Any:
+    old, new = check_replacement(args["oldString"], args["newString"])
+    return await _write(
+        call,
+        args,
+        args.get("token"),
+        lambda base: replace_unique(base, old, new)[0],
+        lambda owner: call.service.replace_in_source(
+            args.get("objectUrl"),
+            old_string=old,
+            new_string=new,
+            object_source_url=args.get("objectSourceUrl"),
+            include_type=args.get("includeType"),
+            token=args.get("token"),
+            lock_handle=args.get("lockHandle"),
+            transport=args.get("transport"),
+            owner=owner,
+        ),
+    )
+
+
+async def set_v1(call: ToolCall, args: dict[str, Any]) -> Any:
+    source = to_canonical(args["source"])
+    return await _write(
+        call,
+        args,
+        None,
+        lambda base: source,
+        lambda owner: call.service.set_source(
+            args["objectSourceUrl"],
+            source=source,
+            lock_handle=args.get("lockHandle"),
+            transport=args.get("transport"),
+            owner=owner,
+        ),
+    )
+
+
+_PATCH = {
+    "type": "object",
+    "properties": {
+        "startLine": LINE,
+        "endLine": {"type": "integer", "minimum": 0},
+        "content": {"type": "string"},
+    },
+    "required": ["startLine", "endLine", "content"],
+    "additionalProperties": False,
+}
+
+TOOLS = (
+    ToolDefinition(
+        "getObjectSourceV2",
+        "Read lines of an ABAP source with its version token. Lines are 1-based and "
+        "inclusive; omit startLine/endLine for all. Pass the token to setObjectSourceV2. "
+        "A cut answer says truncated and nextStartLine.",
+        {**TARGET, "startLine": LINE, "endLine": LINE, "version": VERSION},
+        get_v2,
+        read_only=True,
+        idempotent=True,
+        one_of=TARGET_REQUIRED,
+    ),
+    ToolDefinition(
+        "grepObjectSource",
+        "Search an ABAP source on the server (regular expression, per line) and return only "
+        "matching lines with their numbers and optional context. truncated means more "
+        "matches exist: continue with startLine=nextStartLine.",
+        {
+            **TARGET,
+            "pattern": {"type": "string", "minLength": 1},
+            "caseInsensitive": {"type": "boolean"},
+            "contextLines": {"type": "integer", "minimum": 0, "maximum": 50},
+            "maxMatches": {"type": "integer", "minimum": 1, "maximum": 1000},
+            "startLine": LINE,
+            "endLine": LINE,
+        },
+        grep,
+        required=("pattern",),
+        read_only=True,
+        idempotent=True,
+        one_of=TARGET_REQUIRED,
+        fit=fit_grep,
+    ),
+    ToolDefinition(
+        "setObjectSourceV2",
+        'Replace lines startLine..endLine with content ("" deletes; endLine=startLine-1 '
+        "inserts), or apply several patches at once, only if the source still matches token: "
+        "a stale token is refused with VERSION_CONFLICT and nothing is written. Locks and "
+        "unlocks by itself unless lockHandle is given. Returns the new token.",
+        {
+            **TARGET,
+            "token": TOKEN,
+            "startLine": LINE,
+            "endLine": {"type": "integer", "minimum": 0},
+            "content": {"type": "string"},
+            "patches": {"type": "array", "minItems": 1, "items": _PATCH},
+            "lockHandle": LOCK,
+            "transport": TRANSPORT,
+            "skipConflictCheck": {"type": "boolean", "description": "Not recommended"},
+        },
+        set_v2,
+        required=("token",),
+        destructive=True,
+        writes=True,
+        one_of=TARGET_REQUIRED,
+    ),
+    ToolDefinition(
+        "replaceInObjectSource",
+        "Replace the single occurrence of oldString with newString (line endings do not "
+        "matter). Zero or several occurrences are an error listing them. With token, only "
+        "if the source is unchanged.",
+        {
+            **TARGET,
+            "oldString": {"type": "string", "minLength": 1},
+            "newString": {"type": "string"},
+            "token": TOKEN,
+            "lockHandle": LOCK,
+            "transport": TRANSPORT,
+        },
+        replace,
+        required=("oldString", "newString"),
+        destructive=True,
+        writes=True,
+        one_of=TARGET_REQUIRED,
+    ),
+    ToolDefinition(
+        "getObjectSource",
+        "V1: read a whole source (no token). Prefer getObjectSourceV2 for large sources.",
+        {"objectSourceUrl": SOURCE, "version": VERSION},
+        get_v1,
+        required=("objectSourceUrl",),
+        read_only=True,
+        idempotent=True,
+    ),
+    ToolDefinition(
+        "setObjectSource",
+        "V1: replace a whole source without any version check (may overwrite others' "
+        "changes). Prefer setObjectSourceV2.",
+        {
+            "objectSourceUrl": SOURCE,
+            "source": {"type": "string"},
+            "lockHandle": LOCK,
+            "transport": TRANSPORT,
+        },
+        set_v1,
+        required=("objectSourceUrl", "source"),
+        destructive=True,
+        idempotent=True,
+        writes=True,
+    ),
+)

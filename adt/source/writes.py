@@ -1,0 +1,448 @@
+"""Writes: token-checked line patches, unique replacements and V1 whole-source writes.
+
+Writes never trust the cache: they lock (or use the caller's lock), re-read the source in the
+lock window, compare its token with the caller's, apply, PUT, read back for the new token and
+unlock in ``finally``. A PUT whose answer was lost is recognised on the retry (the stored text
+is already ours), so a patch is never applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from adt.client import AdtClient
+from adt.errors import AdtTransportError, LineTooLongError, SessionDeadError
+from adt.source.cache import SourceCache
+from adt.source.config import SourceConfig
+from adt.source.errors import (
+    CacheExpired,
+    InvalidArgument,
+    LockRequired,
+    NetworkError,
+    ObjectLocked,
+    SessionExpired,
+    TokenInvalid,
+    TokenMismatch,
+    VersionConflict,
+    as_source_error,
+)
+from adt.source.lines import (
+    Patch,
+    apply_patches,
+    check_replacement,
+    ordered_without_overlap,
+    replace_unique,
+)
+from adt.source.locks import DEFAULT_OWNER, LockTable
+from adt.source.metadata import MetadataCache, changed_by
+from adt.source.results import WriteOutcome
+from adt.source.targets import Target, resolve
+from adt.source.token import is_valid_token, make_token, same_content, token_changed_at
+from adt.text import check_line_lengths, split_lines, to_canonical
+
+log = logging.getLogger("adt.source")
+
+Applied = tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Current:
+    """The source as read under the lock."""
+
+    text: str
+    token: str
+    changed_at: int
+    etag: str
+
+
+Build = Callable[[Current], tuple[str, Applied]]
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    """A PUT we sent: if its answer is lost, a retry finds ``text`` already stored."""
+
+    base: Current
+    text: str
+    applied: Applied
+
+
+@dataclass(frozen=True)
+class _Lease:
+    """The lock a write runs under: the caller's, or one taken just for this write."""
+
+    handle: str
+    corr_nr: str
+    own: bool
+
+
+@dataclass(frozen=True)
+class _Done:
+    base: Current
+    after: Current
+    applied: Applied
+
+
+class SourceWrites:
+    """Checked writes to one system's sources."""
+
+    def __init__(
+        self,
+        client: AdtClient,
+        *,
+        system: str,
+        config: SourceConfig,
+        cache: SourceCache,
+        metadata: MetadataCache,
+        locks: LockTable,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self._client = client
+        self._system = system
+        self._config = config
+        self._cache = cache
+        self._metadata = metadata
+        self._locks = locks
+        self._sleep = sleep
+        self._serialised: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # --- the three kinds of write ---------------------------------------------------------
+
+    async def set_source_v2(
+        self,
+        object_url: str | None = None,
+        *,
+        token: str | None,
+        object_source_url: str | None = None,
+        include_type: str | None = None,
+        start_line: int | None = None,
+        end_line: int | None = None,
+        content: str | None = None,
+        patches: Sequence[Patch] | None = None,
+        lock_handle: str | None = None,
+        transport: str | None = None,
+        skip_conflict_check: bool = False,
+        owner: str = DEFAULT_OWNER,
+    ) -> WriteOutcome:
+        """Replace lines ``start..end`` with ``content`` (or apply several ``patches``
+        atomically), provided the source is still the one ``token`` names."""
+        target = resolve(self._system, object_url, object_source_url, include_type)
+        all_patches = _collect_patches(start_line, end_line, content, patches)
+        expected = self._token_to_check(token, target, required=True, skip=skip_conflict_check)
+
+        def build(current: Current) -> tuple[str, Applied]:
+            result = apply_patches(current.text, all_patches)
+            return result.text, tuple(_ranges(p.old_range, p.new_range) for p in result.applied)
+
+        return await self._write(target, expected, build, lock_handle, transport, owner)
+
+    async def replace_in_source(
+        self,
+        object_url: str | None = None,
+        *,
+        old_string: str,
+        new_string: str,
+        object_source_url: str | None = None,
+        include_type: str | None = None,
+        token: str | None = None,
+        lock_handle: str | None = None,
+        transport: str | None = None,
+        owner: str = DEFAULT_OWNER,
+    ) -> WriteOutcome:
+        """Replace the single occurrence of ``old_string``; zero or several occurrences are
+        an error that says how many there are and on which lines."""
+        check_replacement(old_string, new_string)  # refuse before any request
+        target = resolve(self._system, object_url, object_source_url, include_type)
+        expected = self._token_to_check(token, target, required=False)
+
+        def build(current: Current) -> tuple[str, Applied]:
+            text, applied = replace_unique(current.text, old_string, new_string)
+            return text, (
+                {"oldRange": list(applied.old_range), "newRange": list(applied.new_range)},
+            )
+
+        return await self._write(target, expected, build, lock_handle, transport, owner)
+
+    async def set_source(
+        self,
+        object_source_url: str,
+        *,
+        source: str,
+        lock_handle: str | None = None,
+        transport: str | None = None,
+        owner: str = DEFAULT_OWNER,
+    ) -> WriteOutcome:
+        """V1: replace the whole source without any version check (the caller's risk)."""
+        target = resolve(self._system, None, object_source_url)
+        new_text = to_canonical(source)
+
+        def build(current: Current) -> tuple[str, Applied]:
+            count = len(split_lines(current.text))
+            return new_text, (
+                {"oldRange": [1, count], "newRange": [1, len(split_lines(new_text))]},
+            )
+
+        return await self._write(target, None, build, lock_handle, transport, owner)
+
+    # --- tokens ---------------------------------------------------------------------------
+
+    def _token_to_check(
+        self, token: str | None, target: Target, *, required: bool, skip: bool = False
+    ) -> str | None:
+        """The token a write must verify, or None when the check is off (``skip``, or
+        ``conflict_check`` disabled) or an optional token was not given. A token that is
+        passed is well-formed in every case."""
+        if (token is None and not required) or skip or not self._config.conflict_check:
+            if token is not None and not is_valid_token(token):
+                raise TokenInvalid(f"malformed token {token!r}", token=token)
+            return None
+        if token is None or token == "":
+            raise TokenInvalid(
+                "a token is required: read the source first and pass its token", token=token
+            )
+        if not is_valid_token(token):
+            raise TokenInvalid(
+                f"malformed token {token!r}; expected <changedAt>_<16 hex digits> or 0_empty",
+                token=token,
+            )
+        if self._config.strict_cache:
+            cached = self._cache.get(target.key)
+            if cached is None or cached.token != token:
+                raise CacheExpired(
+                    "strict cache mode: this token is no longer cached; read the source again",
+                    token=token,
+                )
+        return token
+
+    # --- the write cycle ------------------------------------------------------------------
+
+    async def _write(
+        self,
+        target: Target,
+        token: str | None,
+        build: Build,
+        lock_handle: str | None,
+        transport: str | None,
+        owner: str,
+    ) -> WriteOutcome:
+        caller_lock = lock_handle or self._owner_lock(target.ref.object_url, owner)
+        sent: list[_Attempt] = []
+        for attempt in range(len(self._config.retry_delays) + 2):
+            try:
+                return await self._write_once(target, token, build, caller_lock, transport, sent)
+            except SessionDeadError as exc:
+                self._after_session_death(target, caller_lock, attempt, exc)
+            except AdtTransportError as exc:
+                if attempt >= len(self._config.retry_delays):
+                    raise NetworkError(
+                        f"the write failed after {attempt + 1} attempts: {exc}"
+                    ) from exc
+                await self._sleep(self._config.retry_delays[attempt])
+            except Exception as exc:
+                raise as_source_error(exc) from exc
+            log.info("retrying the write to %s (attempt %d)", target.ref.source_url, attempt + 2)
+        raise NetworkError("the write did not complete")  # pragma: no cover - loop returns
+
+    def _owner_lock(self, object_url: str, owner: str) -> str | None:
+        """The owner's own lock, taken earlier with lock()."""
+        held = self._locks.find(object_url)
+        return held[1].lock_handle if held is not None and held[0] == owner else None
+
+    def _after_session_death(
+        self, target: Target, caller_lock: str | None, attempt: int, exc: SessionDeadError
+    ) -> None:
+        """A dead session under a caller's lock is the caller's to renew; our own lock is
+        taken again once."""
+        if caller_lock is not None:
+            self._locks.forget(target.ref.object_url, caller_lock)
+            raise LockRequired(
+                "the lock handle is not valid any more (its ABAP session ended or it belongs "
+                "to another session); nothing was written. Lock again, or omit lockHandle to "
+                "lock just for this write.",
+                lockHandle=caller_lock,
+                reason=str(exc),
+            ) from exc
+        if attempt >= 1:
+            raise SessionExpired(
+                "the ABAP session ended twice during this write; nothing was written",
+                reason=str(exc),
+            ) from exc
+
+    async def _write_once(
+        self,
+        target: Target,
+        token: str | None,
+        build: Build,
+        caller_lock: str | None,
+        transport: str | None,
+        sent: list[_Attempt],
+    ) -> WriteOutcome:
+        object_url = target.ref.object_url
+        async with self._serialised[object_url]:
+            lease = await self._acquire(object_url, caller_lock, transport)
+            try:
+                done = await self._apply(target, token, build, lease, sent)
+            finally:
+                if lease.own:
+                    await self._locks.release(object_url, lease.handle)
+        if isinstance(done, Current):
+            assert token is not None
+            raise await self._conflict(target, token, done)
+        self._store(target, done.after)
+        return _outcome(target, done)
+
+    async def _acquire(
+        self, object_url: str, caller_lock: str | None, transport: str | None
+    ) -> _Lease:
+        tracked = self._locks.find(object_url, caller_lock)
+        if caller_lock is not None:
+            corr_nr = transport or (tracked[1].transport if tracked else "")
+            return _Lease(caller_lock, corr_nr, own=False)
+        if tracked is not None:
+            raise ObjectLocked(
+                f"{object_url} is locked by {tracked[0]!r} through this server; pass its "
+                "lockHandle or wait until it is released",
+                lockedBy=tracked[0],
+            )
+        result = await self._client.lock(object_url)
+        return _Lease(result.handle, transport or result.corrnr, own=True)
+
+    async def _apply(
+        self, target: Target, token: str | None, build: Build, lease: _Lease, sent: list[_Attempt]
+    ) -> _Done | Current:
+        """Verify, build and PUT under the lock; a :class:`Current` is a conflict."""
+        current = await self._read_locked(target)
+        if sent and current.text == sent[-1].text:
+            # Our previous PUT landed although its answer was lost: done.
+            return _Done(sent[-1].base, current, sent[-1].applied)
+        if token is not None and not same_content(token, current.token):
+            return current
+        new_text, applied = build(current)
+        if new_text == current.text:
+            return _Done(current, current, applied)
+        sent.append(_Attempt(current, new_text, applied))
+        await self._client.write_source(
+            target.ref.source_url, new_text, lock_handle=lease.handle, corr_nr=lease.corr_nr or None
+        )
+        return _Done(current, await self._read_locked(target), applied)
+
+    async def _read_locked(self, target: Target) -> Current:
+        source = await self._client.read_source(target.ref.source_url, stateful=True)
+        changed_at = await self._metadata.changed_at(target, source)
+        return Current(source.text, make_token(changed_at, source.text), changed_at, source.etag)
+
+    def _store(self, target: Target, current: Current) -> None:
+        self._cache.put(
+            target.key._replace(version=""),
+            text=current.text,
+            token=current.token,
+            changed_at_ms=current.changed_at,
+            etag=current.etag,
+            line_count=len(split_lines(current.text)),
+        )
+        for version in ("inactive", "workingArea", "active"):
+            if version != target.key.version:
+                self._cache.invalidate(target.key._replace(version=version))
+
+    async def _conflict(self, target: Target, token: str, current: Current) -> Exception:
+        self._store(target, current)
+        details: dict[str, Any] = {"expectedToken": token, "currentToken": current.token}
+        mismatch = self._mismatch(target, token, current, details)
+        if mismatch is not None:
+            return mismatch
+        who = None
+        with contextlib.suppress(Exception):
+            meta = await self._metadata.get(target.ref.object_url, fresh=True)
+            who = changed_by(meta, target.ref.include)
+        by = f" by {who}" if who else ""
+        return VersionConflict(
+            f"version conflict: the source was changed{by} since your token was issued; "
+            "nothing was written",
+            changedBy=who,
+            changedAt=current.changed_at,
+            resolution="read the source again for its current content and token, then apply "
+            "your change to it again",
+            **details,
+        )
+
+    def _mismatch(
+        self, target: Target, token: str, current: Current, details: dict[str, Any]
+    ) -> TokenMismatch | None:
+        """A token that cannot belong to this source at all (issued for another one)."""
+        issued = self._cache.issued_for(token)
+        here = (target.ref.object_url, target.ref.include)
+        if issued is not None and (issued.object_url, issued.include) != here:
+            return TokenMismatch(
+                f"this token belongs to {issued.object_url} ({issued.include}), not to "
+                f"{target.ref.object_url} ({target.ref.include}); read this source first",
+                issuedFor={"objectUrl": issued.object_url, "includeType": issued.include},
+                **details,
+            )
+        stamp = token_changed_at(token)
+        if stamp is not None and stamp > current.changed_at:
+            return TokenMismatch(
+                "this token is newer than the source it is used for, so it was issued for "
+                "another object or include; read this source first",
+                **details,
+            )
+        return None
+
+
+def _ranges(old: tuple[int, int], new: tuple[int, int]) -> dict[str, Any]:
+    return {"oldRange": list(old), "newRange": list(new)}
+
+
+def _outcome(target: Target, done: _Done) -> WriteOutcome:
+    single = done.applied[0] if len(done.applied) == 1 else None
+    return WriteOutcome(
+        updated=done.after.text != done.base.text,
+        line_count=len(split_lines(done.after.text)),
+        old_range=tuple(single["oldRange"]) if single else None,
+        new_range=tuple(single["newRange"]) if single else None,
+        patches=done.applied,
+        token=done.after.token,
+        previous_token=done.base.token,
+        changed_at=done.after.changed_at,
+        timestamp=int(time.time() * 1000),
+        object_url=target.ref.object_url,
+        source_url=target.ref.source_url,
+        include_type=target.include_type,
+        text=done.after.text,
+        notes=target.notes,
+    )
+
+
+def _collect_patches(
+    start_line: int | None,
+    end_line: int | None,
+    content: str | None,
+    patches: Sequence[Patch] | None,
+) -> list[Patch]:
+    single = start_line is not None or end_line is not None or content is not None
+    if patches and single:
+        raise InvalidArgument("pass either startLine/endLine/content or patches, not both")
+    if patches:
+        ordered_without_overlap(patches)  # refuse before any request
+        collected = list(patches)
+    elif start_line is None or end_line is None or content is None:
+        raise InvalidArgument("startLine, endLine and content are all required (or patches)")
+    else:
+        collected = [Patch.from_content(start_line, end_line, content)]
+    for patch in collected:
+        _check_patch_lines(patch)
+    return collected
+
+
+def _check_patch_lines(patch: Patch) -> None:
+    """Refuse an over-long new line before any request, naming the line it would become."""
+    try:
+        check_line_lengths("\n".join(patch.lines), first_line=patch.start_line)
+    except LineTooLongError as exc:
+        raise as_source_error(exc) from exc

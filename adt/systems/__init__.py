@@ -1,0 +1,29 @@
+"""Which systems we talk to, with which settings, and one connection pool over them.
+
+The one place that reads configuration (editor options, ``systems.toml``, environment) and
+turns it into typed settings; see docs/systems.md.
+"""
+
+from adt.systems.config import (
+    ConfigFile,
+    Settings,
+    SystemsConfig,
+    default_config_path,
+    load_settings,
+)
+from adt.systems.pool import ClientFactory, Connections
+from adt.systems.settings import BridgeSettings, EditorSettings, LockMode, SourceSettings
+
+__all__ = [
+    "BridgeSettings",
+    "ClientFactory",
+    "ConfigFile",
+    "Connections",
+    "EditorSettings",
+    "LockMode",
+    "Settings",
+    "SourceSettings",
+    "SystemsConfig",
+    "default_config_path",
+    "load_settings",
+]

@@ -1,0 +1,51 @@
+"""One connection pool over the configured systems: a client and source service per system."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from adt.client import AdtClient
+from adt.profile import ConnectionProfile
+from adt.source import SourceConfig, SourceService
+from adt.systems.config import SystemsConfig
+
+ClientFactory = Callable[[ConnectionProfile], AdtClient]
+
+
+class Connections:
+    """One :class:`AdtClient` and :class:`SourceService` per system, created on first use."""
+
+    def __init__(
+        self,
+        systems: SystemsConfig,
+        *,
+        source_config: SourceConfig | None = None,
+        client_factory: ClientFactory = AdtClient,
+    ) -> None:
+        self.systems = systems
+        self.source_config = source_config or SourceConfig()
+        self._client_factory = client_factory
+        self._services: dict[str, SourceService] = {}
+
+    def service(self, system: str | None = None) -> SourceService:
+        profile = self.systems.get(system)
+        name = profile.name or profile.system_id
+        service = self._services.get(name)
+        if service is None:
+            service = SourceService(
+                self._client_factory(profile), system=name, config=self.source_config
+            )
+            self._services[name] = service
+            with contextlib.suppress(RuntimeError):  # no running loop: nothing to clean up yet
+                service.start()
+        return service
+
+    def open_services(self) -> list[SourceService]:
+        return list(self._services.values())
+
+    async def close(self) -> None:
+        for service in self._services.values():
+            await service.close()
+            await service.client.close()
+        self._services.clear()

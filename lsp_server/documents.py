@@ -1,0 +1,181 @@
+"""Open documents: the editor's text on our own line buffer, the server version it is based
+on, and moving the editor to another text without losing what it has."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from cachetools import TTLCache
+
+from adt.source import SourceRead
+from adt.source.errors import InvalidArgument
+from adt.text import split_lines
+from lsp_server.buffer import TextBuffer, line_edits, split_text
+from lsp_server.editor import Diagnostic, Editor
+from lsp_server.uris import DocumentRef
+
+log = logging.getLogger("lsp_server.documents")
+
+Change = tuple[tuple[int, int] | None, tuple[int, int] | None, str]
+
+
+@dataclass
+class RemoteVersion:
+    """The server's version that a save conflicted with."""
+
+    text: str
+    token: str
+    changed_by: str | None
+
+
+@dataclass
+class OpenDocument:
+    ref: DocumentRef
+    buffer: TextBuffer
+    version: int
+    base_token: str | None = None
+    base_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    save_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conflict: RemoteVersion | None = None
+    # (document version the edit was computed for, base and token to adopt once the editor
+    # has applied it: any later version includes the edit)
+    pending: tuple[int, str, str] | None = None
+    pending_reached: asyncio.Event = field(default_factory=asyncio.Event)
+    warned_token: str | None = None
+    check_findings: list[Diagnostic] = field(default_factory=list)
+    conflict_findings: list[Diagnostic] = field(default_factory=list)
+    debounce: asyncio.TimerHandle | None = None
+
+    @property
+    def uri(self) -> str:
+        return self.ref.uri
+
+    @property
+    def dirty(self) -> bool:
+        return self.buffer.dirty
+
+    def adopt_base(self, text: str, token: str) -> None:
+        """The server's ``text`` with ``token`` is what this document is based on now."""
+        self.buffer.set_base(text)
+        self.base_token = token
+        self.base_ready.set()
+
+    def cancel_debounce(self) -> None:
+        if self.debounce is not None:
+            self.debounce.cancel()
+            self.debounce = None
+
+
+class Documents:
+    """The open ``adt://`` documents by URI."""
+
+    def __init__(self, editor: Editor) -> None:
+        self._editor = editor
+        self._open: dict[str, OpenDocument] = {}
+        # Reads waiting for their didOpen; a read that is never opened expires.
+        self._loaded: TTLCache[str, SourceRead] = TTLCache(maxsize=64, ttl=120)
+
+    def __iter__(self) -> Iterator[OpenDocument]:
+        return iter(list(self._open.values()))
+
+    def __contains__(self, uri: object) -> bool:
+        return uri in self._open
+
+    def get(self, uri: str) -> OpenDocument | None:
+        return self._open.get(uri)
+
+    def require(self, uri: str) -> OpenDocument:
+        doc = self._open.get(uri)
+        if doc is None:
+            raise InvalidArgument(f"{uri} is not open in the editor")
+        return doc
+
+    def of_object(self, object_url: str) -> list[OpenDocument]:
+        return [d for d in self._open.values() if d.ref.object_url == object_url]
+
+    def remember_read(self, uri: str, read: SourceRead) -> None:
+        """A read the editor is about to open: it becomes the document's base."""
+        self._loaded[uri] = read
+
+    def open(self, ref: DocumentRef, text: str, version: int, encoding: str) -> OpenDocument:
+        """Open a document; ``base_ready`` is set at once when its read is known."""
+        doc = OpenDocument(ref=ref, buffer=TextBuffer(text, encoding), version=version)
+        self._open[ref.uri] = doc
+        loaded = self._loaded.pop(ref.uri, None)
+        if loaded is not None:
+            doc.adopt_base(loaded.content, loaded.token)
+        return doc
+
+    def change(self, uri: str, version: int, changes: Sequence[Change]) -> OpenDocument:
+        doc = self.require(uri)
+        for start, end, text in changes:
+            doc.buffer.apply_change(start, end, text)
+        doc.version = version
+        if doc.pending is not None and version > doc.pending[0]:
+            doc.adopt_base(doc.pending[1], doc.pending[2])
+            doc.pending = None
+            doc.pending_reached.set()
+        if doc.buffer.clamped:
+            log.warning(
+                "%s: %d change positions past the end of a line or of the document were "
+                "clamped (the editor and the server may disagree about the text)",
+                uri,
+                doc.buffer.clamped,
+            )
+            doc.buffer.clamped = 0
+        return doc
+
+    def close(self, uri: str) -> OpenDocument | None:
+        doc = self._open.pop(uri, None)
+        if doc is not None:
+            doc.cancel_debounce()
+        return doc
+
+    def close_all(self) -> None:
+        for doc in self._open.values():
+            doc.cancel_debounce()
+
+    async def move_editor_to(
+        self,
+        doc: OpenDocument,
+        text: str,
+        token: str,
+        label: str,
+        *,
+        base: str | None = None,
+    ) -> bool:
+        """Ask the editor to show ``text``, touching only the lines that differ; once it
+        does, ``base`` (default: ``text``) with ``token`` becomes the document's base.
+
+        The edit names the document version it was computed for, so an editor that has moved
+        on (a keystroke in flight) rejects it instead of misplacing it. The first change the
+        editor reports after that version includes the edit (possibly with the user's next
+        keystrokes), and from then on the new base applies. Returns whether the editor applied
+        the edit; if not, the document keeps its text and its old base.
+        """
+        base_text = text if base is None else base
+        edits = line_edits(doc.buffer.lines, split_text(text))
+        if not edits:
+            doc.adopt_base(base_text, token)
+            return True
+        doc.pending = (doc.version, base_text, token)
+        doc.pending_reached.clear()
+        applied = await self._editor.apply_edits(doc.uri, edits, label, doc.version)
+        if not applied:
+            doc.pending = None  # the editor did not follow: its text and old base stay
+            return False
+        if doc.pending is not None:  # wait for the editor's didChange that carries our edit
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(doc.pending_reached.wait(), timeout=5)
+        if doc.pending is not None:  # applied, but no change reported: trust the editor
+            doc.adopt_base(base_text, token)
+            doc.pending = None
+        return True
+
+
+def base_lines(doc: OpenDocument) -> list[str]:
+    return split_lines(doc.buffer.base_text)

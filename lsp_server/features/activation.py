@@ -1,0 +1,40 @@
+"""Activation of a document's object; its messages become diagnostics."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lsp_server.context import Context
+from lsp_server.features import Feature
+from lsp_server.features.diagnostics import Diagnostics
+from lsp_server.features.locks import EditLocks
+from lsp_server.results import ActivateResult
+from lsp_server.uris import parse_uri
+
+
+class Activation(Feature):
+    def __init__(self, ctx: Context, locks: EditLocks, diagnostics: Diagnostics) -> None:
+        super().__init__(ctx)
+        self._locks = locks
+        self._diagnostics = diagnostics
+
+    async def activate(
+        self, uri: str, report: Callable[[str], None] | None = None
+    ) -> ActivateResult:
+        """Activate the object behind a document (saved changes only: SAP activates what is
+        stored). The editor's own lock is released first, as SAP refuses activation under a
+        lock."""
+        doc = self.ctx.documents.get(uri)
+        ref = doc.ref if doc is not None else parse_uri(uri)
+        dirty = [d.uri for d in self.ctx.documents.of_object(ref.object_url) if d.dirty]
+        if dirty:
+            return ActivateResult(uri, reason=f"unsaved changes in {', '.join(dirty)}: save first")
+        if self._locks.holds(ref.object_url):
+            await self._locks.release(ref)
+        if report:
+            report(f"Activating {ref.object_url}")
+        outcome = await self.ctx.service_for(ref).activate(ref.object_url)
+        self._diagnostics.publish_findings(ref.object_url, outcome.findings)
+        if report:
+            report("done" if outcome.success else "failed")
+        return ActivateResult(uri, outcome)

@@ -1,0 +1,102 @@
+"""Saving: the document's changes as one token-checked multi-hunk patch; the saved text
+becomes the new base, a conflict keeps every local edit."""
+
+from __future__ import annotations
+
+from adt.source import SourceError, WriteOutcome
+from adt.source.errors import LockRequired, VersionConflict
+from adt.source.lines import Patch
+from lsp_server.context import Context
+from lsp_server.documents import OpenDocument, RemoteVersion
+from lsp_server.editor import Severity
+from lsp_server.features import Feature
+from lsp_server.features.diagnostics import Diagnostics
+from lsp_server.features.locks import EditLocks, lock_owner
+from lsp_server.results import SaveResult, SaveStatus
+
+
+class Saving(Feature):
+    def __init__(self, ctx: Context, locks: EditLocks, diagnostics: Diagnostics) -> None:
+        super().__init__(ctx)
+        self._locks = locks
+        self._diagnostics = diagnostics
+
+    async def save(self, uri: str) -> SaveResult:
+        """Save a document as one token-checked multi-hunk patch. A conflict keeps every
+        local edit and records the server's version for :mod:`~.conflicts`."""
+        doc = self.ctx.documents.require(uri)
+        async with doc.save_lock:
+            await doc.base_ready.wait()
+            await self._locks.wait_for(doc.ref.object_url)  # save under an onEdit lock
+            hunks = doc.buffer.hunks()
+            if not hunks:
+                return SaveResult(SaveStatus.UNCHANGED, uri, token=doc.base_token)
+            return await self.write(doc, doc.base_token, [h.as_patch() for h in hunks])
+
+    async def write(self, doc: OpenDocument, token: str | None, patches: list[Patch]) -> SaveResult:
+        """Patch the server's source (under ``doc.save_lock``); on success the saved text
+        becomes the base."""
+        snapshot = doc.buffer.text
+        try:
+            outcome = await self._write_renewing_lock(doc, token, patches)
+        except VersionConflict as conflict:
+            theirs = await self.ctx.service_for(doc.ref).get_source_v2(
+                doc.ref.object_url, include_type=doc.ref.include_type
+            )  # the conflict refreshed the cache: no request
+            doc.conflict = RemoteVersion(
+                theirs.content, theirs.token, conflict.details.get("changedBy")
+            )
+            return SaveResult(SaveStatus.CONFLICT, doc.uri, conflict=conflict)
+        except SourceError as exc:  # the requester shows it (didSave: see the server)
+            return SaveResult(SaveStatus.ERROR, doc.uri, error=exc)
+        await self._adopt_saved(doc, snapshot, outcome)
+        if self._locks.on_edit:
+            await self._locks.release_if_unused(doc.ref)
+        self._diagnostics.check_later(doc.ref)
+        return SaveResult(
+            SaveStatus.SAVED,
+            doc.uri,
+            token=outcome.token,
+            line_count=outcome.line_count,
+            hunks=len(patches),
+            changed_at=outcome.changed_at,
+        )
+
+    async def _write_renewing_lock(
+        self, doc: OpenDocument, token: str | None, patches: list[Patch]
+    ) -> WriteOutcome:
+        service = self.ctx.service_for(doc.ref)
+
+        async def write() -> WriteOutcome:
+            return await service.set_source_v2(
+                doc.ref.object_url,
+                include_type=doc.ref.include_type,
+                token=token,
+                patches=patches,
+                owner=lock_owner(doc.ref.object_url),
+            )
+
+        try:
+            return await write()
+        except LockRequired:
+            # Our onEdit lock died with its session: take it again; the token is verified
+            # again under the new lock.
+            self.ctx.editor.notify(
+                Severity.WARNING,
+                f"The ABAP session holding the lock on {doc.ref.object_url} ended; locking "
+                "again and re-checking the version before saving.",
+            )
+            await self._locks.renew(doc.ref)
+            return await write()
+
+    async def _adopt_saved(self, doc: OpenDocument, snapshot: str, outcome: WriteOutcome) -> None:
+        doc.conflict = None
+        doc.conflict_findings = []
+        normalised = doc.buffer.text == snapshot and outcome.text != snapshot
+        # If the server normalised what we sent (trailing blanks), show the editor.
+        if normalised and await self.ctx.documents.move_editor_to(
+            doc, outcome.text, outcome.token, "abap-adt: saved form"
+        ):
+            return
+        # The saved version is the base now, whatever the editor shows meanwhile.
+        doc.adopt_base(outcome.text, outcome.token)

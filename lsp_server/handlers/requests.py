@@ -1,0 +1,148 @@
+"""Our ``adt/*`` requests and ``adt.*`` commands (docs/lsp-protocol.md)."""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.capabilities import get_capability
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+
+from adt.errors import AdtError
+from adt.source.errors import as_source_error
+from lsp_server import requests as rq
+from lsp_server.protocol import typed
+from lsp_server.results import WORDS
+from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
+from lsp_server.uris import InvalidDocumentUri, parse_uri
+
+_Result = TypeVar("_Result")
+SOURCE_ERROR = -32001
+
+
+def source_error(exc: BaseException) -> JsonRpcException:
+    """An ABAP/ADT failure as a JSON-RPC error carrying the V2 error object as ``data``."""
+    error = as_source_error(exc)
+    return JsonRpcException(message=error.message, code=SOURCE_ERROR, data=error.to_dict(WORDS))
+
+
+def rpc_errors(
+    handler: Callable[..., Awaitable[_Result]],
+) -> Callable[..., Awaitable[_Result]]:
+    """Answer an ``adt/*`` request's failures as JSON-RPC errors: a bad URI is invalid
+    params, an ABAP/ADT failure carries the V2 error object as ``data``."""
+
+    @functools.wraps(handler)
+    async def wrapper(ls: AdtLanguageServer, params: Any) -> _Result:
+        try:
+            return await handler(ls, params)
+        except InvalidDocumentUri as exc:
+            raise JsonRpcInvalidParams(message=str(exc)) from exc
+        except AdtError as exc:
+            raise source_error(exc) from exc
+
+    return wrapper
+
+
+def register(server: AdtLanguageServer) -> None:
+    @server.feature(rq.READ_DOCUMENT)
+    @typed(rq.ReadDocumentParams)
+    @rpc_errors
+    async def read_document(ls: AdtLanguageServer, params: rq.ReadDocumentParams) -> Any:
+        return (await ls.adt.objects.read_document(params.uri, fresh=params.fresh)).to_dict()
+
+    @server.feature(rq.SAVE_DOCUMENT)
+    @typed(rq.SaveDocumentParams)
+    @rpc_errors
+    async def save_document(ls: AdtLanguageServer, params: rq.SaveDocumentParams) -> Any:
+        return (await ls.adt.save(params.uri)).to_dict()
+
+    @server.feature(rq.RESOLVE_CONFLICT)
+    @typed(rq.ResolveConflictParams)
+    @rpc_errors
+    async def resolve_conflict(ls: AdtLanguageServer, params: rq.ResolveConflictParams) -> Any:
+        return (await ls.adt.conflicts.resolve(params.uri, params.choice)).to_dict()
+
+    @server.feature(rq.OPEN_OBJECT)
+    @typed(rq.OpenObjectParams)
+    @rpc_errors
+    async def open_object(ls: AdtLanguageServer, params: rq.OpenObjectParams) -> Any:
+        found = await ls.adt.objects.open_object(
+            params.name,
+            object_type=params.type,
+            system=params.system,
+            include_type=params.include_type,
+        )
+        return found.to_dict()
+
+    @server.feature(rq.OBJECT_STRUCTURE)
+    @typed(rq.ObjectStructureParams)
+    @rpc_errors
+    async def object_structure(ls: AdtLanguageServer, params: rq.ObjectStructureParams) -> Any:
+        if params.uri:
+            ref = parse_uri(params.uri)
+            return await ls.adt.objects.object_structure(ref.object_url, ref.system)
+        if params.object_url:
+            return await ls.adt.objects.object_structure(params.object_url, params.system)
+        raise JsonRpcInvalidParams(message="pass uri or objectUrl")
+
+    @server.feature(rq.SEARCH_OBJECTS)
+    @typed(rq.SearchObjectsParams)
+    @rpc_errors
+    async def search_objects(ls: AdtLanguageServer, params: rq.SearchObjectsParams) -> Any:
+        return await ls.adt.objects.search(
+            params.query,
+            system=params.system,
+            max_results=params.max_results,
+            object_type=params.type,
+        )
+
+    @server.command(rq.ACTIVATE_COMMAND)
+    async def activate(ls: AdtLanguageServer, uri: str) -> dict[str, Any]:
+        """Activate the object of a document, with work-done progress when the client has
+        it."""
+        progress = await _Progress.begin(ls, "Activating")
+        try:
+            result = await ls.adt.activation.activate(uri, progress.report)
+        except AdtError as exc:
+            progress.end("failed")
+            raise source_error(exc) from exc
+        progress.end("activated" if result.activated else "not activated")
+        return result.to_dict()
+
+    @server.command(rq.CHECK_COMMAND)
+    @rpc_errors
+    async def check(ls: AdtLanguageServer, uri: str) -> dict[str, Any]:
+        """Run the syntax check of a document's object now (the unsaved text of an open
+        document with changes) and publish the findings as diagnostics."""
+        return (await ls.adt.diagnostics.check(uri)).to_dict()
+
+
+class _Progress:
+    """Work-done progress, when the client supports it (else every call does nothing)."""
+
+    def __init__(self, ls: AdtLanguageServer, token: str | None) -> None:
+        self._ls = ls
+        self._token = token
+
+    @classmethod
+    async def begin(cls, ls: AdtLanguageServer, title: str) -> _Progress:
+        if not get_capability(ls.client_capabilities, "window.work_done_progress", False):
+            return cls(ls, None)
+        token = str(uuid.uuid4())
+        await ls.work_done_progress.create_async(token)
+        ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0))
+        return cls(ls, token)
+
+    def report(self, message: str) -> None:
+        if self._token is not None:
+            self._ls.work_done_progress.report(
+                self._token, types.WorkDoneProgressReport(message=message, percentage=50)
+            )
+
+    def end(self, message: str) -> None:
+        if self._token is not None:
+            self._ls.work_done_progress.end(self._token, types.WorkDoneProgressEnd(message=message))

@@ -1,0 +1,84 @@
+"""Document outline and workspace symbols."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from adt.errors import AdtError
+from lsp_server.handlers.requests import source_error
+from lsp_server.outline import Symbol, outline
+from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
+
+_SYMBOL_KINDS = {
+    "class": types.SymbolKind.Class,
+    "interface": types.SymbolKind.Interface,
+    "method": types.SymbolKind.Method,
+    "function": types.SymbolKind.Function,
+    "module": types.SymbolKind.Module,
+}
+_TYPE_KINDS = {
+    "CLAS": types.SymbolKind.Class,
+    "INTF": types.SymbolKind.Interface,
+    "PROG": types.SymbolKind.File,
+    "FUGR/FF": types.SymbolKind.Function,
+    "FUGR": types.SymbolKind.Package,
+}
+
+
+def _document_symbol(ls: AdtLanguageServer, uri: str, symbol: Symbol) -> types.DocumentSymbol:
+    start = (symbol.start[0] - 1, symbol.start[1])
+    end = (symbol.end[0] - 1, symbol.end[1])
+    first_line_end = (start[0], end[1]) if start[0] == end[0] else (start[0], 1 << 30)
+    return types.DocumentSymbol(
+        name=symbol.name,
+        kind=_SYMBOL_KINDS.get(symbol.kind, types.SymbolKind.Object),
+        range=ls.range(uri, start, end),
+        selection_range=ls.range(uri, start, min(end, first_line_end)),
+        detail=symbol.detail or None,
+        children=[_document_symbol(ls, uri, child) for child in symbol.children],
+    )
+
+
+def _kind(object_type: str) -> types.SymbolKind:
+    return _TYPE_KINDS.get(
+        object_type, _TYPE_KINDS.get(object_type.split("/")[0], types.SymbolKind.Object)
+    )
+
+
+def register(server: AdtLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(
+        ls: AdtLanguageServer, params: types.DocumentSymbolParams
+    ) -> list[types.DocumentSymbol]:
+        doc = ls.adt.documents.get(params.text_document.uri)
+        if doc is None:
+            return []
+        return [_document_symbol(ls, doc.uri, s) for s in outline(doc.buffer.text)]
+
+    @server.feature(types.WORKSPACE_SYMBOL)
+    async def workspace_symbol(
+        ls: AdtLanguageServer, params: types.WorkspaceSymbolParams
+    ) -> list[types.SymbolInformation]:
+        query = params.query.strip()
+        if not query:
+            return []
+        pattern = query if "*" in query else f"{query}*"
+        try:
+            hits = await ls.adt.objects.search(
+                pattern, system=None, max_results=50, object_type=None
+            )
+        except AdtError as exc:
+            raise source_error(exc) from exc
+        origin = types.Range(
+            start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+        )
+        return [
+            types.SymbolInformation(
+                name=hit["name"],
+                kind=_kind(hit["type"]),
+                location=types.Location(uri=hit["documentUri"], range=origin),
+                container_name=hit.get("package") or None,
+            )
+            for hit in hits
+            if "documentUri" in hit
+        ]

@@ -1,0 +1,42 @@
+"""The bridge's command-line options (shared by ``abap-adt mcp`` and ``python -m mcp_bridge``).
+
+Imports nothing heavy, so building the parser stays fast."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="HTTP port; 0 picks a free one")
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name clients may reach the HTTP server by (repeatable; the machine's "
+        "own names are accepted when --host is not loopback)",
+    )
+    parser.add_argument("--read-only", action="store_true", help="refuse every write")
+    parser.add_argument(
+        "--allow",
+        action="append",
+        default=[],
+        metavar="PACKAGE_OR_OBJECT",
+        help="only these packages or objects may be written (repeatable)",
+    )
+    parser.add_argument(
+        "--no-passthrough",
+        action="store_true",
+        help="never forward calls to a running language server",
+    )
+
+
+def parser() -> argparse.ArgumentParser:
+    result = argparse.ArgumentParser(
+        prog="python -m mcp_bridge", description="The abap-adt MCP bridge (same as abap-adt mcp)."
+    )
+    add_arguments(result)
+    return result
