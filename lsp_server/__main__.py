@@ -5,6 +5,6 @@ import sys
 from lsp_server.arguments import parser
 
 arguments = parser().parse_args()
-from lsp_server.server import run_stdio  # noqa: E402 - after --help, which needs no server
+from lsp_server.factory import run_stdio  # noqa: E402 - after --help, which needs no server
 
 sys.exit(run_stdio(arguments))

@@ -56,7 +56,7 @@ class Tasks:
         await asyncio.gather(*self._running, return_exceptions=True)
 
 
-class Context:
+class WorkspaceContext:
     """The shared parts; ``settings`` changes at runtime (``didChangeConfiguration``)."""
 
     def __init__(

@@ -92,7 +92,7 @@ class DocumentRead:
 
 
 @dataclass(frozen=True)
-class CheckResult:
+class DocumentCheck:
     uri: str
     outcome: CheckOutcome
 

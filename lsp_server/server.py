@@ -1,7 +1,8 @@
 """The ABAP language server: ``adt://`` documents on SAP systems, saved as checked patches.
 
-A thin pygls face over :class:`lsp_server.workspace.EditorWorkspace`. :func:`create_server`
-builds it (nothing happens at import time); it is configured at ``initialize`` from the
+A thin pygls face over :class:`lsp_server.workspace.EditorWorkspace`.
+:func:`~lsp_server.factory.create_server` builds it (nothing happens at import time); it is
+configured at ``initialize`` from the
 editor's options, the config file and the environment, and a configuration error is shown to
 the user (the server then runs with defaults). Handlers live in :mod:`lsp_server.handlers`;
 our protocol extension (``adt/*`` requests) is described in docs/lsp-protocol.md.
@@ -9,7 +10,6 @@ our protocol extension (``adt/*`` requests) is described in docs/lsp-protocol.md
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import os
@@ -223,31 +223,3 @@ class AdtLanguageServer(LanguageServer):
             pass
         finally:
             self.shutdown()  # type: ignore[no-untyped-call]
-
-
-def create_server() -> AdtLanguageServer:
-    """A new language server with every handler registered; configured at ``initialize``."""
-    from lsp_server.handlers import documents, requests, symbols
-
-    server = AdtLanguageServer()
-    for module in (documents, requests, symbols):
-        module.register(server)
-    return server
-
-
-def run_stdio(args: argparse.Namespace | None = None) -> int:
-    """``abap-adt lsp``: serve on stdin/stdout. Logs go to a file, never to stdout."""
-    log_file = getattr(args, "log_file", None) or os.environ.get("ABAP_ADT_LSP_LOG")
-    handlers: list[logging.Handler] = (
-        [logging.FileHandler(log_file, encoding="utf-8")] if log_file else [logging.NullHandler()]
-    )
-    logging.basicConfig(
-        level=logging.INFO,
-        handlers=handlers,
-        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-    )
-    logging.getLogger("pygls").setLevel(logging.WARNING)
-    stdout = sys.stdout.buffer
-    sys.stdout = sys.stderr  # a stray print() must never corrupt the protocol stream
-    create_server().start_io(sys.stdin.buffer, stdout)
-    return 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from adt.systems import Connections, EditorSettings
-from lsp_server.context import Context
+from lsp_server.context import WorkspaceContext
 from lsp_server.documents import Change, Documents, OpenDocument
 from lsp_server.editor import Editor
 from lsp_server.features import Feature
@@ -32,7 +32,7 @@ from lsp_server.uris import parse_uri
 class EditorWorkspace:
     def __init__(self, connections: Connections, settings: EditorSettings, editor: Editor) -> None:
         self.documents = Documents(editor)
-        self.ctx = Context(connections, settings, editor, self.documents)
+        self.ctx = WorkspaceContext(connections, settings, editor, self.documents)
         self.diagnostics = Diagnostics(self.ctx)
         self.locks = EditLocks(self.ctx, self.diagnostics)
         self.saving = Saving(self.ctx, self.locks, self.diagnostics)

@@ -10,6 +10,7 @@ REPO = Path(__file__).resolve().parents[1]
 TEST_COMMAND = (
     "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest"
 )
+PACKAGES = ("adt", "lsp_server", "mcp_bridge")
 DEMO_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/abap-adt demo"
 
 
@@ -32,6 +33,45 @@ def test_ruff_format_is_clean() -> None:
 def test_mypy_strict_is_clean() -> None:
     result = _run("mypy")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_import_contracts_hold() -> None:
+    """The layers of docs/architecture.md, as the import-linter contracts in pyproject.toml."""
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports"), "--no-cache"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+def _modules() -> list[Path]:
+    return sorted(p for pkg in PACKAGES for p in (REPO / pkg).rglob("*.py"))
+
+
+def test_no_function_is_rated_above_c() -> None:
+    """radon's cyclomatic complexity rank: A-C is fine, D and worse is to be split."""
+    from radon.complexity import cc_rank, cc_visit
+
+    too_complex = [
+        f"{path.relative_to(REPO)}:{block.lineno} {block.name} {cc_rank(block.complexity)}"
+        for path in _modules()
+        for block in cc_visit(path.read_text(encoding="utf-8"))
+        if cc_rank(block.complexity) > "C"
+    ]
+    assert too_complex == []
+
+
+def test_no_module_is_over_500_lines() -> None:
+    long = [
+        f"{path.relative_to(REPO)}: {count}"
+        for path in _modules()
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > 500
+    ]
+    assert long == []
 
 
 def test_readme_has_exactly_the_two_commands_and_ci_runs_the_test_one() -> None:

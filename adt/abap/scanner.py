@@ -14,7 +14,7 @@ MULTILINE_LITERAL = "Literals that take up more than one line are not permitted.
 
 
 @dataclass(frozen=True)
-class Finding:
+class ScanIssue:
     """One error: where and what."""
 
     line: int
@@ -41,7 +41,7 @@ class Scanner:
 
     def __init__(self) -> None:
         self.statements: list[Statement] = []
-        self.findings: list[Finding] = []
+        self.findings: list[ScanIssue] = []
         self._word = ""
         self._words: list[str] = []
         self._start: tuple[int, int] | None = None
@@ -75,56 +75,56 @@ class Scanner:
         if not self._stack and not any(c in line for c in "'`|\"{}"):
             self._scan_plain(number, line)
             return
-        i = 0
-        n = len(line)
+        i, n = 0, len(line)
         while i < n:
-            ch = line[i]
-            top = self._stack[-1] if self._stack else None
-            if top == "|":
-                if ch == "\\" and i + 1 < n:
-                    i += 2
-                    continue
-                if ch == "|":
-                    self._stack.pop()
-                elif ch == "{":
-                    self._stack.append("{")
-                i += 1
-                continue
-            # code (top is None or "{")
-            if ch == '"':
-                break
-            if ch in "'`":
-                end = self._literal_end(line, i, ch)
-                self._mark(number, i)
-                self._word += "'"
-                if end < 0:
-                    self.findings.append(Finding(number, i, n, MULTILINE_LITERAL))
-                    i = n
-                    continue
-                i = end + 1
-                continue
-            if ch == "|":
-                self._mark(number, i)
-                self._stack.append("|")
-                i += 1
-                continue
-            if ch == "}" and top == "{":
-                self._stack.pop()
-                i += 1
-                continue
-            if top is None and ch == ".":
-                self._end_statement(True, (number, i + 1))
-            elif (top is None and ch in ":,") or ch.isspace():
-                self._flush_word()
+            if self._stack and self._stack[-1] == "|":
+                i = self._template_step(line, i)
             else:
-                self._mark(number, i)
-                if top is None:
-                    self._word += ch
-            i += 1
+                i = self._code_step(number, line, i)
         if self._stack and self._stack[-1] == "|":
-            self.findings.append(Finding(number, 0, n, MULTILINE_LITERAL))
+            self.findings.append(ScanIssue(number, 0, n, MULTILINE_LITERAL))
             self._stack.clear()
         self._flush_word()
+
+    def _template_step(self, line: str, i: int) -> int:
+        """Inside ``|…|``: skip escapes, leave at ``|``, enter an embedded ``{ … }``."""
+        ch = line[i]
+        if ch == "\\" and i + 1 < len(line):
+            return i + 2
+        if ch == "|":
+            self._stack.pop()
+        elif ch == "{":
+            self._stack.append("{")
+        return i + 1
+
+    def _code_step(self, number: int, line: str, i: int) -> int:
+        """In code (or an embedded expression ``{ … }``): one character or literal."""
+        ch, n = line[i], len(line)
+        embedded = bool(self._stack)  # the top is "{"
+        if ch == '"':
+            return n  # the rest of the line is a comment
+        if ch in "'`":
+            end = self._literal_end(line, i, ch)
+            self._mark(number, i)
+            self._word += "'"
+            if end < 0:
+                self.findings.append(ScanIssue(number, i, n, MULTILINE_LITERAL))
+                return n
+            return end + 1
+        if ch == "|":
+            self._mark(number, i)
+            self._stack.append("|")
+        elif ch == "}" and embedded:
+            self._stack.pop()
+        elif not embedded and ch == ".":
+            self._end_statement(True, (number, i + 1))
+        elif (not embedded and ch in ":,") or ch.isspace():
+            self._flush_word()
+        else:
+            self._mark(number, i)
+            if not embedded:
+                self._word += ch
+        return i + 1
 
     def _scan_plain(self, number: int, line: str) -> None:
         col = 0

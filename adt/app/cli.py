@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_demo(args)
     if args.command == "lsp":
-        from lsp_server.server import run_stdio
+        from lsp_server.factory import run_stdio
 
         return run_stdio(args)
     if args.command == "mcp":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .app import DropConnection
 from .emulator import DEFAULT_USERS, SAMPLE_PACKAGE, Emulator, samples_dir
 from .faults import FaultInjector
-from .state import EmulatorError, LockInfo, RequestLogEntry
+from .state import EmulatorError, LockEntry, RequestLogEntry
 
 __all__ = [
     "DEFAULT_USERS",
@@ -20,7 +20,7 @@ __all__ = [
     "Emulator",
     "EmulatorError",
     "FaultInjector",
-    "LockInfo",
+    "LockEntry",
     "RequestLogEntry",
     "samples_dir",
 ]

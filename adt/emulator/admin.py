@@ -8,6 +8,7 @@ always inspect and steer the emulator.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,8 @@ from .state import EmulatorError
 
 if TYPE_CHECKING:
     from .emulator import Emulator
+
+Handler = Callable[[dict[str, Any], Request], Response]
 
 
 class AdminEndpoint:
@@ -50,66 +53,61 @@ class AdminEndpoint:
     def _dispatch(
         self, method: str, name: str, payload: dict[str, Any], request: Request
     ) -> Response:
-        emu = self.emu
-        faults = emu.faults
-        if method == "GET" and name == "locks":
-            return JSONResponse([asdict(lock) for lock in emu.locks()])
-        if method == "GET" and name == "sessions":
-            return JSONResponse(emu.sessions())
-        if method == "GET" and name == "contexts":
-            return JSONResponse(emu.contexts())
-        if method == "GET" and name == "requests":
-            return JSONResponse([asdict(e) for e in emu.request_log])
-        if method == "GET" and name == "requests/counts":
-            return JSONResponse(dict(emu.request_counts()))
-        if method == "DELETE" and name == "requests":
-            emu.reset_request_log()
-            return JSONResponse({"ok": True})
-        if method == "GET" and name == "faults":
-            return JSONResponse(faults.pending())
-        if method == "DELETE" and name == "faults":
-            faults.clear()
-            return JSONResponse({"ok": True})
-        if method == "POST" and name == "faults/fail_next":
-            faults.fail_next(
-                status=int(payload.get("status", 503)),
-                count=int(payload.get("count", 1)),
-                method=payload.get("method"),
-                path_prefix=payload.get("path_prefix"),
-            )
-            return JSONResponse({"ok": True})
-        if method == "POST" and name == "faults/latency":
-            faults.add_latency(float(payload["seconds"]), path_prefix=payload.get("path_prefix"))
-            return JSONResponse({"ok": True})
-        if method == "POST" and name == "faults/drop_next":
-            faults.drop_next(
-                count=int(payload.get("count", 1)),
-                method=payload.get("method"),
-                path_prefix=payload.get("path_prefix"),
-            )
-            return JSONResponse({"ok": True})
-        if method == "POST" and name == "expire_contexts":
-            emu.expire_contexts(payload.get("user"))
-            return JSONResponse({"ok": True})
-        if method == "POST" and name == "expire_csrf_tokens":
-            emu.expire_csrf_tokens()
-            return JSONResponse({"ok": True})
-        if method == "POST" and name == "lock_as":
-            handle = emu.lock_as(payload["user"], payload["object_uri"])
-            return JSONResponse({"handle": handle})
-        if method == "POST" and name == "unlock_as":
-            emu.unlock_as(payload["user"], payload["object_uri"])
-            return JSONResponse({"ok": True})
-        if method == "POST" and name == "write_as":
-            emu.write_as(payload["user"], payload["source_uri"], payload["text"])
-            return JSONResponse({"ok": True})
-        if method == "POST" and name == "activate_all":
-            return JSONResponse({"activated": emu.activate_all()})
-        if method == "GET" and name == "source":
-            text = emu.source(
-                request.query_params["uri"], request.query_params.get("version", "inactive")
-            )
-            if text is None:
-                return JSONResponse({"error": "no such source"}, status_code=404)
-            return PlainTextResponse(text)
-        return JSONResponse({"error": f"unknown admin call {method} {name}"}, status_code=404)
+        handler = self._routes.get((method, name))
+        if handler is None:
+            return JSONResponse({"error": f"unknown admin call {method} {name}"}, status_code=404)
+        return handler(payload, request)
+
+    @property
+    def _routes(self) -> dict[tuple[str, str], Handler]:
+        emu, faults = self.emu, self.emu.faults
+        return {
+            ("GET", "locks"): lambda p, r: JSONResponse([asdict(lock) for lock in emu.locks()]),
+            ("GET", "sessions"): lambda p, r: JSONResponse(emu.sessions()),
+            ("GET", "contexts"): lambda p, r: JSONResponse(emu.contexts()),
+            ("GET", "requests"): lambda p, r: JSONResponse([asdict(e) for e in emu.request_log]),
+            ("GET", "requests/counts"): lambda p, r: JSONResponse(dict(emu.request_counts())),
+            ("DELETE", "requests"): lambda p, r: _act(emu.reset_request_log),
+            ("GET", "faults"): lambda p, r: JSONResponse(faults.pending()),
+            ("DELETE", "faults"): lambda p, r: _act(faults.clear),
+            ("POST", "faults/fail_next"): lambda p, r: _act(
+                faults.fail_next,
+                status=int(p.get("status", 503)),
+                count=int(p.get("count", 1)),
+                method=p.get("method"),
+                path_prefix=p.get("path_prefix"),
+            ),
+            ("POST", "faults/latency"): lambda p, r: _act(
+                faults.add_latency, float(p["seconds"]), path_prefix=p.get("path_prefix")
+            ),
+            ("POST", "faults/drop_next"): lambda p, r: _act(
+                faults.drop_next,
+                count=int(p.get("count", 1)),
+                method=p.get("method"),
+                path_prefix=p.get("path_prefix"),
+            ),
+            ("POST", "expire_contexts"): lambda p, r: _act(emu.expire_contexts, p.get("user")),
+            ("POST", "expire_csrf_tokens"): lambda p, r: _act(emu.expire_csrf_tokens),
+            ("POST", "lock_as"): lambda p, r: JSONResponse(
+                {"handle": emu.lock_as(p["user"], p["object_uri"])}
+            ),
+            ("POST", "unlock_as"): lambda p, r: _act(emu.unlock_as, p["user"], p["object_uri"]),
+            ("POST", "write_as"): lambda p, r: _act(
+                emu.write_as, p["user"], p["source_uri"], p["text"]
+            ),
+            ("POST", "activate_all"): lambda p, r: JSONResponse({"activated": emu.activate_all()}),
+            ("GET", "source"): self._source,
+        }
+
+    def _source(self, payload: dict[str, Any], request: Request) -> Response:
+        query = request.query_params
+        text = self.emu.source(query["uri"], query.get("version", "inactive"))
+        if text is None:
+            return JSONResponse({"error": "no such source"}, status_code=404)
+        return PlainTextResponse(text)
+
+
+def _act(action: Callable[..., object], *args: Any, **kwargs: Any) -> Response:
+    """Run an admin call that only acts; its answer is ``{"ok": true}``."""
+    action(*args, **kwargs)
+    return JSONResponse({"ok": True})

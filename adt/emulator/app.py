@@ -121,14 +121,44 @@ class Pipeline:
         ]
 
     def process(self, request: Request, path: str, body: bytes, ex: _Exchange) -> Response:
+        headers, cookies = request.headers, request.cookies
+        client = self._client(request, ex)
+        if path == LOGOFF_PATH:
+            return self._logoff(cookies, ex)
+        session = self._authenticate(headers, cookies, client, ex)
+        if session is None:
+            return self._logon_failed(client)
+        ex.user = session.user
+        ex.cookies.append(f"{self.session_cookie}={session.id}; path=/; HttpOnly")
+        self.state.expire_idle()
+        stateful = (headers.get("x-sap-adt-sessiontype") or "").strip().lower() == "stateful"
+        context, dead = self._known_context(cookies, session)
+        if dead:
+            return self._session_timed_out(ex)
+        if context is not None and not stateful:
+            # The stateless hop ends the context before the logon layer looks at the request,
+            # so a refused stateless request (a bad CSRF token) ends it all the same.
+            self.state.end_context(context.id)
+            ex.cookies += self._context_deletion()
+            context = None
+        refusal = self._csrf(request.method.upper(), headers, session, ex)
+        if refusal is not None:
+            return refusal
+        if context is None and stateful:
+            context = self.state.sessions.open_context(session.user, session.id)
+            ex.cookies += [f"{CONTEXT_COOKIE}={context.id}; path={p}" for p in CONTEXT_PATHS]
+        if context is not None:
+            context.last_used = self.state.sessions.clock()
+            ex.context_id = context.id
+        return self._run(request, path, body, session, context)
+
+    def _client(self, request: Request, ex: _Exchange) -> str:
+        """The SAP client of a request, and the ``sap-usercontext`` cookie naming it."""
         query = request.query_params
-        headers = request.headers
-        cookies = request.cookies
-        method = request.method.upper()
         client = (
             query.get("sap-client")
-            or headers.get("sap-client")
-            or _usercontext_client(cookies.get("sap-usercontext"))
+            or request.headers.get("sap-client")
+            or _usercontext_client(request.cookies.get("sap-usercontext"))
             or self.state.client
         )
         language = query.get("sap-language")
@@ -136,49 +166,48 @@ class Pipeline:
         if language:
             usercontext = f"sap-language={language}&{usercontext}"
         ex.cookies.append(f"sap-usercontext={usercontext}; path=/")
+        return client
 
-        if path == LOGOFF_PATH:
-            return self._logoff(cookies, ex)
-
-        session = self._authenticate(headers, cookies, client, ex)
-        if session is None:
-            return respond(
-                documents.logon_failed_page(self.state.sid, client),
-                status=401,
-                content_type="text/html; charset=utf-8",
-                headers={
-                    "www-authenticate": (
-                        f'Basic realm="SAP NetWeaver Application Server '
-                        f'[{self.state.sid}/{self.state.client}]"'
-                    )
-                },
-            )
-        ex.user = session.user
-        ex.cookies.append(f"{self.session_cookie}={session.id}; path=/; HttpOnly")
-
-        self.state.expire_idle()
-        stateful = (headers.get("x-sap-adt-sessiontype") or "").strip().lower() == "stateful"
-        context_id = cookies.get(CONTEXT_COOKIE)
-        context: Context | None = None
-        if context_id is not None:
-            context = self.state.sessions.contexts.get(context_id)
-            if context is None or context.session_id != session.id:
-                ex.cookies += self._context_deletion()
-                ex.headers["x-sap-icm-err-id"] = "ICMENOSESSION"
-                ex.headers["sap-err-id"] = "ICMENOSESSION"
-                return respond(
-                    documents.session_timed_out_page(),
-                    status=400,
-                    content_type="text/html; charset=utf-8",
+    def _logon_failed(self, client: str) -> Response:
+        return respond(
+            documents.logon_failed_page(self.state.sid, client),
+            status=401,
+            content_type="text/html; charset=utf-8",
+            headers={
+                "www-authenticate": (
+                    f'Basic realm="SAP NetWeaver Application Server '
+                    f'[{self.state.sid}/{self.state.client}]"'
                 )
+            },
+        )
 
-        if context is not None and not stateful:
-            # The stateless hop ends the context before the logon layer looks at the request,
-            # so a refused stateless request (a bad CSRF token) ends it all the same.
-            self.state.end_context(context.id)
-            ex.cookies += self._context_deletion()
-            context = None
+    def _known_context(
+        self, cookies: dict[str, str], session: SecuritySession
+    ) -> tuple[Context | None, bool]:
+        """The live context the request names (None for none), and whether it names a dead
+        one."""
+        context_id = cookies.get(CONTEXT_COOKIE)
+        if context_id is None:
+            return None, False
+        context = self.state.sessions.contexts.get(context_id)
+        if context is None or context.session_id != session.id:
+            return None, True
+        return context, False
 
+    def _session_timed_out(self, ex: _Exchange) -> Response:
+        ex.cookies += self._context_deletion()
+        ex.headers["x-sap-icm-err-id"] = "ICMENOSESSION"
+        ex.headers["sap-err-id"] = "ICMENOSESSION"
+        return respond(
+            documents.session_timed_out_page(),
+            status=400,
+            content_type="text/html; charset=utf-8",
+        )
+
+    def _csrf(
+        self, method: str, headers: Headers, session: SecuritySession, ex: _Exchange
+    ) -> Response | None:
+        """Refuse a change without the session's token; hand out the token on a fetch."""
         if method in MUTATING:
             sent = headers.get("x-csrf-token")
             if session.csrf_token is None or sent != session.csrf_token:
@@ -190,19 +219,22 @@ class Pipeline:
                 )
         elif (headers.get("x-csrf-token") or "").lower() == "fetch":
             ex.headers["x-csrf-token"] = self.state.sessions.token_for(session)
+        return None
 
-        if context is None and stateful:
-            context = self.state.sessions.open_context(session.user, session.id)
-            ex.cookies += [f"{CONTEXT_COOKIE}={context.id}; path={p}" for p in CONTEXT_PATHS]
-        if context is not None:
-            context.last_used = self.state.sessions.clock()
-            ex.context_id = context.id
-
+    def _run(
+        self,
+        request: Request,
+        path: str,
+        body: bytes,
+        session: SecuritySession,
+        context: Context | None,
+    ) -> Response:
+        method = request.method.upper()
         call = Call(
             method="GET" if method == "HEAD" else method,
             path=path,
-            query=query,
-            headers=headers,
+            query=request.query_params,
+            headers=request.headers,
             body=body,
             user=session.user,
             session=session,
@@ -210,12 +242,12 @@ class Pipeline:
         )
         try:
             response = self.resources.dispatch(call)
-        except errors.AdtError as error:
+        except errors.AdtException as error:
             return error_response(error)
         except Exception:  # an emulator bug must still answer like a server
             logger.exception("unexpected error in %s %s", method, path)
             return error_response(
-                errors.AdtError(500, "ExceptionInternalError", "Internal error in the emulator")
+                errors.AdtException(500, "ExceptionInternalError", "Internal error in the emulator")
             )
         if method == "HEAD":
             response.body = b""

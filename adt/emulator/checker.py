@@ -13,11 +13,11 @@ fragments ``#start=L,C``).
 
 from __future__ import annotations
 
-from adt.abap.scanner import MULTILINE_LITERAL, Finding, Statement, scan, statements
+from adt.abap.scanner import MULTILINE_LITERAL, ScanIssue, Statement, scan, statements
 
 from .text import split_lines
 
-__all__ = ["BLOCKS", "ENDERS", "MULTILINE_LITERAL", "Finding", "Statement", "check", "statements"]
+__all__ = ["BLOCKS", "ENDERS", "MULTILINE_LITERAL", "ScanIssue", "Statement", "check", "statements"]
 
 BLOCKS = {
     "CLASS": "ENDCLASS",
@@ -52,7 +52,7 @@ def _opens_block(words: list[str]) -> str | None:
     return head
 
 
-def check(text: str) -> list[Finding]:
+def check(text: str) -> list[ScanIssue]:
     """All findings for one source unit, ordered by position."""
     scanner = scan("\n".join(split_lines(text)))
     findings = list(scanner.findings)
@@ -71,7 +71,7 @@ def check(text: str) -> list[Finding]:
             continue
         if head == "END-OF-DEFINITION":
             findings.append(
-                Finding(
+                ScanIssue(
                     stmt.line,
                     stmt.column,
                     stmt.column + width,
@@ -81,7 +81,7 @@ def check(text: str) -> list[Finding]:
             continue
         if not stmt.terminated:
             findings.append(
-                Finding(
+                ScanIssue(
                     stmt.line,
                     stmt.column,
                     stmt.column + width,
@@ -102,7 +102,7 @@ def check(text: str) -> list[Finding]:
                 while stack and stack[-1].words[0] != start:
                     inner = stack.pop()
                     findings.append(
-                        Finding(
+                        ScanIssue(
                             stmt.line,
                             stmt.column,
                             stmt.column + width,
@@ -114,7 +114,7 @@ def check(text: str) -> list[Finding]:
                 stack.pop()
                 continue
             findings.append(
-                Finding(
+                ScanIssue(
                     stmt.line,
                     stmt.column,
                     stmt.column + width,
@@ -123,7 +123,7 @@ def check(text: str) -> list[Finding]:
             )
     if in_macro is not None:
         findings.append(
-            Finding(
+            ScanIssue(
                 in_macro.line,
                 in_macro.column,
                 in_macro.column + 6,
@@ -133,7 +133,7 @@ def check(text: str) -> list[Finding]:
     for stmt in stack:
         head = stmt.words[0]
         findings.append(
-            Finding(
+            ScanIssue(
                 stmt.line,
                 stmt.column,
                 stmt.column + len(head),

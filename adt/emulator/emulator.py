@@ -27,7 +27,7 @@ from .large_sample import NAME as LARGE_NAME
 from .large_sample import large_class_includes, large_class_source
 from .model import CLAS, RepoObject, SourceUnit, Version
 from .seed import load_folder
-from .state import EmulatorError, LockInfo, RequestLogEntry, SystemState
+from .state import EmulatorError, LockEntry, RequestLogEntry, SystemState
 
 DEFAULT_USERS = {"DEVELOPER": "developer"}
 SAMPLE_PACKAGE = "$ZDEMO"
@@ -172,7 +172,7 @@ class Emulator:
             await asyncio.to_thread(manager.__exit__, None, None, None)
 
     # inspection ------------------------------------------------------------------------
-    def locks(self) -> list[LockInfo]:
+    def locks(self) -> list[LockEntry]:
         """The current enqueue locks (those of contexts idle past their lifetime are gone,
         as on SAP, where the context's end releases them without a request)."""
         self.state.expire_idle()

@@ -1,6 +1,6 @@
 """ADT errors as Python exceptions that render to ``exc:exception`` documents (§6).
 
-Handlers raise :class:`AdtError`; the app turns it into the response.  The factory
+Handlers raise :class:`AdtException`; the app turns it into the response.  The factory
 functions name the T100 keys seen in the captures so every caller spells them alike.
 """
 
@@ -55,7 +55,7 @@ def exception_document(
     )
 
 
-class AdtError(Exception):
+class AdtException(Exception):
     """An error answer: HTTP status plus an ``exc:exception`` document."""
 
     def __init__(
@@ -87,12 +87,12 @@ def t100(area: str, number: str, *values: str) -> list[tuple[str, str]]:
     return props
 
 
-def not_found(resource_word: str | None, name: str) -> AdtError:
+def not_found(resource_word: str | None, name: str) -> AdtException:
     """404: SADT_RESOURCE/002, or A4H's bare form for programs (``072``)."""
     if resource_word is None:
-        return AdtError(404, "ExceptionResourceNotFound", f"{name} does not exist")
+        return AdtException(404, "ExceptionResourceNotFound", f"{name} does not exist")
     message = f"Resource {resource_word} {name} does not exist."
-    return AdtError(
+    return AdtException(
         404,
         "ExceptionResourceNotFound",
         message,
@@ -100,14 +100,14 @@ def not_found(resource_word: str | None, name: str) -> AdtError:
     )
 
 
-def no_suitable_resource() -> AdtError:
+def no_suitable_resource() -> AdtException:
     """404 for a path no resource controller serves."""
-    return AdtError(404, "ExceptionResourceNotFound", "No suitable resource found")
+    return AdtException(404, "ExceptionResourceNotFound", "No suitable resource found")
 
 
-def package_not_found(name: str) -> AdtError:
+def package_not_found(name: str) -> AdtException:
     """404 for an unknown package (trial capture: SWB_TOOL/025)."""
-    return AdtError(
+    return AdtException(
         404,
         "ExceptionResourceNotFound",
         f"Error while importing object {name} from the database",
@@ -115,33 +115,33 @@ def package_not_found(name: str) -> AdtError:
     )
 
 
-def lock_conflict(holder: str, name: str) -> AdtError:
+def lock_conflict(holder: str, name: str) -> AdtException:
     """403 EU/510 on LOCK, shaped like the trial's ``refusal-lock-held-by-other``."""
     text = f"User {holder} is currently editing {name}"
     props = [("LONGTEXT", eu510_longtext(text)), *t100("EU", "510", holder, name)]
-    return AdtError(403, "ExceptionResourceNoAccess", text, props)
+    return AdtException(403, "ExceptionResourceNoAccess", text, props)
 
 
-def activation_locked(holder: str, name: str, uri: str) -> AdtError:
+def activation_locked(holder: str, name: str, uri: str) -> AdtException:
     """403 EU/510 on activation, byte-shaped like A4H ``095``/``108`` (with ``URI``)."""
     text = f"User {holder} is currently editing {name}"
     props = [("LONGTEXT", eu510_longtext(None)), ("URI", uri), *t100("EU", "510", holder, name)]
-    return AdtError(403, "ExceptionResourceNoAccess", text, props)
+    return AdtException(403, "ExceptionResourceNoAccess", text, props)
 
 
-def invalid_lock_handle(word: str, name: str, handle: str, user: str) -> AdtError:
+def invalid_lock_handle(word: str, name: str, handle: str, user: str) -> AdtException:
     """423 SADT_RESOURCE/026, with the (odd but recorded) EU510 long text."""
     text = f"Resource {word} {name} is not locked (invalid lock handle: {handle})"
     props = [
         *t100("SADT_RESOURCE", "026", word, name, handle),
         ("LONGTEXT", eu510_longtext(f"User {user} is currently editing {name}")),
     ]
-    return AdtError(423, "ExceptionResourceInvalidLockHandle", text, props)
+    return AdtException(423, "ExceptionResourceInvalidLockHandle", text, props)
 
 
-def parameter_missing(name: str) -> AdtError:
+def parameter_missing(name: str) -> AdtException:
     """400 SADT_RESOURCE/017 "Parameter X could not be found."."""
-    return AdtError(
+    return AdtException(
         400,
         "ExceptionParameterNotFound",
         f"Parameter {name} could not be found.",
@@ -149,9 +149,9 @@ def parameter_missing(name: str) -> AdtError:
     )
 
 
-def line_too_long(line: int) -> AdtError:
+def line_too_long(line: int) -> AdtException:
     """400 SEDI_ADT/015, exactly the A4H ``446`` shape."""
-    return AdtError(
+    return AdtException(
         400,
         "ExceptionResourceBadRequest",
         f"The line {line} exceeds 255 characters. Source code cannot be processed",
@@ -163,28 +163,30 @@ def line_too_long(line: int) -> AdtError:
     )
 
 
-def not_acceptable(accepted: list[str]) -> AdtError:
+def not_acceptable(accepted: list[str]) -> AdtException:
     """406 with the accepted media types listed (A4H ``082`` message)."""
     message = "The message content is not acceptable. Accepted content types: " + ", ".join(
         accepted
     )
-    return AdtError(406, "ExceptionResourceNotAcceptable", message, t100("SADT_RESOURCE", "037"))
+    return AdtException(
+        406, "ExceptionResourceNotAcceptable", message, t100("SADT_RESOURCE", "037")
+    )
 
 
-def method_not_supported(method: str) -> AdtError:
+def method_not_supported(method: str) -> AdtException:
     """405: matches the 389-byte A4H ``813`` body length exactly."""
-    return AdtError(
+    return AdtException(
         405,
         "ExceptionMethodNotSupported",
         f"Resource controller does not support method {method}",
     )
 
 
-def bad_request(message: str) -> AdtError:
+def bad_request(message: str) -> AdtException:
     """400 for a body or parameter the emulator cannot use."""
-    return AdtError(400, "ExceptionResourceBadRequest", message)
+    return AdtException(400, "ExceptionResourceBadRequest", message)
 
 
-def save_failure(message: str) -> AdtError:
+def save_failure(message: str) -> AdtException:
     """500 ExceptionResourceSaveFailure (e.g. a class include that was never created)."""
-    return AdtError(500, "ExceptionResourceSaveFailure", message)
+    return AdtException(500, "ExceptionResourceSaveFailure", message)

@@ -2,7 +2,7 @@
 
 The pipeline in :mod:`adt.emulator.app` has already done authentication, CSRF and
 the stateful-context bookkeeping; handlers only implement the resource semantics
-and raise :class:`~adt.emulator.errors.AdtError` for refusals.
+and raise :class:`~adt.emulator.errors.AdtException` for refusals.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from starlette.datastructures import Headers, QueryParams
 from starlette.responses import Response
 
 from . import documents, errors, stamps
-from .documents import Message
+from .documents import CheckMessage
 from .model import (
     ADT,
     CLAS,
@@ -76,7 +76,7 @@ def respond(
     return Response(content=raw, status_code=status, headers=all_headers)
 
 
-def error_response(error: errors.AdtError) -> Response:
+def error_response(error: errors.AdtException) -> Response:
     return respond(error.document(), status=error.status, content_type="application/xml")
 
 
@@ -344,13 +344,13 @@ class Resources:
             raise errors.parameter_missing("method")
         root = _xml_root(call.body)
         targets: list[RepoObject] = []
-        missing: list[Message] = []
+        missing: list[CheckMessage] = []
         for ref in root.iter(f"{NS_ADTCORE}objectReference"):
             uri = ref.get(f"{NS_ADTCORE}uri") or ""
             obj, name = self._resolve_reference(uri)
             if obj is None:
                 missing.append(
-                    Message(
+                    CheckMessage(
                         uri=uri,
                         line=1,
                         column=0,
@@ -383,7 +383,7 @@ class Resources:
         self._only(call, "POST")
         self._negotiate(call, [documents.CHECK_MESSAGES, "application/xml"], strict=False)
         root = _xml_root(call.body)
-        reports: list[documents.CheckReport] = []
+        reports: list[documents.CheckRunReport] = []
         for item in root.iter(f"{NS_CHKRUN}checkObject"):
             uri = item.get(f"{NS_ADTCORE}uri") or ""
             version = item.get(f"{NS_CHKRUN}version") or "active"
@@ -392,12 +392,12 @@ class Resources:
                 kind = self._kind_for_uri(uri)
                 word = kind.resource_word if kind else None
                 text = errors.not_found(word, name).message
-                reports.append(documents.CheckReport(uri.split("?")[0], False, text, []))
+                reports.append(documents.CheckRunReport(uri.split("?")[0], False, text, []))
                 continue
             overrides = self._artifacts(item, obj)
             messages = self.state.check_object(obj, version, overrides)
             reports.append(
-                documents.CheckReport(
+                documents.CheckRunReport(
                     obj.uri, True, f"Object {obj.name} has been checked", messages
                 )
             )

@@ -2,7 +2,7 @@
 
 Everything mutable lives here behind one re-entrant lock, because tests touch the
 state from their own thread while uvicorn serves from another.  Methods raise
-:class:`~adt.emulator.errors.AdtError` for protocol refusals and
+:class:`~adt.emulator.errors.AdtException` for protocol refusals and
 :class:`EmulatorError` for misuse of the Python API.
 """
 
@@ -18,7 +18,7 @@ from urllib.parse import unquote
 
 from . import errors, stamps
 from .checker import check
-from .documents import Message, ObjectView, PartView, Reference
+from .documents import CheckMessage, ObjectView, PartView, Reference
 from .model import (
     ADT,
     ALL_KINDS,
@@ -45,7 +45,7 @@ class EmulatorError(Exception):
 
 
 @dataclass(frozen=True)
-class LockInfo:
+class LockEntry:
     """One enqueue lock: which object, whose, which handle, which context."""
 
     object_uri: str
@@ -68,10 +68,10 @@ class RequestLogEntry:
 
 
 @dataclass(frozen=True)
-class ActivationResult:
+class ActivationRun:
     """What an activation did: messages (errors) and whether anything ran."""
 
-    messages: list[Message]
+    messages: list[CheckMessage]
     activated: bool
 
 
@@ -111,7 +111,7 @@ class SystemState:
         self.activation_style = activation_style
         self.objects: dict[str, RepoObject] = {}
         self.packages: dict[str, Package] = {}
-        self.locks: dict[str, LockInfo] = {}
+        self.locks: dict[str, LockEntry] = {}
         self.sessions = SessionManager(sid, idle_timeout)
         self.request_log: list[RequestLogEntry] = []
         self._transports: dict[str, str] = {}
@@ -209,13 +209,13 @@ class SystemState:
             return ObjectView(obj, parts, self.sid, main_text)
 
     # locks -----------------------------------------------------------------------------
-    def lock_object(self, obj: RepoObject, context: Context) -> LockInfo:
+    def lock_object(self, obj: RepoObject, context: Context) -> LockEntry:
         """Enqueue ``obj`` for ``context``; EU/510 if anyone (even it) holds it."""
         with self.lock:
             held = self.locks.get(obj.uri)
             if held is not None:
                 raise errors.lock_conflict(held.user, obj.name)
-            info = LockInfo(obj.uri, context.user, lock_handle(context.id, obj.uri), context.id)
+            info = LockEntry(obj.uri, context.user, lock_handle(context.id, obj.uri), context.id)
             self.locks[obj.uri] = info
             return info
 
@@ -230,7 +230,7 @@ class SystemState:
 
     def require_lock(
         self, obj: RepoObject, handle: str | None, context: Context | None, user: str
-    ) -> LockInfo:
+    ) -> LockEntry:
         """The lock ``context`` holds on ``obj`` under ``handle``; 400/423 otherwise."""
         if handle is None:
             raise errors.parameter_missing("lockHandle")
@@ -331,7 +331,7 @@ class SystemState:
             return picked[0].text if picked else None
 
     # activation ------------------------------------------------------------------------
-    def activate(self, objects: Iterable[RepoObject]) -> ActivationResult:
+    def activate(self, objects: Iterable[RepoObject]) -> ActivationRun:
         """Check and activate; raises EU/510 while any context holds a lock."""
         with self.lock:
             targets = list({obj.uri: obj for obj in objects}.values())
@@ -341,15 +341,15 @@ class SystemState:
                     raise errors.activation_locked(held.user, obj.name, obj.uri)
             pending = [o for o in targets if o.is_inactive]
             if not pending:
-                return ActivationResult([], activated=False)
-            messages: list[Message] = []
+                return ActivationRun([], activated=False)
+            messages: list[CheckMessage] = []
             for obj in pending:
                 messages += self.check_object(obj, "inactive")
             if any(m.severity in ("E", "A", "X") for m in messages):
-                return ActivationResult(messages, activated=False)
+                return ActivationRun(messages, activated=False)
             for obj in pending:
                 self._activate_now(obj)
-            return ActivationResult(messages, activated=True)
+            return ActivationRun(messages, activated=True)
 
     def _activate_now(self, obj: RepoObject) -> None:
         for unit in obj.parts.values():
@@ -367,10 +367,10 @@ class SystemState:
 
     def check_object(
         self, obj: RepoObject, version: str, overrides: dict[str, str] | None = None
-    ) -> list[Message]:
+    ) -> list[CheckMessage]:
         """Run the checker over every part of ``obj`` in ``version``."""
         overrides = overrides or {}
-        messages: list[Message] = []
+        messages: list[CheckMessage] = []
         with self.lock:
             for unit in obj.ordered_parts():
                 if unit.part in overrides:
@@ -382,7 +382,7 @@ class SystemState:
                     text = picked[0].text
                 for finding in check(text):
                     messages.append(
-                        Message(
+                        CheckMessage(
                             uri=obj.source_uri(unit.part),
                             line=finding.line,
                             column=finding.column,
@@ -442,15 +442,15 @@ class SystemState:
         with self.lock:
             return sorted(self.objects)
 
-    def lock_list(self) -> list[LockInfo]:
+    def lock_list(self) -> list[LockEntry]:
         with self.lock:
             return list(self.locks.values())
 
 
 __all__ = [
-    "ActivationResult",
+    "ActivationRun",
     "EmulatorError",
-    "LockInfo",
+    "LockEntry",
     "RequestLogEntry",
     "SystemState",
     "lock_handle",

@@ -5,14 +5,14 @@ document event, and a new capability arrives as a new feature module."""
 from __future__ import annotations
 
 from adt.systems import EditorSettings
-from lsp_server.context import Context
+from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument
 
 
 class Feature:
     """One concern of the editor workspace; override the hooks it cares about."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: WorkspaceContext) -> None:
         self.ctx = ctx
 
     def document_opened(self, doc: OpenDocument) -> None:

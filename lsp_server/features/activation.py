@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lsp_server.context import Context
+from lsp_server.context import WorkspaceContext
 from lsp_server.features import Feature
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.locks import EditLocks
@@ -13,7 +13,7 @@ from lsp_server.uris import parse_uri
 
 
 class Activation(Feature):
-    def __init__(self, ctx: Context, locks: EditLocks, diagnostics: Diagnostics) -> None:
+    def __init__(self, ctx: WorkspaceContext, locks: EditLocks, diagnostics: Diagnostics) -> None:
         super().__init__(ctx)
         self._locks = locks
         self._diagnostics = diagnostics

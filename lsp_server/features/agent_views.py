@@ -11,7 +11,7 @@ from adt.source import WriteOutcome
 from adt.source.errors import InvalidArgument, VersionConflict
 from adt.source.token import same_content
 from adt.text import split_lines, to_canonical
-from lsp_server.context import Context
+from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument, base_lines
 from lsp_server.editor import Severity
 from lsp_server.features import Feature
@@ -23,7 +23,7 @@ from lsp_server.merge import diff_hunks, merge
 class AgentViews(Feature):
     """Implements :class:`adt.agent.DocumentViews` for the language server's documents."""
 
-    def __init__(self, ctx: Context, diagnostics: Diagnostics) -> None:
+    def __init__(self, ctx: WorkspaceContext, diagnostics: Diagnostics) -> None:
         super().__init__(ctx)
         self._diagnostics = diagnostics
 

@@ -8,7 +8,7 @@ import enum
 
 from adt.source.errors import BackendError, InvalidArgument
 from adt.text import split_lines
-from lsp_server.context import Context
+from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument, RemoteVersion, base_lines
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.features import Feature
@@ -36,7 +36,7 @@ _MARKER_TEXT = (
 
 
 class Conflicts(Feature):
-    def __init__(self, ctx: Context, saving: Saving, diagnostics: Diagnostics) -> None:
+    def __init__(self, ctx: WorkspaceContext, saving: Saving, diagnostics: Diagnostics) -> None:
         super().__init__(ctx)
         self._saving = saving
         self._diagnostics = diagnostics

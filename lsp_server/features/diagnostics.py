@@ -9,7 +9,7 @@ from adt.source import CheckOutcome, Finding
 from lsp_server.documents import OpenDocument
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.features import Feature
-from lsp_server.results import CheckResult
+from lsp_server.results import DocumentCheck
 from lsp_server.uris import DocumentRef, parse_uri
 
 _SEVERITIES = {"E": Severity.ERROR, "A": Severity.ERROR, "X": Severity.ERROR, "W": Severity.WARNING}
@@ -31,7 +31,7 @@ class Diagnostics(Feature):
         self.publish_findings(doc.ref.object_url, outcome.findings, only=doc)
         return outcome
 
-    async def check(self, uri: str) -> CheckResult:
+    async def check(self, uri: str) -> DocumentCheck:
         """Run the ADT syntax check now (command ``adt.check``) and publish its findings: on
         the unsaved text of an open document with changes, else on the stored object."""
         doc = self.ctx.documents.get(uri)
@@ -39,7 +39,7 @@ class Diagnostics(Feature):
             outcome = await self.check_unsaved(doc)
         else:
             outcome = await self.check_saved(doc.ref if doc is not None else parse_uri(uri))
-        return CheckResult(uri, outcome)
+        return DocumentCheck(uri, outcome)
 
     def check_later(self, ref: DocumentRef) -> None:
         self.ctx.tasks.spawn(self.check_saved(ref), f"checking {ref.object_url}")

@@ -9,7 +9,7 @@ import contextlib
 from adt.source import SourceError
 from adt.source.errors import ObjectLocked
 from adt.systems import EditorSettings, LockMode
-from lsp_server.context import Context
+from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument
 from lsp_server.editor import Severity
 from lsp_server.features import Feature
@@ -23,7 +23,7 @@ def lock_owner(object_url: str) -> str:
 
 
 class EditLocks(Feature):
-    def __init__(self, ctx: Context, diagnostics: Diagnostics) -> None:
+    def __init__(self, ctx: WorkspaceContext, diagnostics: Diagnostics) -> None:
         super().__init__(ctx)
         self._diagnostics = diagnostics
         self._locked: dict[str, DocumentRef] = {}  # object URLs locked in onEdit mode

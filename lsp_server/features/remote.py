@@ -10,7 +10,7 @@ import logging
 from adt.source.errors import SessionExpired
 from adt.source.token import same_content
 from adt.systems import EditorSettings
-from lsp_server.context import Context
+from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument
 from lsp_server.editor import Severity
 from lsp_server.features import Feature
@@ -20,7 +20,7 @@ log = logging.getLogger("lsp_server.remote")
 
 
 class RemoteChanges(Feature):
-    def __init__(self, ctx: Context, locks: EditLocks) -> None:
+    def __init__(self, ctx: WorkspaceContext, locks: EditLocks) -> None:
         super().__init__(ctx)
         self._locks = locks
         self._poller: asyncio.Task[None] | None = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from adt.source import SourceError, WriteOutcome
 from adt.source.errors import LockRequired, VersionConflict
 from adt.source.lines import Patch
-from lsp_server.context import Context
+from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument, RemoteVersion
 from lsp_server.editor import Severity
 from lsp_server.features import Feature
@@ -16,7 +16,7 @@ from lsp_server.results import SaveResult, SaveStatus
 
 
 class Saving(Feature):
-    def __init__(self, ctx: Context, locks: EditLocks, diagnostics: Diagnostics) -> None:
+    def __init__(self, ctx: WorkspaceContext, locks: EditLocks, diagnostics: Diagnostics) -> None:
         super().__init__(ctx)
         self._locks = locks
         self._diagnostics = diagnostics

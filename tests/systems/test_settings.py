@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,11 @@ def test_every_key_is_camel_case_and_unique() -> None:
     ]
     assert len(names) == len(set(names))
     assert all(name[0].islower() and "_" not in name for name in names)
+
+
+def test_the_documented_settings_are_exactly_the_model() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "systems.md").read_text()
+    documented = re.findall(r"^\| (source|editor|bridge) \| `(\w+)` \|", docs, flags=re.M)
+    sections = {"source": SourceSettings, "editor": EditorSettings, "bridge": BridgeSettings}
+    expected = [(name, key) for name, section in sections.items() for key in keys(section)]
+    assert documented == expected

@@ -1,0 +1,2 @@
+"""ABAP language knowledge without any I/O: the statement scanner shared by the emulator's
+checker and the language server's outline."""

@@ -1,0 +1,40 @@
+"""Building and running the language server: :func:`create_server` wires the server object
+and every handler module; :func:`run_stdio` is ``abap-adt lsp``. Nothing happens at import."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from lsp_server.handlers import documents, requests, symbols
+from lsp_server.server import AdtLanguageServer
+
+HANDLERS = (documents, requests, symbols)
+
+
+def create_server() -> AdtLanguageServer:
+    """A new language server with every handler registered; configured at ``initialize``."""
+    server = AdtLanguageServer()
+    for module in HANDLERS:
+        module.register(server)
+    return server
+
+
+def run_stdio(args: argparse.Namespace | None = None) -> int:
+    """``abap-adt lsp``: serve on stdin/stdout. Logs go to a file, never to stdout."""
+    log_file = getattr(args, "log_file", None) or os.environ.get("ABAP_ADT_LSP_LOG")
+    handlers: list[logging.Handler] = (
+        [logging.FileHandler(log_file, encoding="utf-8")] if log_file else [logging.NullHandler()]
+    )
+    logging.basicConfig(
+        level=logging.INFO,
+        handlers=handlers,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    stdout = sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print() must never corrupt the protocol stream
+    create_server().start_io(sys.stdin.buffer, stdout)
+    return 0

@@ -1,0 +1,100 @@
+"""The curated public names of each package (as httpx guards its own): a name that disappears
+or appears here is an API change, made on purpose or caught."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+PUBLIC = {
+    "adt": {
+        "ActivationResult",
+        "AdtClient",
+        "AdtError",
+        "AdtServerError",
+        "AdtTransportError",
+        "AuthenticationError",
+        "CheckResult",
+        "ClassInclude",
+        "ConnectionProfile",
+        "InvalidLockHandleError",
+        "InvalidObjectUrlError",
+        "LineTooLongError",
+        "LockConflictError",
+        "LockResult",
+        "Message",
+        "NotFoundError",
+        "ObjectMetadata",
+        "ObjectRef",
+        "Secret",
+        "SessionDeadError",
+        "SourceText",
+        "Timestamp",
+    },
+    "adt.source": {
+        "ActivationOutcome",
+        "CacheKey",
+        "CheckOutcome",
+        "EMPTY_TOKEN",
+        "Finding",
+        "GrepOutcome",
+        "IncludeInfo",
+        "LockInfo",
+        "ObjectStructure",
+        "Patch",
+        "SearchHit",
+        "SourceCache",
+        "SourceConfig",
+        "SourceError",
+        "SourceRead",
+        "SourceService",
+        "WriteOutcome",
+        "as_source_error",
+        "error_payload",
+        "is_valid_token",
+        "make_token",
+    },
+    "adt.systems": {
+        "BridgeSettings",
+        "ClientFactory",
+        "ConfigFile",
+        "Connections",
+        "EditorSettings",
+        "LockMode",
+        "Settings",
+        "SourceSettings",
+        "SystemsConfig",
+        "default_config_path",
+        "load_settings",
+    },
+    "adt.agent": {
+        "AgentTools",
+        "BY_NAME",
+        "DocumentViews",
+        "TOOLS",
+        "ToolCall",
+        "ToolDefinition",
+        "ToolOutcome",
+        "WritePolicy",
+    },
+    "adt.emulator": {
+        "DEFAULT_USERS",
+        "DropConnection",
+        "Emulator",
+        "EmulatorError",
+        "FaultInjector",
+        "LockEntry",
+        "RequestLogEntry",
+        "SAMPLE_PACKAGE",
+        "samples_dir",
+    },
+}
+
+
+@pytest.mark.parametrize("package", sorted(PUBLIC))
+def test_exported_names_are_exactly_the_curated_ones(package: str) -> None:
+    module = importlib.import_module(package)
+    assert set(module.__all__) == PUBLIC[package]
+    for name in module.__all__:
+        assert getattr(module, name) is not None, name
