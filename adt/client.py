@@ -8,14 +8,25 @@ taken here is remembered and released by :meth:`AdtClient.close`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from types import TracebackType
 
 import httpx
 
 from adt import _xml
 from adt._session import AdtSession, AuthGuard, Sleep
+from adt.areas.atc import Atc
+from adt.areas.completion import Completion
+from adt.areas.discovery import Discovery
+from adt.areas.fixes import QuickFixes
+from adt.areas.formatting import Formatting
+from adt.areas.history import History
+from adt.areas.lifecycle import Lifecycle
+from adt.areas.navigation import Navigation
+from adt.areas.transports import Transports
+from adt.areas.unit import AbapUnit
 from adt.errors import AdtError, CheckRunError, InvalidLockHandleError, ServerErrorInfo
 from adt.models import (
     ActivationResult,
@@ -30,7 +41,7 @@ from adt.models import (
 )
 from adt.profile import ConnectionProfile
 from adt.text import check_line_lengths, to_canonical, to_wire
-from adt.urls import decode_name, encode_name, validate_adt_path
+from adt.urls import check_adt_path, decode_name, encode_name, validate_adt_path
 
 log = logging.getLogger("adt.client")
 
@@ -121,6 +132,75 @@ class AdtClient:
         finally:
             await self._stateful.aclose()
             await self._stateless.aclose()
+
+    async def send(
+        self,
+        method: str,
+        path: str,
+        *,
+        stateful: bool = False,
+        params: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+        content: bytes | None = None,
+    ) -> httpx.Response:
+        """One ADT request on the stateless session (or the stateful one, which holds the
+        locks); the path is validated first. The areas of :mod:`adt.areas` build on this."""
+        session = self._stateful if stateful else self._stateless
+        return await session.request(
+            method, check_adt_path(path), params=params, headers=headers, content=content
+        )
+
+    # --- areas ----------------------------------------------------------------------------
+
+    @functools.cached_property
+    def discovery(self) -> Discovery:
+        """Core discovery (which collections a system offers) and package value helps."""
+        return Discovery(self)
+
+    @functools.cached_property
+    def objects(self) -> Lifecycle:
+        """Object lifecycle: validate a new name, create objects in a package, delete them."""
+        return Lifecycle(self)
+
+    @functools.cached_property
+    def transports(self) -> Transports:
+        """Transport requests: checks for an object, the user's requests, creating and releasing."""
+        return Transports(self)
+
+    @functools.cached_property
+    def history(self) -> History:
+        """Inactive objects and the revisions (versions) of a source."""
+        return History(self)
+
+    @functools.cached_property
+    def navigation(self) -> Navigation:
+        """Go to definition, element info (hover) and where-used with snippets."""
+        return Navigation(self)
+
+    @functools.cached_property
+    def completion(self) -> Completion:
+        """Code completion: proposals at a position and the text to insert."""
+        return Completion(self)
+
+    @functools.cached_property
+    def formatting(self) -> Formatting:
+        """The pretty printer and its settings."""
+        return Formatting(self)
+
+    @functools.cached_property
+    def fixes(self) -> QuickFixes:
+        """Quick fixes: what ADT offers at a position, and the edits of one."""
+        return QuickFixes(self)
+
+    @functools.cached_property
+    def unit(self) -> AbapUnit:
+        """ABAP Unit: run the tests of objects or packages; results with alerts and positions."""
+        return AbapUnit(self)
+
+    @functools.cached_property
+    def atc(self) -> Atc:
+        """ATC: run a check variant on objects; findings with priority and position."""
+        return Atc(self)
 
     # --- reads ----------------------------------------------------------------------------
 

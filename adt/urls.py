@@ -31,6 +31,13 @@ def validate_adt_path(url: object) -> str:
     Refused: anything but a string, a scheme or host, ``..`` (also percent-encoded),
     control characters, a query or fragment, backslashes and whitespace.
     """
+    return _lower_escapes(check_adt_path(url)).lower()
+
+
+def check_adt_path(url: object) -> str:
+    """``url`` itself (trailing slash dropped, case kept: request numbers and run ids are
+    upper case) if it is a safe path under ``/sap/bc/adt/``; else as
+    :func:`validate_adt_path`."""
     if not isinstance(url, str) or not url:
         raise InvalidObjectUrlError("an object URL must be a non-empty string")
     decoded = unquote(url)
@@ -54,7 +61,7 @@ def validate_adt_path(url: object) -> str:
         raise InvalidObjectUrlError(f"object URL {url!r} must not contain '..' or '.' segments")
     if "//" in url[1:]:
         raise InvalidObjectUrlError(f"object URL {url!r} contains an empty path segment")
-    return _lower_escapes(url.rstrip("/")).lower()
+    return url.rstrip("/")
 
 
 def encode_name(name: str) -> str:

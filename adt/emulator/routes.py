@@ -18,7 +18,7 @@ from lxml import etree
 from starlette.datastructures import Headers, QueryParams
 from starlette.responses import Response
 
-from . import documents, errors, stamps
+from . import areas, documents, errors, stamps
 from .documents import CheckMessage
 from .model import (
     ADT,
@@ -117,11 +117,16 @@ class Resources:
             f"{ADT}/repository/informationsystem/search": self._search,
             f"{ADT}/repository/nodestructure": self._nodestructure,
         }
+        self._areas = areas.area_routes(state)
 
     def dispatch(self, call: Call) -> Response:
         handler = self._fixed.get(call.path.rstrip("/") or call.path)
         if handler is not None:
             return handler(call)
+        found = areas.find(self._areas, call.path)
+        if found is not None:
+            route, match = found
+            return route.handler(call, match)
         if call.path.lower().startswith(f"{ADT}/packages/"):
             return self._package(call)
         parsed = self.state.parse_path(call.path)

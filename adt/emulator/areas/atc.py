@@ -1,0 +1,14 @@
+"""ATC runs and worklists with a small documented set of checks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from adt.emulator.areas import Route
+
+if TYPE_CHECKING:
+    from adt.emulator.state import SystemState
+
+
+def routes(state: SystemState) -> list[Route]:
+    return []
