@@ -14,18 +14,18 @@ import logging
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 import httpx
 
-from adt import _xml
+from adt import _xml, logs
 from adt.errors import (
     AdtTransportError,
     AuthenticationError,
     ConfigurationError,
     CsrfTokenError,
-    LocksLostError,
     ServerErrorInfo,
     SessionTimedOutError,
     error_for,
@@ -33,6 +33,7 @@ from adt.errors import (
 from adt.profile import ConnectionProfile
 
 log = logging.getLogger("adt.http")
+logs.install()  # the HTTP libraries print response headers (cookies!) at DEBUG
 
 CSRF_PATHS = ("/sap/bc/adt/core/discovery", "/sap/bc/adt/discovery")
 LOGOFF_PATH = "/sap/public/bc/icf/logoff"
@@ -130,6 +131,20 @@ class CookieJar:
         return f"CookieJar(names={sorted(self._cookies)})"
 
 
+@dataclass(frozen=True)
+class _Request:
+    method: str
+    path: str
+    params: Mapping[str, str] | None
+    headers: Mapping[str, str] | None
+    content: bytes | None
+    idempotent: bool = False
+
+    @property
+    def mutating(self) -> bool:
+        return self.method in _MUTATING
+
+
 class AdtSession:
     """Sends requests for one ADT session and turns failures into typed errors."""
 
@@ -183,13 +198,19 @@ class AdtSession:
         params: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
         content: bytes | None = None,
+        idempotent: bool = False,
     ) -> httpx.Response:
-        """Send one ADT request; return the 2xx response or raise a typed error."""
+        """Send one ADT request; return the 2xx response or raise a typed error.
+
+        GET and HEAD are retried after network errors and 502/503/504; so is any request
+        the caller declares ``idempotent`` (an UNLOCK, which SAP answers 200 whatever
+        happened)."""
         self._auth_guard.check()
+        request = _Request(method.upper(), path, params, headers, content, idempotent)
         if self._serial is None:
-            return await self._request(method, path, params, headers, content)
+            return await self._request(request)
         async with self._serial:  # one request at a time per stateful context (§8.13)
-            return await self._request(method, path, params, headers, content)
+            return await self._request(request)
 
     async def end_context(self) -> None:
         """End our stateful context on the server (its locks go with it) and forget cookies."""
@@ -215,74 +236,66 @@ class AdtSession:
 
     # --- internals ------------------------------------------------------------------------
 
-    async def _request(
-        self,
-        method: str,
-        path: str,
-        params: Mapping[str, str] | None,
-        headers: Mapping[str, str] | None,
-        content: bytes | None,
-    ) -> httpx.Response:
-        method = method.upper()
-        if method in _MUTATING and self._csrf is None:
+    async def _request(self, request: _Request) -> httpx.Response:
+        if request.mutating and self._csrf is None:
             await self._fetch_csrf()
-        response = await self._send_with_retries(method, path, params, headers, content)
-        if self._is_csrf_failure(response) and method in _MUTATING:
-            if self.locks:
-                raise LocksLostError(
-                    self._info(response, method, path),
-                    "The CSRF token was rejected while this session held locks on "
-                    f"{', '.join(sorted(self.locks))}. The session may have ended and its "
-                    "locks with it, so we do not log on again silently: lock again and "
-                    "re-read before writing.",
-                )
-            self._csrf = None
-            await self._fetch_csrf()
-            response = await self._send_with_retries(method, path, params, headers, content)
-            if self._is_csrf_failure(response):
-                raise CsrfTokenError(
-                    self._info(response, method, path),
-                    "The server refused a freshly fetched CSRF token; check the system's "
-                    "logon and cookie settings (Secure cookies over plain http?).",
-                )
+        response = await self._send_with_retries(request)
+        if self._is_csrf_failure(response) and request.mutating:
+            response = await self._after_csrf_failure(request, response)
         if self._is_session_death(response):
-            self._raise_if_locks_lost(response, method, path)
+            self._raise_if_locks_lost(response, request.method, request.path)
             # No locks depended on the dead context: starting afresh is safe.
             self._reset()
-            if method in _MUTATING:
+            if request.mutating:
                 await self._fetch_csrf()
-            response = await self._send_with_retries(method, path, params, headers, content)
+            response = await self._send_with_retries(request)
             if self._is_session_death(response):
                 self._reset()
                 raise SessionTimedOutError(
-                    self._info(response, method, path),
+                    self._info(response, request.method, request.path),
                     "The server keeps answering 'Session timed out' for a fresh session; "
                     "check the system's session settings.",
                 )
         if response.status_code == 401:
             raise self._logon_failed()
         if response.status_code >= 400:
-            raise error_for(self._info(response, method, path))
+            raise error_for(self._info(response, request.method, request.path))
         return response
 
-    async def _send_with_retries(
-        self,
-        method: str,
-        path: str,
-        params: Mapping[str, str] | None,
-        headers: Mapping[str, str] | None,
-        content: bytes | None,
+    async def _after_csrf_failure(
+        self, request: _Request, response: httpx.Response
     ) -> httpx.Response:
-        delays = self.profile.retry_delays if method in _IDEMPOTENT else ()
+        """The token expired: fetch a new one in this very session (the same cookies, so a
+        stateful context and its locks stay) and send the request once more. A context that
+        died meanwhile shows in the fetch, and its locks are reported lost, never re-taken
+        silently."""
+        self._csrf = None
+        await self._fetch_csrf()
+        response = await self._send_with_retries(request)
+        if self._is_csrf_failure(response):
+            raise CsrfTokenError(
+                self._info(response, request.method, request.path),
+                "The server refused a freshly fetched CSRF token; check the system's "
+                "logon and cookie settings (Secure cookies over plain http?).",
+            )
+        return response
+
+    async def _send_with_retries(self, request: _Request) -> httpx.Response:
+        retried = request.method in _IDEMPOTENT or request.idempotent
+        delays = self.profile.retry_delays if retried else ()
+        method, path = request.method, request.path
         attempt = 0
         while True:
             try:
-                response = await self._send(method, path, params, headers, content)
+                response = await self._send(
+                    method, path, request.params, request.headers, request.content
+                )
             except httpx.TransportError as exc:
                 if attempt >= len(delays):
                     raise AdtTransportError(
-                        f"{method} {path} failed: {type(exc).__name__}: {exc or 'no answer'}"
-                        + ("" if method in _IDEMPOTENT else " (not retried: not idempotent)")
+                        f"{method} {path} on {self.profile.base_url} failed: "
+                        f"{type(exc).__name__}: {exc or 'no answer'}"
+                        + ("" if retried else " (not retried: not idempotent)")
                     ) from exc
             else:
                 if response.status_code not in _RETRY_STATUSES or attempt >= len(delays):
@@ -345,8 +358,14 @@ class AdtSession:
             if self._csrf is not None:
                 return
             for path in (self._csrf_path, *[p for p in CSRF_PATHS if p != self._csrf_path]):
-                fetch_headers = {"x-csrf-token": "fetch", "Accept": "application/atomsvc+xml, */*"}
-                response = await self._send_with_retries("GET", path, None, fetch_headers, None)
+                fetch = _Request(
+                    "GET",
+                    path,
+                    None,
+                    {"x-csrf-token": "fetch", "Accept": "application/atomsvc+xml, */*"},
+                    None,
+                )
+                response = await self._send_with_retries(fetch)
                 if response.status_code == 401:
                     raise self._logon_failed()
                 if response.status_code == 404:
@@ -354,7 +373,7 @@ class AdtSession:
                 if self._is_session_death(response):
                     self._raise_if_locks_lost(response, "GET", path)
                     self._reset()
-                    response = await self._send_with_retries("GET", path, None, fetch_headers, None)
+                    response = await self._send_with_retries(fetch)
                 if self._csrf is not None:
                     self._csrf_path = path
                     return

@@ -27,7 +27,14 @@ from adt.areas.lifecycle import Lifecycle
 from adt.areas.navigation import Navigation
 from adt.areas.transports import Transports
 from adt.areas.unit import AbapUnit
-from adt.errors import AdtError, CheckRunError, InvalidLockHandleError, ServerErrorInfo
+from adt.errors import (
+    AdtError,
+    AdtTransportError,
+    CheckRunError,
+    InvalidLockHandleError,
+    ServerErrorInfo,
+    ServerFailure,
+)
 from adt.models import (
     ActivationResult,
     CheckResult,
@@ -297,23 +304,40 @@ class AdtClient:
     async def lock(self, object_url: str, *, access_mode: str = "MODIFY") -> LockResult:
         """Lock an object (never a source URL) in the stateful session."""
         path = validate_adt_path(object_url)
-        response = await self._stateful.request(
-            "POST",
-            path,
-            params={"_action": "LOCK", "accessMode": access_mode},
-            headers={"Accept": _LOCK_ACCEPT},
-        )
+        try:
+            response = await self._stateful.request(
+                "POST",
+                path,
+                params={"_action": "LOCK", "accessMode": access_mode},
+                headers={"Accept": _LOCK_ACCEPT},
+            )
+        except AdtTransportError:
+            # The lock may have been taken with its answer lost, and nobody would know its
+            # handle: end the context, which drops every enqueue it holds, so a retry
+            # starts clean instead of finding the object "locked by" ourselves.
+            await self._stateful.end_context()
+            raise
         result = _xml.parse_lock(response.content, path)
         self._stateful.locks[path] = result.handle
         return result
 
     async def unlock(self, object_url: str, lock_handle: str) -> None:
-        """Release a lock. SAP answers 200 whatever happened, so this cannot confirm it."""
+        """Release a lock. SAP answers 200 whatever happened, so this cannot confirm it; that
+        also makes it idempotent, so it is retried like a read. When it still fails, the
+        stateful context is ended and forgotten (SAP drops the enqueues of a context that
+        ends), so the lock cannot outlive the failure; then the error is raised."""
         path = validate_adt_path(object_url)
         try:
             await self._stateful.request(
-                "POST", path, params={"_action": "UNLOCK", "lockHandle": lock_handle}
+                "POST",
+                path,
+                params={"_action": "UNLOCK", "lockHandle": lock_handle},
+                idempotent=True,
             )
+        except (AdtTransportError, ServerFailure) as exc:
+            log.warning("unlock of %s failed (%s); ending the stateful context", path, exc)
+            await self._stateful.end_context()
+            raise
         finally:
             if self._stateful.locks.get(path) == lock_handle:
                 del self._stateful.locks[path]

@@ -176,10 +176,6 @@ class InvalidLockHandleError(SessionDeadError):
     """HTTP 423 ``ExceptionResourceInvalidLockHandle``: the handle is not valid in this session."""
 
 
-class LocksLostError(SessionDeadError):
-    """A CSRF failure while locks were held: the session may have ended, so we do not re-login."""
-
-
 class CheckRunError(AdtServerError):
     """A check run came back ``notProcessed`` inside an HTTP 200."""
 

@@ -95,6 +95,12 @@ class ConnectionProfile:
         parts = urlsplit(self.base_url)
         return parts.netloc
 
+    @property
+    def identity(self) -> dict[str, str]:
+        """What makes two profiles the same system and the same person: the URL, the SAP
+        client and the user (the name alone is only a label)."""
+        return {"url": self.base_url.lower(), "client": self.client, "user": self.user.upper()}
+
     def with_options(self, **changes: object) -> ConnectionProfile:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 
+from adt import logs
 from lsp_server.handlers import documents, requests, symbols
 from lsp_server.server import AdtLanguageServer
 
@@ -25,14 +26,8 @@ def create_server() -> AdtLanguageServer:
 def run_stdio(args: argparse.Namespace | None = None) -> int:
     """``abap-adt lsp``: serve on stdin/stdout. Logs go to a file, never to stdout."""
     log_file = getattr(args, "log_file", None) or os.environ.get("ABAP_ADT_LSP_LOG")
-    handlers: list[logging.Handler] = (
-        [logging.FileHandler(log_file, encoding="utf-8")] if log_file else [logging.NullHandler()]
-    )
-    logging.basicConfig(
-        level=logging.INFO,
-        handlers=handlers,
-        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-    )
+    handler = logs.private_file_handler(log_file) if log_file else logging.NullHandler()
+    logs.configure(logging.INFO, handler, "%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("pygls").setLevel(logging.WARNING)
     stdout = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print() must never corrupt the protocol stream

@@ -174,10 +174,8 @@ class AdtLanguageServer(LanguageServer):
             return
         channel = ChannelServer(
             self.agent_tools,
-            lambda: {
-                "systems": self.adt.connections.systems.names,
-                "workspaces": self.workspace_uris,
-            },
+            self._describe_for_agents,
+            release=self._release_agent,
         )
         try:
             await channel.start()
@@ -185,6 +183,19 @@ class AdtLanguageServer(LanguageServer):
             log.warning("the agent channel could not start: %s", exc)
             return
         self._channel = channel
+
+    def _describe_for_agents(self) -> dict[str, Any]:
+        systems = self.adt.connections.systems
+        return {
+            "systems": systems.names,
+            "identities": {name: p.identity for name, p in systems.profiles.items()},
+            "workspaces": self.workspace_uris,
+        }
+
+    async def _release_agent(self, owner: str) -> None:
+        """An agent's channel closed: release every lock it took, in every system."""
+        for service in self.adt.connections.open_services():
+            await service.release_owner(owner)
 
     # --- lifecycle ------------------------------------------------------------------------
 

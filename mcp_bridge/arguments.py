@@ -19,6 +19,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="another name clients may reach the HTTP server by (repeatable; the machine's "
         "own names are accepted when --host is not loopback)",
     )
+    parser.add_argument(
+        "--tls-cert", default=None, metavar="PEM", help="serve HTTPS with this certificate"
+    )
+    parser.add_argument(
+        "--tls-key", default=None, metavar="PEM", help="the certificate's private key"
+    )
+    parser.add_argument(
+        "--insecure-http",
+        action="store_true",
+        help="allow plain HTTP on a non-loopback --host (the token travels unencrypted)",
+    )
     parser.add_argument("--read-only", action="store_true", help="refuse every write")
     parser.add_argument(
         "--allow",

@@ -1,14 +1,25 @@
-"""The MCP bridge over streamable HTTP: bearer token, Host/Origin checks, loopback by default."""
+"""The MCP bridge over streamable HTTP: bearer token, Host/Origin checks, loopback by default.
+
+A server others can reach must also survive them: request headers must arrive within
+``header_timeout`` seconds of connecting (or of the last answer), idle keep-alive
+connections close after ``idle_timeout``, and connections beyond ``max_connections`` are
+closed at once, so half-open connections cannot exhaust the process's file descriptors.
+Binding to a non-loopback address needs TLS (``--tls-cert``/``--tls-key``) or an explicit
+``--insecure-http``, and a chosen token must be at least 32 characters long.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
+import logging
 import os
 import secrets
 import socket
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
@@ -16,15 +27,64 @@ from mcp.server import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from adt.net import tcp_listener
 
+log = logging.getLogger("mcp_bridge.http")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARD = ("0.0.0.0", "::", "")
 
 
-class BearerToken:
-    """401 unless ``Authorization: Bearer <token>`` (compared in constant time)."""
+MIN_TOKEN_LENGTH = 32
+
+
+@dataclass(frozen=True)
+class HttpOptions:
+    host: str = "127.0.0.1"
+    port: int = 0
+    extra_hosts: tuple[str, ...] = ()
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    insecure_http: bool = False
+    header_timeout: float = 10.0
+    idle_timeout: float = 30.0
+    max_connections: int = 256
+
+    @property
+    def loopback(self) -> bool:
+        return self.host in LOOPBACK
+
+    @property
+    def tls(self) -> bool:
+        return self.tls_cert is not None
+
+
+def exposure_problem(options: HttpOptions, configured_token: str) -> str | None:
+    """Why the server must not start this way (None: it may)."""
+    if not 0 <= options.port <= 65535:
+        return f"--port must be between 0 and 65535, not {options.port}"
+    if configured_token and len(configured_token) < MIN_TOKEN_LENGTH:
+        return (
+            f"MCP_HTTP_TOKEN is {len(configured_token)} characters long; use at least "
+            f"{MIN_TOKEN_LENGTH}, e.g. from: python -c 'import secrets; "
+            "print(secrets.token_urlsafe(32))'"
+        )
+    if bool(options.tls_cert) != bool(options.tls_key):
+        return "--tls-cert and --tls-key go together"
+    if not options.loopback and not options.tls and not options.insecure_http:
+        return (
+            f"--host {options.host} makes the bridge reachable from the network, where plain "
+            "HTTP shows the bearer token to anyone on the way: pass --tls-cert and --tls-key, "
+            "or --insecure-http if the network is yours"
+        )
+    return None
+
+
+class Gate:
+    """401 unless ``Authorization: Bearer <token>`` (compared in constant time); 405 for a
+    GET, which would open a server-sent event stream that this stateless, JSON-answering
+    server never writes to."""
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
@@ -32,17 +92,72 @@ class BearerToken:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            header = dict(scope["headers"]).get(b"authorization", b"")
-            scheme, _, value = header.partition(b" ")
-            if scheme.lower() != b"bearer" or not hmac.compare_digest(value.strip(), self.token):
-                response = JSONResponse(
-                    {"error": "a bearer token is required (Authorization: Bearer <token>)"},
-                    status_code=401,
-                    headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
-                )
-                await response(scope, receive, send)
+            refusal = self._refusal(scope)
+            if refusal is not None:
+                await refusal(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+    def _refusal(self, scope: Scope) -> JSONResponse | None:
+        header = dict(scope["headers"]).get(b"authorization", b"")
+        scheme, _, value = header.partition(b" ")
+        if scheme.lower() != b"bearer" or not hmac.compare_digest(value.strip(), self.token):
+            return JSONResponse(
+                {"error": "a bearer token is required (Authorization: Bearer <token>)"},
+                status_code=401,
+                headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+            )
+        if scope["method"] == "GET":
+            return JSONResponse(
+                {"error": "this server answers POST requests with JSON; it offers no stream"},
+                status_code=405,
+                headers={"Allow": "POST"},
+            )
+        return None
+
+
+def guarded_protocol(options: HttpOptions) -> type[H11Protocol]:
+    """uvicorn's HTTP/1.1 protocol with a header timeout and a connection cap."""
+
+    class GuardedH11Protocol(H11Protocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > options.max_connections:
+                log.warning("more than %d connections: closing new ones", options.max_connections)
+                transport.close()
+                return
+            self._start_header_timer()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.cycle is not None:  # a whole request head has arrived
+                self._stop_header_timer()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._start_header_timer()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_header_timer()
+            super().connection_lost(exc)
+
+        def _start_header_timer(self) -> None:
+            self._stop_header_timer()
+            self._header_timer = self.loop.call_later(options.header_timeout, self._too_slow)
+
+        def _stop_header_timer(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _too_slow(self) -> None:
+            if self.cycle is None or self.cycle.response_complete:
+                log.info("closing a connection that sent no request in time")
+                self.transport.close()
+
+    return GuardedH11Protocol
 
 
 def _machine_names() -> list[str]:
@@ -97,37 +212,55 @@ def http_app(
     app = server.streamable_http_app(
         stateless_http=True, json_response=True, host=host, transport_security=security
     )
-    return BearerToken(app, token)
+    return Gate(app, token)
 
 
-def serve_http(server: Server[Any], host: str, port: int, extra_hosts: Sequence[str] = ()) -> int:
+def serve_http(server: Server[Any], options: HttpOptions) -> int:
     configured = os.environ.get("MCP_HTTP_TOKEN", "").strip()  # empty counts as unset
+    problem = exposure_problem(options, configured)
+    if problem is not None:
+        print(f"abap-adt mcp: {problem}", file=sys.stderr)
+        return 2
     token = configured or secrets.token_urlsafe(32)
     try:
-        sock = tcp_listener(host, port)
+        sock = tcp_listener(options.host, options.port)
     except OSError as exc:
-        print(f"abap-adt mcp: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
-        return 2
-    shown = socket.gethostname() if host in WILDCARD else host
-    shown = f"[{shown}]" if ":" in shown else shown
-    url = f"http://{shown}:{sock.getsockname()[1]}/mcp"
-    print(f"MCP server listening on {url}", flush=True)
-    if not configured:
-        print(f"Bearer token (generated; set MCP_HTTP_TOKEN to choose one): {token}", flush=True)
-    if host not in LOOPBACK or extra_hosts:
         print(
-            f"Accepted Host names: {', '.join(allowed_hosts(host, extra_hosts))} "
-            "(add more with --allowed-host)",
-            file=sys.stderr,
-            flush=True,
+            f"abap-adt mcp: cannot listen on {options.host}:{options.port}: {exc}", file=sys.stderr
         )
+        return 2
+    _announce(options, sock.getsockname()[1], token, generated=not configured)
     config = uvicorn.Config(
-        http_app(server, token, host, extra_hosts),
+        http_app(server, token, options.host, options.extra_hosts),
         log_level="warning",
         access_log=False,
         lifespan="on",
+        http=guarded_protocol(options),
+        timeout_keep_alive=int(options.idle_timeout),
+        ssl_certfile=options.tls_cert,
+        ssl_keyfile=options.tls_key,
     )
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run(sockets=[sock])
     sock.close()
     return 0
+
+
+def _announce(options: HttpOptions, port: int, token: str, *, generated: bool) -> None:
+    host = options.host
+    shown = socket.gethostname() if host in WILDCARD else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    scheme = "https" if options.tls else "http"
+    print(f"MCP server listening on {scheme}://{shown}:{port}/mcp", flush=True)
+    if generated:
+        print(f"Bearer token (generated; set MCP_HTTP_TOKEN to choose one): {token}", flush=True)
+    if not options.loopback:
+        names = ", ".join(allowed_hosts(host, options.extra_hosts))
+        print(f"Accepted Host names: {names} (add more with --allowed-host)", file=sys.stderr)
+    if not options.loopback and not options.tls:
+        print(
+            "WARNING: serving plain HTTP on a network address (--insecure-http): the bearer "
+            "token and every answer travel unencrypted.",
+            file=sys.stderr,
+            flush=True,
+        )

@@ -218,36 +218,68 @@ class Router:
             )
         except SourceError as exc:
             return self._failure(exc, started)
-        if window is not None:
+        mismatch = self._mismatch(window, system)
+        if window is not None and mismatch is None:
             forwarded = dict(arguments)
             if not explicit and system and window.serves(system):
                 forwarded["system"] = system  # the bridge's default, not the window's
-            try:
-                outcome = await window.call(
-                    name, forwarded, self.policy, max_response_chars=self.local.max_response_chars
-                )
-            except ChannelError as exc:
-                await self.windows.forget(window, exc)
-                tool = BY_NAME.get(name)
-                if exc.delivered and (tool is None or not tool.read_only):
-                    return self._failure(
-                        NetworkError(
-                            f"the editor window {window.announcement.pid} did not complete "
-                            f"{name} ({exc}); it was disconnected. The change may or may not "
-                            "have been made: read the source again before retrying.",
-                            window=window.announcement.pid,
-                            tool=name,
-                        ),
-                        started,
-                        retry_action="getObjectSourceV2",
-                    )
-                log.warning("running %s here instead", name)
-            else:
-                outcome.payload["via"] = f"editor:{window.announcement.pid}"
+            outcome = await self._forward(window, name, forwarded, started)
+            if outcome is not None:
                 return outcome
         outcome = await self.local.call(name, arguments)
+        if mismatch is not None:
+            outcome.payload.setdefault("notes", []).append(mismatch)
         if not outcome.ok and outcome.payload.get("code") == UnknownSystem.code and explicit:
             self._list_window_systems(outcome, str(named))
+        return outcome
+
+    def _mismatch(self, window: ChannelClient | None, system: str | None) -> str | None:
+        """Why a window serving a system of this name is not the bridge's system: another
+        URL, client or user. A system the bridge does not know itself goes by name."""
+        if window is None or system is None:
+            return None
+        try:
+            own = self.local.connections.systems.get(system).identity
+        except UnknownSystem:
+            return None
+        theirs = window.identity(system)
+        if theirs is None or theirs == own:
+            return None
+        return (
+            f"the editor window {window.announcement.pid} also calls a system {system!r}, but "
+            f"it is {theirs.get('user')} on {theirs.get('url')} client {theirs.get('client')}, "
+            f"not {own['user']} on {own['url']} client {own['client']}: this call ran with the "
+            "bridge's own session"
+        )
+
+    async def _forward(
+        self, window: ChannelClient, name: str, arguments: dict[str, Any], started: float
+    ) -> ToolOutcome | None:
+        """Run the call in the window; None when it must run here instead (the window failed
+        before it could have acted, or the call only reads)."""
+        assert self.windows is not None
+        try:
+            outcome = await window.call(
+                name, arguments, self.policy, max_response_chars=self.local.max_response_chars
+            )
+        except ChannelError as exc:
+            await self.windows.forget(window, exc)
+            tool = BY_NAME.get(name)
+            if exc.delivered and (tool is None or not tool.read_only):
+                return self._failure(
+                    NetworkError(
+                        f"the editor window {window.announcement.pid} did not complete {name} "
+                        f"({exc}); it was disconnected. The change may or may not have been "
+                        "made: read the source again before retrying.",
+                        window=window.announcement.pid,
+                        tool=name,
+                    ),
+                    started,
+                    retry_action="getObjectSourceV2",
+                )
+            log.warning("running %s here instead", name)
+            return None
+        outcome.payload["via"] = f"editor:{window.announcement.pid}"
         return outcome
 
     def _list_window_systems(self, outcome: ToolOutcome, system: str) -> None:

@@ -29,10 +29,11 @@ from mcp.types import (
     ToolAnnotations,
 )
 
+from adt import logs
 from adt.agent import TOOLS, AgentTools, WritePolicy
 from adt.errors import ConfigurationError
-from adt.systems import Connections, Settings, load_settings
-from mcp_bridge.http import serve_http
+from adt.systems import BridgeSettings, Connections, Settings, load_settings
+from mcp_bridge.http import HttpOptions, serve_http
 from mcp_bridge.router import Router, Windows
 
 log = logging.getLogger("mcp_bridge")
@@ -132,12 +133,26 @@ async def _serve_stdio(server: Server[Any]) -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
+def http_options(args: argparse.Namespace | None, bridge: BridgeSettings) -> HttpOptions:
+    return HttpOptions(
+        header_timeout=bridge.http_header_timeout,
+        idle_timeout=bridge.http_idle_timeout,
+        max_connections=bridge.http_max_connections,
+        host=getattr(args, "host", "127.0.0.1"),
+        port=getattr(args, "port", 0),
+        extra_hosts=tuple(getattr(args, "allowed_host", []) or []),
+        tls_cert=getattr(args, "tls_cert", None),
+        tls_key=getattr(args, "tls_key", None),
+        insecure_http=bool(getattr(args, "insecure_http", False)),
+    )
+
+
 def run_from_args(args: argparse.Namespace | None = None) -> int:
     """``abap-adt mcp``: stdio by default, ``--transport http`` for streamable HTTP."""
-    logging.basicConfig(
-        level=os.environ.get("ABAP_ADT_LOG_LEVEL", "WARNING"),
-        stream=sys.stderr,
-        format="%(levelname)s %(name)s: %(message)s",
+    logs.configure(
+        os.environ.get("ABAP_ADT_LOG_LEVEL", "WARNING").upper(),
+        logging.StreamHandler(sys.stderr),
+        "%(levelname)s %(name)s: %(message)s",
     )
     transport = getattr(args, "transport", "stdio")
     try:
@@ -155,12 +170,7 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
         print(f"abap-adt mcp: {exc}", file=sys.stderr)
         return 2
     if transport == "http":
-        return serve_http(
-            server,
-            getattr(args, "host", "127.0.0.1"),
-            getattr(args, "port", 0),
-            list(getattr(args, "allowed_host", []) or []),
-        )
+        return serve_http(server, http_options(args, settings.bridge))
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     anyio.run(_serve_stdio, server)
     return 0

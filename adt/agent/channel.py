@@ -28,7 +28,7 @@ import json
 import logging
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,12 +56,15 @@ class ChannelServer:
     def __init__(
         self,
         tools: Callable[[WritePolicy], AgentTools],
-        describe: Callable[[], dict[str, list[str]]],
+        describe: Callable[[], dict[str, Any]],
         *,
+        release: Callable[[str], Awaitable[None]] | None = None,
         directory: Path | None = None,
     ) -> None:
         self._tools = tools
         self._describe = describe
+        self._release = release
+        self._owners = itertools.count(1)
         self._directory = directory
         self._server: asyncio.AbstractServer | None = None
         self._announcement: Path | None = None
@@ -94,6 +97,7 @@ class ChannelServer:
             token=self._token,
             systems=info.get("systems", []),
             workspaces=info.get("workspaces", []),
+            identities=info.get("identities", {}),
         )
         self._announcement = announce(announcement, folder)
         return announcement
@@ -120,24 +124,14 @@ class ChannelServer:
             self._connections.add(task)
         lock = asyncio.Lock()
         calls: set[asyncio.Task[None]] = set()
+        owner = f"agent:{os.getpid()}:{next(self._owners)}"  # this connection's locks
         try:
-            hello = json.loads(await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT) or b"null")
-            token = (hello or {}).get("params", {}).get("token", "")
-            if (hello or {}).get("method") != "hello" or not hmac.compare_digest(
-                str(token), self._token
-            ):
-                await _send(
-                    writer, lock, {"id": (hello or {}).get("id"), "error": {"message": "bad token"}}
-                )
+            if not await self._handshake(reader, writer, lock):
                 return
-            await _send(
-                writer,
-                lock,
-                {"id": hello["id"], "result": {"pid": os.getpid(), **self._describe()}},
-            )
             while line := await reader.readline():
-                message = json.loads(line)
-                call = asyncio.get_running_loop().create_task(self._answer(message, writer, lock))
+                call = asyncio.get_running_loop().create_task(
+                    self._answer(_message(line), writer, lock, owner)
+                )
                 calls.add(call)
                 call.add_done_callback(calls.discard)
         except (ConnectionError, ValueError, asyncio.IncompleteReadError, TimeoutError) as exc:
@@ -148,26 +142,47 @@ class ChannelServer:
             writer.close()
             if task is not None:
                 self._connections.discard(task)
+            if self._release is not None:  # the agent went away: so do the locks it took
+                await self._release(owner)
+
+    async def _handshake(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, lock: asyncio.Lock
+    ) -> bool:
+        """The first message must be ``hello`` with the announcement's token; anything else
+        (not JSON, not an object, a wrong token) is refused with a clean answer."""
+        hello = _message(await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT))
+        params = hello.get("params")
+        token = params.get("token", "") if isinstance(params, dict) else ""
+        if hello.get("method") != "hello" or not hmac.compare_digest(str(token), self._token):
+            refusal = {"id": hello.get("id"), "error": {"message": "bad token"}}
+            await _send(writer, lock, refusal)
+            return False
+        await _send(
+            writer, lock, {"id": hello["id"], "result": {"pid": os.getpid(), **self._describe()}}
+        )
+        return True
 
     async def _answer(
-        self, message: dict[str, Any], writer: asyncio.StreamWriter, lock: asyncio.Lock
+        self, message: dict[str, Any], writer: asyncio.StreamWriter, lock: asyncio.Lock, owner: str
     ) -> None:
-        params = message.get("params") or {}
-        if message.get("method") != "call":
-            await _send(
-                writer, lock, {"id": message.get("id"), "error": {"message": "unknown method"}}
-            )
+        params = message.get("params")
+        if message.get("method") != "call" or not isinstance(params, dict):
+            error = {"message": "expected {'method': 'call', 'params': {...}}"}
+            await _send(writer, lock, {"id": message.get("id"), "error": error})
             return
-        policy_data = params.get("policy") or {}
+        policy_data = params.get("policy")
+        if not isinstance(policy_data, dict):
+            policy_data = {}
         policy = WritePolicy(
             read_only=bool(policy_data.get("readOnly", False)),
-            allow=tuple(policy_data.get("allow") or ()),
+            allow=tuple(str(p) for p in policy_data.get("allow") or ()),
         )
         limit = params.get("maxResponseChars")
         try:
             outcome = await self._tools(policy).call(
                 str(params.get("name", "")),
-                params.get("arguments") or {},
+                arguments if isinstance(arguments := params.get("arguments"), dict) else {},
+                owner=owner,
                 max_response_chars=limit if isinstance(limit, int) and limit > 0 else None,
             )
         except Exception as exc:  # never leave the bridge waiting for an answer
@@ -179,6 +194,16 @@ class ChannelServer:
             lock,
             {"id": message.get("id"), "result": {"ok": outcome.ok, "payload": outcome.payload}},
         )
+
+
+def _message(line: bytes) -> dict[str, Any]:
+    """One line of the channel as a JSON object; anything else is an empty message (which
+    every step refuses cleanly)."""
+    try:
+        message = json.loads(line or b"null")
+    except ValueError:
+        return {}
+    return message if isinstance(message, dict) else {}
 
 
 class ChannelError(ConnectionError):
@@ -211,6 +236,7 @@ class ChannelClient:
         self.call_timeout = call_timeout
         self.systems: list[str] = list(announcement.systems)
         self.workspaces: list[str] = list(announcement.workspaces)
+        self.identities: dict[str, dict[str, str]] = dict(announcement.identities)
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._lock = asyncio.Lock()
@@ -221,6 +247,13 @@ class ChannelClient:
 
     def serves(self, system: str) -> bool:
         return system.lower() in {s.lower() for s in self.systems}
+
+    def identity(self, system: str) -> dict[str, str] | None:
+        """The URL, client and user this window uses for ``system`` (None: not said)."""
+        for name, identity in self.identities.items():
+            if name.lower() == system.lower():
+                return identity
+        return None
 
     async def connect(self) -> None:
         """Connect and shake hands, within ``connect_timeout`` seconds."""
@@ -262,6 +295,7 @@ class ChannelClient:
             raise ChannelError(f"the language server refused the channel: {error}")
         self.systems = list(answer["result"].get("systems", []))
         self.workspaces = list(answer["result"].get("workspaces", []))
+        self.identities = dict(answer["result"].get("identities", {}))
         self._listener = asyncio.get_running_loop().create_task(self._listen())
 
     async def _listen(self) -> None:

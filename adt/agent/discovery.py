@@ -51,6 +51,7 @@ class Announcement:
     systems: list[str] = field(default_factory=list)
     workspaces: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.time)
+    identities: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def new_token() -> str:

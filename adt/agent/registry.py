@@ -78,9 +78,18 @@ class ToolCall:
         return self.views.view(self.service.system, ref.object_url, ref.include)
 
     def lock_owner(self, object_url: str) -> str:
-        """Agent and editor share one owner per object; otherwise the call's own."""
+        """Whom a write's own short lock belongs to: shared with the editor where there is
+        one (so the agent can write under the editor's lock), else this call's owner."""
         shared = self.views.lock_owner(object_url) if self.views else None
         return shared or self.owner
+
+    def lock_handle(self, object_url: str, given: str | None) -> str | None:
+        """The lock a write runs under: the one passed, else the one this agent took with
+        ``lock`` (None: the write locks for itself)."""
+        if given:
+            return given
+        held = self.service.locks_of(self.owner).get(object_url)
+        return held.lock_handle if held is not None else None
 
 
 Handler = Callable[[ToolCall, dict[str, Any]], Awaitable[Any]]

@@ -13,6 +13,10 @@ that cannot see past their own line: a match inside a line is also a match at th
 in the whole text. Patterns with constructs that look beyond the match (``\\A``, ``\\Z``,
 ``\\z``, ``\\G``, lookarounds, atomic groups, possessive quantifiers) are searched line by
 line instead.
+
+The engine releases the GIL while it matches (``concurrent=True``), and the source operations
+run each search in a worker thread with a bound on how many run at once, so one caller's
+catastrophic pattern never stalls the event loop that serves everybody else.
 """
 
 from __future__ import annotations
@@ -121,7 +125,9 @@ def grep_lines(
         if remaining <= 0:
             _too_slow(pattern, number, timeout_s)
         try:
-            found = compiled.search(lines[number - 1], timeout=remaining) is not None
+            found = (
+                compiled.search(lines[number - 1], timeout=remaining, concurrent=True) is not None
+            )
         except TimeoutError:
             _too_slow(pattern, number, timeout_s)
         if not found:
@@ -163,7 +169,7 @@ def _candidate_lines(
         if remaining <= 0:
             _too_slow(pattern, line, timeout_s)
         try:
-            match = compiled.search(text, position, end, timeout=remaining)
+            match = compiled.search(text, position, end, timeout=remaining, concurrent=True)
         except TimeoutError:
             _too_slow(pattern, line, timeout_s)
         if match is None:

@@ -6,6 +6,8 @@ cache's freshness costs none.
 
 from __future__ import annotations
 
+import asyncio
+
 from adt.client import AdtClient
 from adt.errors import NotFoundError
 from adt.source import grep as grep_module
@@ -19,6 +21,8 @@ from adt.source.targets import Target, resolve
 from adt.source.token import make_token
 from adt.text import split_lines
 from adt.urls import object_type_for
+
+GREP_WORKERS = 4  # searches of one system that may run at once (each in its own thread)
 
 
 class SourceReads:
@@ -38,6 +42,7 @@ class SourceReads:
         self._config = config
         self._cache = cache
         self._metadata = metadata
+        self._grep_slots = asyncio.Semaphore(GREP_WORKERS)
 
     async def fetch(self, target: Target, *, stateful: bool = False) -> CacheEntry:
         """One GET of the source; changedAt from Last-Modified. Fills the cache."""
@@ -164,18 +169,20 @@ class SourceReads:
         )
         entry, _ = await self.entry(target)
         lines = split_lines(entry.text)
-        result = grep_module.grep_lines(
-            lines,
-            pattern,
-            case_insensitive=case_insensitive,
-            context_lines=context_lines,
-            max_matches=limit,
-            start_line=start_line or 1,
-            end_line=end_line,
-            timeout_s=self._config.grep_timeout_s,
-            max_pattern_length=self._config.max_pattern_length,
-            max_context_lines=self._config.max_context_lines,
-        )
+        async with self._grep_slots:  # the regex engine runs off the event loop
+            result = await asyncio.to_thread(
+                grep_module.grep_lines,
+                lines,
+                pattern,
+                case_insensitive=case_insensitive,
+                context_lines=context_lines,
+                max_matches=limit,
+                start_line=start_line or 1,
+                end_line=end_line,
+                timeout_s=self._config.grep_timeout_s,
+                max_pattern_length=self._config.max_pattern_length,
+                max_context_lines=self._config.max_context_lines,
+            )
         notes = list(target.notes)
         if result.truncated:
             notes.append(

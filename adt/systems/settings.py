@@ -97,6 +97,15 @@ class BridgeSettings:
     channel_call_timeout: float = setting(
         120.0, "channelCallTimeout", env="MCP_CHANNEL_CALL_TIMEOUT", minimum=0.001
     )
+    http_header_timeout: float = setting(
+        10.0, "httpHeaderTimeout", env="MCP_HTTP_HEADER_TIMEOUT", minimum=0.01
+    )
+    http_idle_timeout: float = setting(
+        30.0, "httpIdleTimeout", env="MCP_HTTP_IDLE_TIMEOUT", minimum=1
+    )
+    http_max_connections: int = setting(
+        256, "httpMaxConnections", env="MCP_HTTP_MAX_CONNECTIONS", minimum=1
+    )
 
 
 def keys(section: type[Any]) -> list[str]:

@@ -66,14 +66,20 @@ class Saving(Feature):
         self, doc: OpenDocument, token: str | None, patches: list[Patch]
     ) -> WriteOutcome:
         service = self.ctx.service_for(doc.ref)
+        owner = lock_owner(doc.ref.object_url)
 
         async def write() -> WriteOutcome:
+            # An agent that locked the object through this editor's server works for the
+            # person at this editor: the save goes under that lock (the token still guards).
+            held = service.locks.find(doc.ref.object_url)
+            handle = held[1].lock_handle if held is not None and held[0] != owner else None
             return await service.set_source_v2(
                 doc.ref.object_url,
                 include_type=doc.ref.include_type,
                 token=token,
                 patches=patches,
-                owner=lock_owner(doc.ref.object_url),
+                lock_handle=handle,
+                owner=owner,
             )
 
         try:

@@ -24,8 +24,8 @@ from adt.errors import (
     InvalidObjectUrlError,
     LineTooLongError,
     LockConflictError,
-    LocksLostError,
     ServerFailure,
+    SessionDeadError,
     SessionTimedOutError,
 )
 from adt.urls import encode_name, object_url
@@ -105,13 +105,36 @@ async def test_csrf_failure_twice_raises(client: AdtClient, sap: FakeSap) -> Non
     assert len(sap.requests("POST", "/activation")) == 2
 
 
-async def test_no_relogin_while_a_lock_is_held(client: AdtClient, sap: FakeSap) -> None:
+async def test_an_expired_csrf_token_under_a_lock_is_fetched_again_in_the_same_session(
+    client: AdtClient, sap: FakeSap
+) -> None:
+    """The lock's context is still alive: a new token from the same session (same cookies,
+    stateful) lets the write go through once, under the same lock."""
     lock = await client.lock(PROGRAM)
+    context = sap.seen[-1].cookies.get("sap-contextid")
     sap.once("PUT", SOURCE, lambda s: csrf_required())
     before = len(sap.seen)
-    with pytest.raises(LocksLostError, match="lock again"):
+    await client.write_source(SOURCE, "REPORT ztest.", lock_handle=lock.handle)
+    fetch, resend = sap.seen[before + 1], sap.seen[before + 2]
+    assert [s.method for s in sap.seen[before:]] == ["PUT", "GET", "PUT"]
+    assert fetch.headers["x-csrf-token"] == "fetch"
+    assert fetch.headers["x-sap-adt-sessiontype"] == "stateful"
+    assert fetch.cookies.get("sap-contextid") == context  # no new logon, no new context
+    assert resend.params["lockHandle"] == lock.handle
+    assert client.held_locks == {PROGRAM: lock.handle}
+
+
+async def test_locks_are_reported_lost_when_the_token_fetch_finds_the_context_dead(
+    client: AdtClient, sap: FakeSap
+) -> None:
+    lock = await client.lock(PROGRAM)
+    sap.once("PUT", SOURCE, lambda s: csrf_required())
+    sap.once("GET", "/sap/bc/adt/core/discovery", lambda s: session_timed_out())
+    before = len(sap.seen)
+    with pytest.raises(SessionDeadError, match="Lock again"):
         await client.write_source(SOURCE, "REPORT ztest.", lock_handle=lock.handle)
-    assert [s.method for s in sap.seen[before:]] == ["PUT"], "no token re-fetch, no resend"
+    assert [s.method for s in sap.seen[before:]] == ["PUT", "GET"], "no resend, no re-lock"
+    assert client.held_locks == {}
 
 
 # --- cookies ------------------------------------------------------------------------------

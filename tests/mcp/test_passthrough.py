@@ -192,7 +192,7 @@ async def test_an_editor_save_after_an_agent_patch_keeps_the_agents_change(
     assert stored.startswith("* agent's line\n") and "* editor's unsaved line" in stored
 
 
-async def test_agent_and_editor_share_one_lock_owner(
+async def test_the_editor_saves_under_an_agents_lock(
     systems: dict[str, tuple[Emulator, str]], runtime: Path
 ) -> None:
     emulator, url = systems["A4H"]
@@ -203,7 +203,28 @@ async def test_agent_and_editor_share_one_lock_owner(
         assert again["data"]["lockHandle"] == lock["data"]["lockHandle"]
         window.edit(uri("A4H"), (0, 0), (0, 0), "* saved under the agent's lock\n")
         assert (await window.save(uri("A4H")))["status"] == "saved"
+        assert [held.handle for held in emulator.locks()] == [lock["data"]["lockHandle"]]
         assert (await call(agent, "unLock", objectUrl=REPORT))["ok"]
+    assert emulator.locks() == []
+
+
+async def test_an_agents_lock_goes_away_with_the_agent(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    """A lock an agent took through the editor belongs to the agent's connection: when the
+    bridge exits, it is released (closing the document would not release it)."""
+    emulator, url = systems["A4H"]
+    async with editor("A4H", url, runtime) as window:
+        await window.open(uri("A4H"))
+        async with Client(_bridge(systems)) as agent:
+            locked = await call(agent, "lock", objectUrl=REPORT)
+            assert locked["via"].startswith("editor:")
+            assert len(emulator.locks()) == 1
+        await window.until(lambda: emulator.locks() == [])
+        activated = await window.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="adt.activate", arguments=[uri("A4H")])
+        )
+        assert activated["activated"] is True
     assert emulator.locks() == []
 
 
@@ -438,3 +459,31 @@ async def test_a_window_that_stops_answering_calls_is_dropped(
         assert after["ok"] and "via" not in after and time.monotonic() - started < 1
     assert "never sent twice" not in (emulator.source(REPORT_SOURCE) or "")
     assert emulator.locks() == []
+
+
+async def test_a_window_of_another_system_with_the_same_name_is_not_used(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    """The editor calls its system A4H at one URL; the bridge's A4H is another system (here
+    the QAS emulator). Matching by name alone would read — and write — the wrong system."""
+    (a4h, a4h_url), (qas, _) = systems["A4H"], systems["QAS"]
+    before = a4h.source(REPORT_SOURCE)
+    async with editor("A4H", a4h_url, runtime) as window:
+        await window.open(uri("A4H"))
+        async with Client(_bridge({"A4H": systems["QAS"]})) as agent:
+            read = await call(agent, "getObjectSourceV2", objectUrl=REPORT, startLine=1, endLine=1)
+            assert "via" not in read
+            assert any("bridge's own session" in note for note in read["notes"])
+            patched = await call(
+                agent,
+                "setObjectSourceV2",
+                objectUrl=REPORT,
+                token=read["data"]["token"],
+                startLine=1,
+                endLine=0,
+                content="* written to QAS",
+            )
+            assert patched["ok"] and "via" not in patched
+    assert a4h.source(REPORT_SOURCE) == before
+    assert (qas.source(REPORT_SOURCE) or "").startswith("* written to QAS")
+    assert a4h.locks() == [] and qas.locks() == []

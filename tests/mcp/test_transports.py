@@ -3,14 +3,9 @@ streamable HTTP (the ``abap-adt mcp --transport http`` process on 127.0.0.1)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import re
 import socket
-import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -19,23 +14,11 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from support.emulated import REPORT, USERS
+from support.bridge_process import HttpBridge, bridge_env, http_process
+from support.emulated import REPORT
 from support.mcp_calls import agent_workflow, call, conflict_workflow, error
 
 from adt.emulator import Emulator
-
-
-def _env(emulator_url: str, tmp: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "ADT_URL": emulator_url,
-        "ADT_USER": "DEVELOPER",
-        "ADT_PASSWORD": USERS["DEVELOPER"],
-        "ADT_SYSTEM": "A4H",
-        "ABAP_ADT_CONFIG": os.devnull,
-        "ABAP_ADT_RUNTIME_DIR": tmp,
-    }
-
 
 # --- stdio ----------------------------------------------------------------------------------
 
@@ -47,7 +30,7 @@ async def test_stdio_workflows(
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "mcp_bridge", "--no-passthrough"],
-        env=_env(emulator_url, str(tmp_path)),
+        env=bridge_env(emulator_url, str(tmp_path)),
     )
     with anyio.fail_after(60):
         async with Client(params, mode=mode, read_timeout_seconds=30) as client:
@@ -60,46 +43,9 @@ async def test_stdio_workflows(
 # --- streamable HTTP ------------------------------------------------------------------------
 
 
-@dataclass
-class HttpBridge:
-    url: str
-    token: str
-    port: int = 0
-
-
-@contextlib.contextmanager
-def http_process(env: dict[str, str], *options: str) -> Iterator[HttpBridge]:
-    """``abap-adt mcp --transport http`` in its own process; the token is read from its
-    output when it generates one, else taken from ``MCP_HTTP_TOKEN``."""
-    command = [sys.executable, "-m", "adt.app", "mcp", "--transport", "http", "--port", "0"]
-    process = subprocess.Popen(
-        [*command, "--no-passthrough", *options],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        stdin=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        url_line = process.stdout.readline()
-        url = re.search(r"(http://\S+:(\d+)/mcp)", url_line)
-        assert url, url_line
-        token = env.get("MCP_HTTP_TOKEN", "")
-        if not token:
-            token_line = process.stdout.readline()
-            generated = re.search(r"token \(generated.*\): (\S+)", token_line)
-            assert generated, token_line
-            token = generated.group(1)
-        yield HttpBridge(url.group(1), token, int(url.group(2)))
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
 @pytest.fixture
 def http_bridge(emulator_url: str, tmp_path: object) -> Iterator[HttpBridge]:
-    env = _env(emulator_url, str(tmp_path))
+    env = bridge_env(emulator_url, str(tmp_path))
     env.pop("MCP_HTTP_TOKEN", None)
     with http_process(env) as bridge:
         assert bridge.url.startswith("http://127.0.0.1:")
@@ -149,7 +95,7 @@ async def test_http_requires_the_token_and_rejects_foreign_origins(
 
 
 async def test_an_empty_http_token_counts_as_unset(emulator_url: str, tmp_path: object) -> None:
-    env = {**_env(emulator_url, str(tmp_path)), "MCP_HTTP_TOKEN": ""}
+    env = {**bridge_env(emulator_url, str(tmp_path)), "MCP_HTTP_TOKEN": ""}
     with http_process(env) as bridge:  # fails unless the generated token is printed
         assert len(bridge.token) > 20
         async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {bridge.token}"}) as http:
@@ -157,16 +103,20 @@ async def test_an_empty_http_token_counts_as_unset(emulator_url: str, tmp_path: 
                 assert (await call(client, "searchObjects", query="ZDEMO*"))["ok"]
 
 
+CHOSEN = "a-chosen-token-that-is-long-enough-0123456789"
+
+
 async def test_binding_all_interfaces_accepts_the_machines_names_only(
     emulator_url: str, tmp_path: object
 ) -> None:
-    env = {**_env(emulator_url, str(tmp_path)), "MCP_HTTP_TOKEN": "a-chosen-token"}
-    with http_process(env, "--host", "0.0.0.0", "--allowed-host", "abap.example") as bridge:
+    env = {**bridge_env(emulator_url, str(tmp_path)), "MCP_HTTP_TOKEN": CHOSEN}
+    options = ("--host", "0.0.0.0", "--insecure-http", "--allowed-host", "abap.example")
+    with http_process(env, *options) as bridge:
         assert bridge.url == f"http://{socket.gethostname()}:{bridge.port}/mcp"
         local = f"http://127.0.0.1:{bridge.port}/mcp"
         body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
         headers = {
-            "Authorization": "Bearer a-chosen-token",
+            "Authorization": f"Bearer {CHOSEN}",
             "Accept": "application/json, text/event-stream",
         }
 
@@ -223,7 +173,7 @@ async def test_write_policy_from_the_command_line_and_environment(
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "mcp_bridge", "--no-passthrough", *options],
-        env={**_env(emulator_url, str(tmp_path)), **variables},
+        env={**bridge_env(emulator_url, str(tmp_path)), **variables},
     )
     with anyio.fail_after(60):
         async with Client(params, read_timeout_seconds=30) as client:

@@ -55,13 +55,15 @@ async def activate(call: ToolCall, args: dict[str, Any]) -> Any:
 
 
 async def lock(call: ToolCall, args: dict[str, Any]) -> Any:
+    """The lock belongs to this agent's connection: its writes use it, and it is released
+    when the agent goes away (or unLocks)."""
     url = call.service.resolve(args["objectUrl"]).ref.object_url
-    return (await call.service.lock(url, owner=call.lock_owner(url))).to_dict()
+    return (await call.service.lock(url, owner=call.owner)).to_dict()
 
 
 async def unlock(call: ToolCall, args: dict[str, Any]) -> Any:
     url = call.service.resolve(args["objectUrl"]).ref.object_url
-    known = await call.service.unlock(url, args.get("lockHandle"), owner=call.lock_owner(url))
+    known = await call.service.unlock(url, args.get("lockHandle"), owner=call.owner)
     return {"objectUrl": url, "released": True, "tracked": known}
 
 

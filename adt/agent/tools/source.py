@@ -110,6 +110,8 @@ async def _write(
     """Write through the editor when it has the source open, else directly (with the lock
     owner the editor would use, so both share the object's lock)."""
     url = args.get("objectUrl") or args.get("objectSourceUrl")
+    object_url = call.service.resolve(url).ref.object_url
+    args["lockHandle"] = call.lock_handle(object_url, args.get("lockHandle"))
     view = call.view(url, args.get("includeType"))
     if view is not None and call.views is not None:
         outcome = await call.views.write_through(
@@ -120,7 +122,7 @@ async def _write(
             transport=args.get("transport"),
         )
     else:
-        outcome = await direct(call.lock_owner(call.service.resolve(url).ref.object_url))
+        outcome = await direct(call.lock_owner(object_url))
     return outcome.to_dict()
 
 
