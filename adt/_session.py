@@ -168,6 +168,7 @@ class AdtSession:
         self._csrf_path = CSRF_PATHS[0]
         self._csrf_lock = asyncio.Lock()
         self._serial = asyncio.Lock() if stateful else None
+        self._reached = False  # has the system ever answered this session?
         self._http = httpx.AsyncClient(
             base_url=profile.base_url,
             auth=httpx.BasicAuth(profile.user, profile.password.reveal()),
@@ -291,7 +292,10 @@ class AdtSession:
                     method, path, request.params, request.headers, request.content
                 )
             except httpx.TransportError as exc:
-                if attempt >= len(delays):
+                # A system never reached (nobody listens, the name does not resolve) is
+                # reported at once; one that answered before may be restarting: retry.
+                unreachable = isinstance(exc, httpx.ConnectError) and not self._reached
+                if attempt >= len(delays) or unreachable:
                     raise AdtTransportError(
                         f"{method} {path} on {self.profile.base_url} failed: "
                         f"{type(exc).__name__}: {exc or 'no answer'}"
@@ -338,6 +342,7 @@ class AdtSession:
         self.request_count += 1
         response = await self._http.send(request)
         await response.aread()
+        self._reached = True
         self._http.cookies.clear()  # we keep our own jar; see CookieJar
         self.cookies.update(response.headers.get_list("set-cookie"))
         token = response.headers.get("x-csrf-token")

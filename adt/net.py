@@ -1,8 +1,11 @@
-"""Listening sockets for our local servers (emulator, MCP over HTTP)."""
+"""Listening sockets for our local servers (emulator, MCP over HTTP), and what their command
+lines share: port numbers and the version."""
 
 from __future__ import annotations
 
+import argparse
 import socket
+from importlib import metadata
 
 
 def tcp_listener(host: str, port: int) -> socket.socket:
@@ -22,3 +25,22 @@ def tcp_listener(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+def port_number(text: str) -> int:
+    """An ``argparse`` type for ``--port``: a whole number from 0 (any free port) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be between 0 and 65535, not {port}")
+    return port
+
+
+def version() -> str:
+    """The installed version of abap-adt."""
+    try:
+        return metadata.version("abap-adt")
+    except metadata.PackageNotFoundError:  # running from a checkout without installing
+        return "unknown"

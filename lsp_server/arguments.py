@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from adt.net import version
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-file", default=None, help="write the server log here")
@@ -15,5 +17,6 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m lsp_server",
         description="The abap-adt language server on stdio (same as abap-adt lsp).",
     )
+    result.add_argument("--version", action="version", version=f"abap-adt {version()}")
     add_arguments(result)
     return result

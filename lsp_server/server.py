@@ -11,6 +11,7 @@ our protocol extension (``adt/*`` requests) is described in docs/lsp-protocol.md
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -38,6 +39,31 @@ log = logging.getLogger("lsp_server")
 VERSION = "0.1.0"
 
 
+class _EditorPipe(StdoutWriter):
+    """stdout towards the editor. Once the editor has gone (``exit`` closed the pipe, or the
+    editor closed its end), what is still being sent — late diagnostics, answers of
+    cancelled requests — is dropped quietly instead of failing (and being logged) once per
+    message."""
+
+    def __init__(self, stdout: BinaryIO) -> None:
+        super().__init__(stdout)
+        self.gone = False
+
+    def write(self, data: bytes) -> None:
+        if self.gone:
+            return
+        try:
+            super().write(data)
+        except (ValueError, OSError):  # closed file, broken pipe
+            self.gone = True
+            log.info("the editor has gone; dropping what was still to be sent")
+
+    def close(self) -> None:
+        self.gone = True
+        with contextlib.suppress(ValueError, OSError):
+            super().close()  # type: ignore[no-untyped-call]
+
+
 class AdtLanguageServer(LanguageServer):
     """The server object; it is also the :class:`~lsp_server.editor.Editor` port of the
     workspace."""
@@ -54,7 +80,7 @@ class AdtLanguageServer(LanguageServer):
         self.workspace_uris: list[str] = []
         self._channel: ChannelServer | None = None
         self._agent_tools: dict[WritePolicy, AgentTools] = {}
-        self._released = False
+        self._releasing: asyncio.Future[None] | None = None
 
     # --- configuration --------------------------------------------------------------------
 
@@ -180,7 +206,7 @@ class AdtLanguageServer(LanguageServer):
         try:
             await channel.start()
         except OSError as exc:
-            log.warning("the agent channel could not start: %s", exc)
+            self.notify(Severity.WARNING, f"Agents cannot work through this editor: {exc}")
             return
         self._channel = channel
 
@@ -200,19 +226,23 @@ class AdtLanguageServer(LanguageServer):
     # --- lifecycle ------------------------------------------------------------------------
 
     async def release(self) -> None:
-        """Close the agent channel, release every lock and connection (idempotent)."""
-        if not self._released:
-            self._released = True
-            if self._channel is not None:
-                await self._channel.close()
-            await self.adt.close()
+        """Close the agent channel, release every lock and connection. Idempotent, and every
+        caller (shutdown, exit, a closed pipe) waits for the one release under way."""
+        if self._releasing is None:
+            self._releasing = asyncio.ensure_future(self._release())
+        await asyncio.shield(self._releasing)
+
+    async def _release(self) -> None:
+        if self._channel is not None:
+            await self._channel.close()
+        await self.adt.close()
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Like pygls' ``start_io``, but releases our locks inside the event loop, also when
         the client just closes the pipe (Neovim sends ``shutdown`` but often no ``exit``)."""
         stop_event = self._stop_event = Event()
         reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
-        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        self.protocol.set_writer(_EditorPipe(stdout or sys.stdout.buffer))
 
         async def serve() -> None:
             try:

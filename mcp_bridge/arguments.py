@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 
+from adt.net import port_number, version
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=0, help="HTTP port; 0 picks a free one")
+    parser.add_argument("--port", type=port_number, default=0, help="HTTP port; 0 picks a free one")
     parser.add_argument(
         "--allowed-host",
         action="append",
@@ -49,5 +51,6 @@ def parser() -> argparse.ArgumentParser:
     result = argparse.ArgumentParser(
         prog="python -m mcp_bridge", description="The abap-adt MCP bridge (same as abap-adt mcp)."
     )
+    result.add_argument("--version", action="version", version=f"abap-adt {version()}")
     add_arguments(result)
     return result

@@ -32,7 +32,7 @@ from adt.agent.channel import (
     ChannelClient,
     ChannelError,
 )
-from adt.agent.discovery import Announcement, discover
+from adt.agent.discovery import Announcement, UnsafeRuntimeDir, discover
 from adt.agent.tools import BY_NAME
 from adt.source.errors import InvalidArgument, NetworkError, SourceError, UnknownSystem
 
@@ -83,7 +83,12 @@ class Windows:
                 del self.clients[pid]
             now = time.monotonic()
             self._failed = {k: t for k, t in self._failed.items() if t > now}
-            for announcement in discover(self.directory):
+            try:
+                found = discover(self.directory)
+            except UnsafeRuntimeDir as exc:
+                log.warning("not looking for editor windows: %s", exc)
+                found = []
+            for announcement in found:
                 pid = announcement.pid
                 if pid in self.clients or pid in self._connecting:
                     continue

@@ -7,6 +7,8 @@ emulator on a real socket) and ``adt_captures`` (the captured traffic, skipped w
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -14,10 +16,18 @@ import httpx
 import pytest
 from support.captures import CAPTURES
 from support.emulated import USERS
+from support.scratch import ROOT, scratch
 
 from adt.emulator import Emulator
 
 DEFAULT_AUTH = ("DEVELOPER", "developer")
+
+# Every server a test starts announces itself here, not in the user's runtime directory.
+os.environ["ABAP_ADT_RUNTIME_DIR"] = scratch("runtime")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    shutil.rmtree(ROOT, ignore_errors=True)
 
 
 @pytest.fixture

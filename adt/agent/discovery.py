@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import secrets
+import stat
 import sys
 import tempfile
 import time
@@ -26,6 +27,11 @@ from pathlib import Path
 
 PREFIX = "lsp-"
 _WINDOWS = sys.platform == "win32"
+
+
+class UnsafeRuntimeDir(PermissionError):
+    """The runtime directory belongs to someone else (or is a link): announcements there
+    could be read or forged by another user."""
 
 
 def runtime_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -38,9 +44,25 @@ def runtime_dir(env: Mapping[str, str] | None = None) -> Path:
         user = os.getuid() if hasattr(os, "getuid") else os.getlogin()
         path = Path(tempfile.gettempdir()) / f"abap-adt-{user}"
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _check_owned(path)
     with contextlib.suppress(OSError):
         path.chmod(0o700)
     return path
+
+
+def _check_owned(path: Path) -> None:
+    """Refuse a directory we did not make for ourselves: in a shared temp directory another
+    user could have created it first, to read our tokens or plant announcements."""
+    info = path.lstat()
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+        raise UnsafeRuntimeDir(
+            f"{path} is not a plain directory; remove it or set ABAP_ADT_RUNTIME_DIR"
+        )
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        raise UnsafeRuntimeDir(
+            f"{path} belongs to another user (uid {info.st_uid}); remove it or set "
+            "ABAP_ADT_RUNTIME_DIR to a directory of your own"
+        )
 
 
 @dataclass(frozen=True)

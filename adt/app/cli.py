@@ -10,13 +10,16 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from adt.net import port_number, version
 from lsp_server.arguments import add_arguments as add_lsp_arguments
 from mcp_bridge.arguments import add_arguments as add_mcp_arguments
 
 
 def _add_emulator_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=0, help="port to listen on; 0 picks a free one")
+    parser.add_argument(
+        "--port", type=port_number, default=0, help="port to listen on; 0 picks a free one"
+    )
     parser.add_argument(
         "--seed",
         action="append",
@@ -58,13 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
         prog="abap-adt",
         description="Edit ABAP on SAP systems through ADT: client, emulator, language server, MCP.",
     )
+    parser.add_argument("--version", action="version", version=f"abap-adt {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     emulator = sub.add_parser("emulator", help="run the local ADT emulator")
     _add_emulator_arguments(emulator)
 
     demo = sub.add_parser("demo", help="start the emulator and show a full edit cycle")
-    demo.add_argument("--port", type=int, default=0, help="emulator port; 0 picks a free one")
+    demo.add_argument(
+        "--port", type=port_number, default=0, help="emulator port; 0 picks a free one"
+    )
     demo.add_argument(
         "--no-serve",
         action="store_true",

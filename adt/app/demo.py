@@ -125,7 +125,12 @@ def run_demo(args: argparse.Namespace) -> int:
     emulator = Emulator(users=DEMO_USERS)
     port = int(getattr(args, "port", 0) or 0)
     started = time.monotonic()
-    with emulator.serve_in_thread(port=port) as base_url:
+    with contextlib.ExitStack() as stack:
+        try:
+            base_url = stack.enter_context(emulator.serve_in_thread(port=port))
+        except OSError as exc:
+            print(f"abap-adt demo: cannot listen on 127.0.0.1:{port}: {exc}", file=sys.stderr)
+            return 2
         _say(f"ADT emulator listening on {base_url} with the built-in sample objects.")
         _say()
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+from pathlib import Path
 
 import uvicorn
 
@@ -24,10 +25,22 @@ def parse_users(values: list[str]) -> dict[str, str]:
     return users
 
 
+def check_seeds(folders: list[str]) -> None:
+    """Each ``--seed`` must be a folder holding abapGit files; an empty or mistyped one would
+    otherwise serve nothing without a word."""
+    for folder in folders:
+        path = Path(folder)
+        if not path.is_dir():
+            raise ValueError(f"--seed {folder}: no such folder")
+        if not any(path.rglob("*.abap")) and not any(path.rglob("*.xml")):
+            raise ValueError(f"--seed {folder}: no abapGit files (*.abap, *.xml) in it")
+
+
 def run_from_args(args: argparse.Namespace) -> int:
     """Build the emulator from CLI arguments, print its base URL and serve."""
     try:
         users = parse_users(list(args.user or [])) or dict(DEFAULT_USERS)
+        check_seeds(list(args.seed or []))
     except ValueError as exc:
         print(f"abap-adt emulator: {exc}", file=sys.stderr)
         return 2

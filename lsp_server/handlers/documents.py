@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from lsprotocol import types
 
 from adt.errors import AdtError
@@ -34,7 +37,11 @@ def register(server: AdtLanguageServer) -> None:
 
     @server.feature(types.SHUTDOWN)
     async def on_shutdown(ls: AdtLanguageServer, params: None) -> None:
-        await ls.release()
+        """Release the locks. An ``exit`` right behind it ends the event loop, which cancels
+        this handler: the release goes on in the server's own teardown, and the handler ends
+        quietly instead of leaving a cancelled future for pygls to log."""
+        with contextlib.suppress(asyncio.CancelledError):
+            await ls.release()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def on_configuration(ls: AdtLanguageServer, params: types.DidChangeConfigurationParams) -> None:

@@ -295,7 +295,7 @@ async def test_idempotent_reads_retry_network_errors(
     client: AdtClient, sap: FakeSap, sleeps: _Sleeps
 ) -> None:
     def drop(seen: Seen) -> httpx.Response:
-        raise httpx.ConnectError("connection reset")
+        raise httpx.ReadError("connection reset")
 
     for _ in range(3):
         sap.once("GET", SOURCE, drop)
@@ -303,8 +303,25 @@ async def test_idempotent_reads_retry_network_errors(
     assert sleeps.calls == [1.0, 2.0, 4.0]
     for _ in range(4):
         sap.once("GET", SOURCE, drop)
-    with pytest.raises(AdtTransportError, match="ConnectError"):
+    with pytest.raises(AdtTransportError, match="ReadError"):
         await client.read_source(SOURCE)
+
+
+async def test_a_system_never_reached_is_reported_at_once(
+    client: AdtClient, sap: FakeSap, sleeps: _Sleeps
+) -> None:
+    def refuse(seen: Seen) -> httpx.Response:
+        raise httpx.ConnectError("connection refused")
+
+    sap.once("GET", SOURCE, refuse)
+    with pytest.raises(AdtTransportError, match="ConnectError") as caught:
+        await client.read_source(SOURCE)
+    assert sleeps.calls == [], "nobody listens there: no waiting"
+    assert client.profile.base_url in str(caught.value)
+    await client.read_source(SOURCE)  # reached now: a refused connection may be a restart
+    sap.once("GET", SOURCE, refuse)
+    assert (await client.read_source(SOURCE)).etag
+    assert sleeps.calls == [1.0]
 
 
 async def test_backoff_pauses_come_from_the_profile(sap: FakeSap, sleeps: _Sleeps) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import AsyncIterator
 
 import pytest
@@ -14,6 +13,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, client_capabilities
 from support.lsp_editor import EditorClient, make_editor_client
+from support.scratch import scratch
 
 
 @pytest_lsp.fixture(
@@ -25,7 +25,7 @@ from support.lsp_editor import EditorClient, make_editor_client
             "ABAP_ADT_CONFIG": os.devnull,
             "ADT_URL": "",
             "MCP_CACHE_TTL": "abc",
-            "ABAP_ADT_RUNTIME_DIR": tempfile.mkdtemp(prefix="abap-adt-config-"),
+            "ABAP_ADT_RUNTIME_DIR": scratch("config"),
         },
     ),
 )

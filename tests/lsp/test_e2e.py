@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-import tempfile
 from collections.abc import AsyncIterator
 
 import pytest
@@ -15,6 +14,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, client_capabilities
 from support.lsp_editor import EditorClient, make_editor_client
+from support.scratch import scratch
 
 from adt.emulator import Emulator
 from lsp_server.buffer import encoding_name
@@ -43,7 +43,7 @@ def lsp_options(request: pytest.FixtureRequest) -> dict[str, object]:
             **os.environ,
             "ABAP_ADT_CONFIG": os.devnull,
             "ADT_URL": "",
-            "ABAP_ADT_RUNTIME_DIR": tempfile.mkdtemp(prefix="abap-adt-e2e-"),
+            "ABAP_ADT_RUNTIME_DIR": scratch("e2e"),
         },
     ),
 )

@@ -11,15 +11,17 @@ from __future__ import annotations
 import json
 import os
 import queue
+import stat
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any
 
 import pytest
+from support.scratch import scratch
 
 from adt.emulator import Emulator
 
@@ -32,15 +34,15 @@ TIMEOUT = 30.0
 class RawServer:
     """The language server as a subprocess, with just enough JSON-RPC to drive it."""
 
-    def __init__(self) -> None:
+    def __init__(self, *arguments: str) -> None:
         env = {
             **os.environ,
             "ABAP_ADT_CONFIG": os.devnull,
             "ADT_URL": "",
-            "ABAP_ADT_RUNTIME_DIR": tempfile.mkdtemp(prefix="abap-adt-exit-"),
+            "ABAP_ADT_RUNTIME_DIR": scratch("exit"),
         }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "lsp_server"],
+            [sys.executable, "-m", "lsp_server", *arguments],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -102,11 +104,12 @@ def _until(condition: Callable[[], Any]) -> None:
         time.sleep(0.02)
 
 
-@pytest.mark.parametrize("goodbye", ["stdin closed", "exit without shutdown"])
+@pytest.mark.parametrize("goodbye", ["stdin closed", "exit without shutdown", "shutdown, exit"])
 def test_on_edit_locks_are_released_when_the_editor_goes_away(
-    emulator: Emulator, emulator_url: str, goodbye: str
+    emulator: Emulator, emulator_url: str, goodbye: str, tmp_path: Path
 ) -> None:
-    server = RawServer()
+    log = tmp_path / "lsp.log"
+    server = RawServer("--log-file", str(log))
     try:
         options = {
             "systems": [
@@ -136,9 +139,15 @@ def test_on_edit_locks_are_released_when_the_editor_goes_away(
         _until(lambda: [lock.object_uri for lock in emulator.locks()] == [REPORT])
         if goodbye == "stdin closed":
             server.stdin.close()
+        elif goodbye == "exit without shutdown":
+            server.notify("exit", None)
         else:
+            server.send({"id": 99, "method": "shutdown", "params": None})
             server.notify("exit", None)
         server.process.wait(timeout=TIMEOUT)
         assert emulator.locks() == []
+        assert stat.S_IMODE(log.stat().st_mode) == 0o600, "only its owner reads the log"
+        text = log.read_text()
+        assert "Error sending data" not in text and "Traceback" not in text, text[:2000]
     finally:
         server.kill()

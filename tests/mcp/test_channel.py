@@ -4,7 +4,9 @@ and the write policy's settings."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -121,3 +123,49 @@ def test_write_policy_settings_from_flags_and_environment() -> None:
     writable.check("lock", "/x", "ZFOO", "$ZDEMO")  # by package
     with pytest.raises(WriteRefused, match="not on the write allowlist"):
         writable.check("lock", "/x", "ZFOO", "$OTHER")
+
+
+def test_a_runtime_directory_that_is_a_link_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / f"abap-adt-{os.getuid()}").symlink_to(elsewhere)
+    with pytest.raises(discovery.UnsafeRuntimeDir, match="not a plain directory"):
+        discovery.runtime_dir({})
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="creating another user's directory needs root")
+def test_a_runtime_directory_of_another_user_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    planted = tmp_path / f"abap-adt-{os.getuid()}"
+    planted.mkdir(mode=0o777)
+    os.chown(planted, 4242, 4242)
+    with pytest.raises(discovery.UnsafeRuntimeDir, match="belongs to another user"):
+        discovery.runtime_dir({})
+
+
+async def test_a_handshake_that_is_not_an_object_is_refused_cleanly(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    channel = ChannelServer(lambda policy: None, dict, directory=tmp_path)  # type: ignore[arg-type,return-value]
+    announcement = await channel.start()
+    try:
+        for line in (
+            b"[1, 2]\n",
+            b'"hello"\n',
+            b"not json\n",
+            b'{"method": "hello", "params": 5}\n',
+        ):
+            reader, writer = await asyncio.open_unix_connection(announcement.address)
+            writer.write(line)
+            await writer.drain()
+            answer = json.loads(await asyncio.wait_for(reader.readline(), 5))
+            assert answer["error"]["message"] == "bad token"
+            writer.close()
+    finally:
+        await channel.close()
+    assert "Traceback" not in caplog.text and "Unhandled" not in caplog.text

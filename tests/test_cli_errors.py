@@ -1,0 +1,80 @@
+"""What a new user types wrong gets a clear message and an exit code, never a traceback."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+
+def _run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["emulator", "--port", "99999"],
+        ["demo", "--port", "99999", "--no-serve"],
+        ["mcp", "--transport", "http", "--port", "-1"],
+    ],
+)
+def test_a_port_out_of_range_is_a_usage_error(command: list[str]) -> None:
+    result = _run("-m", "adt.app", *command)
+    assert result.returncode == 2
+    assert "port must be between 0 and 65535" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_demo_on_a_busy_port_says_so() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = _run("-m", "adt.app", "demo", "--port", str(port), "--no-serve")
+    assert result.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_an_empty_seed_folder_is_refused(tmp_path: Path) -> None:
+    result = _run("-m", "adt.app", "emulator", "--seed", str(tmp_path))
+    assert result.returncode == 2
+    assert "no abapGit files" in result.stderr
+
+
+@pytest.mark.parametrize("module", ["adt.app", "lsp_server", "mcp_bridge"])
+def test_every_entry_point_has_help_and_a_version(module: str) -> None:
+    helped = _run("-m", module, "--help", timeout=30)
+    assert helped.returncode == 0 and "usage:" in helped.stdout
+    versioned = _run("-m", module, "--version", timeout=30)
+    assert versioned.returncode == 0 and versioned.stdout.startswith("abap-adt ")
+
+
+def test_an_unreachable_system_fails_fast_and_names_the_host() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nobody listens there
+    code = (
+        "import asyncio\n"
+        "from adt import AdtClient, ConnectionProfile\n"
+        f"profile = ConnectionProfile(base_url='http://127.0.0.1:{port}', user='U', password='p')\n"
+        "async def main():\n"
+        "    async with AdtClient(profile) as client:\n"
+        "        await client.read_source('/sap/bc/adt/programs/programs/zx/source/main')\n"
+        "asyncio.run(main())\n"
+    )
+    started = time.monotonic()
+    result = _run("-c", code)
+    assert time.monotonic() - started < 5, "no retries against a port nobody listens on"
+    assert f"http://127.0.0.1:{port}" in result.stderr and "ConnectError" in result.stderr
