@@ -36,6 +36,7 @@ from .model import (
     Version,
     encode_name,
 )
+from .revisions import RevisionLog, recording_request
 from .sessions import Context, SessionManager
 from .text import canonical, first_long_line
 
@@ -115,6 +116,7 @@ class SystemState:
         self.sessions = SessionManager(sid, idle_timeout)
         self.request_log: list[RequestLogEntry] = []
         self._transports: dict[str, str] = {}
+        self.revisions = RevisionLog()
 
     # repository ------------------------------------------------------------------------
     def add_package(self, package: Package) -> None:
@@ -354,6 +356,7 @@ class SystemState:
     def _activate_now(self, obj: RepoObject) -> None:
         for unit in obj.parts.values():
             if unit.inactive is not None:
+                self.revisions.activated(obj, unit, recording_request(self, obj))
                 unit.active = unit.inactive
                 unit.inactive = None
 
