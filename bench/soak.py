@@ -1,0 +1,344 @@
+"""Soak: agents and editors editing the same objects for a long time while faults strike.
+
+Ten agents (each with its own ADT session, through the agent tools the MCP bridge serves) and
+two editor sessions (the language server's workspace, each with its own session) insert
+uniquely marked lines into a few shared objects, over real HTTP against the emulator. Faults
+are injected at random: 503 answers, connections dropped before the server, CSRF tokens
+expiring, the application server "restarting" (every context and its locks gone), latency.
+
+Every edit a caller was told succeeded is accounted for at the end: it must be in the final
+source exactly once (a lost or doubled edit is a failure), and no lock may be left once the
+callers are idle. The report counts operations, conflicts, refusals and faults.
+
+    python bench/soak.py                  # 10 minutes (the default)
+    python bench/soak.py --minutes 60     # the hour-long run quoted in docs/reliability.md
+    python bench/soak.py --minutes 1 --agents 4 --editors 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import logging
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from adt import AdtClient, ConnectionProfile
+from adt.agent import AgentTools
+from adt.emulator import Emulator
+from adt.systems import Connections, EditorSettings, SystemsConfig
+from lsp_server.buffer import UTF16, Edit, apply_edits
+from lsp_server.editor import Diagnostic, Severity
+from lsp_server.results import SaveStatus
+from lsp_server.workspace import EditorWorkspace
+
+OBJECTS = {
+    url: f"{url}/source/main"
+    for url in (
+        "/sap/bc/adt/programs/programs/zdemo_report",
+        "/sap/bc/adt/oo/classes/zcl_demo_counter",
+        "/sap/bc/adt/programs/includes/zdemo_include",
+    )
+}
+USERS = {"DEVELOPER": "developer", "AGENTS": "agents"}
+
+
+@dataclass
+class Tally:
+    """What happened, counted by kind; ``accepted`` maps each object to its saved markers."""
+
+    counts: collections.Counter[str] = field(default_factory=collections.Counter)
+    accepted: dict[str, list[str]] = field(default_factory=lambda: collections.defaultdict(list))
+
+    def accept(self, object_url: str, marker: str) -> None:
+        self.counts["accepted"] += 1
+        self.accepted[object_url].append(marker)
+
+
+def _profile(url: str, user: str) -> ConnectionProfile:
+    return ConnectionProfile(
+        base_url=url, user=user, password=USERS[user], name="A4H", retry_delays=(0.05, 0.1, 0.2)
+    )  # type: ignore[arg-type]
+
+
+def _connections(url: str, user: str) -> Connections:
+    return Connections(SystemsConfig({"A4H": _profile(url, user)}), client_factory=AdtClient)
+
+
+# --- agents ---------------------------------------------------------------------------------
+
+
+async def agent(
+    number: int, url: str, tally: Tally, stop: float, rng: random.Random, closers: list[Any]
+) -> None:
+    """Read a few lines, insert a marked line with the token read; sometimes lock first.
+    The session is closed only after the lock table was checked (closing releases locks)."""
+    tools = AgentTools(_connections(url, "AGENTS"))
+    closers.append(tools.connections.close)
+    sequence = 0
+    while time.monotonic() < stop:
+        object_url = rng.choice(list(OBJECTS))
+        sequence += 1
+        marker = f"* agent {number} edit {sequence}"
+        await _agent_edit(tools, object_url, marker, tally, explicit_lock=rng.random() < 0.2)
+        await asyncio.sleep(rng.uniform(0.0, 0.05))
+
+
+async def _agent_edit(
+    tools: AgentTools, object_url: str, marker: str, tally: Tally, *, explicit_lock: bool
+) -> None:
+    owner = f"soak:{id(tools)}"
+    read = await tools.call(
+        "getObjectSourceV2", {"objectUrl": object_url, "startLine": 1, "endLine": 3}, owner=owner
+    )
+    if not read.ok:
+        tally.counts[f"refused {read.payload.get('name')}"] += 1
+        return
+    data = read.payload["data"]
+    line = random.randint(1, max(1, data["lineCount"]))
+    if explicit_lock:
+        locked = await tools.call("lock", {"objectUrl": object_url}, owner=owner)
+        if not locked.ok:
+            tally.counts[f"refused {locked.payload.get('name')}"] += 1
+            return
+    write = await tools.call(
+        "setObjectSourceV2",
+        {
+            "objectUrl": object_url,
+            "token": data["token"],
+            "startLine": line,
+            "endLine": line - 1,
+            "content": marker,
+        },
+        owner=owner,
+    )
+    if explicit_lock:
+        await tools.call("unLock", {"objectUrl": object_url}, owner=owner)
+    tally.counts["agent operations"] += 1
+    if write.ok:
+        tally.accept(object_url, marker)
+    elif write.payload.get("name") == "VERSION_CONFLICT":
+        tally.counts["conflicts"] += 1
+    else:
+        tally.counts[f"refused {write.payload.get('name')}"] += 1
+
+
+# --- editors --------------------------------------------------------------------------------
+
+
+class SoakEditor:
+    """The editor side of the workspace port: applies server edits to its own text."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+        self.versions: dict[str, int] = {}
+        self.workspace: EditorWorkspace | None = None
+
+    async def apply_edits(
+        self, uri: str, edits: Sequence[Edit], label: str, version: int | None
+    ) -> bool:
+        if version is not None and version != self.versions.get(uri):
+            return False
+        self.change(uri, apply_edits(self.texts[uri].split("\n"), edits))
+        return True
+
+    async def ask(self, message: str, choices: Sequence[str]) -> str | None:
+        return None  # conflicts are resolved by the loop below
+
+    def notify(self, severity: Severity, message: str) -> None:
+        return None
+
+    def publish(self, uri: str, diagnostics: Sequence[Diagnostic]) -> None:
+        return None
+
+    def change(self, uri: str, text: str) -> None:
+        assert self.workspace is not None
+        self.texts[uri] = text
+        self.versions[uri] += 1
+        self.workspace.did_change(uri, self.versions[uri], [(None, None, text)])
+
+
+async def editor(
+    number: int, url: str, tally: Tally, stop: float, rng: random.Random, closers: list[Any]
+) -> None:
+    """Open every object, type a marked line, save; on a conflict, merge (a marker overlap
+    keeps both lines) and save again."""
+    editor = SoakEditor()
+    settings = EditorSettings(poll_interval=0, ask_on_conflict=False)
+    workspace = EditorWorkspace(_connections(url, "DEVELOPER"), settings, editor)
+    editor.workspace = workspace
+    closers.append(workspace.close)
+    uris = {object_url: f"adt://A4H{source}" for object_url, source in OBJECTS.items()}
+    for uri in uris.values():
+        read = await workspace.objects.read_document(uri)
+        editor.texts[uri], editor.versions[uri] = read.text, 1
+        workspace.did_open(uri, read.text, 1, UTF16)
+    sequence = 0
+    while time.monotonic() < stop:
+        object_url = rng.choice(list(uris))
+        uri = uris[object_url]
+        sequence += 1
+        marker = f"* editor {number} edit {sequence}"
+        lines = editor.texts[uri].split("\n")
+        lines.insert(rng.randint(0, len(lines)), marker)
+        editor.change(uri, "\n".join(lines))
+        await _editor_save(workspace, editor, uri, object_url, tally)
+        await asyncio.sleep(rng.uniform(0.0, 0.1))
+    await workspace.wait_idle()
+
+
+async def _editor_save(
+    workspace: EditorWorkspace, editor: SoakEditor, uri: str, object_url: str, tally: Tally
+) -> None:
+    """Save until the typed lines are on the server (or the save is refused)."""
+    pending = _markers(editor.texts[uri]) - set(tally.accepted[object_url])
+    for _ in range(5):
+        tally.counts["editor saves"] += 1
+        result = await workspace.save(uri)
+        if result.status in (SaveStatus.SAVED, SaveStatus.UNCHANGED):
+            break
+        if result.status != SaveStatus.CONFLICT:
+            tally.counts[f"refused {result.error.name if result.error else result.status}"] += 1
+            await asyncio.sleep(0.05)
+            continue
+        tally.counts["conflicts"] += 1
+        merged = await workspace.conflicts.resolve(uri, "merge")
+        if merged.status == SaveStatus.MERGE_CONFLICTS:
+            editor.change(uri, _keep_both(editor.texts[uri]))
+    else:
+        return
+    saved = _markers(workspace.documents.require(uri).buffer.base_text)
+    for marker in sorted(pending & saved):
+        tally.accept(object_url, marker)
+
+
+def _markers(text: str) -> set[str]:
+    return {line for line in text.split("\n") if line.startswith(("* editor ", "* agent "))}
+
+
+def _keep_both(text: str) -> str:
+    """Resolve merge markers the way a careful person would: keep both sides."""
+    return "\n".join(
+        line for line in text.split("\n") if not line.startswith(("<<<<<<<", "=======", ">>>>>>>"))
+    )
+
+
+# --- faults ---------------------------------------------------------------------------------
+
+
+async def faults(
+    emulator: Emulator, tally: Tally, stop: float, rng: random.Random, rate: float
+) -> None:
+    """Something goes wrong every ``1/rate`` seconds on average."""
+    paths = [*OBJECTS, *OBJECTS.values()]
+    while time.monotonic() < stop:
+        await asyncio.sleep(rng.expovariate(rate))
+        kind = rng.choice(["503", "drop", "csrf", "restart", "latency"])
+        method = rng.choice(["GET", "POST", "PUT", None])
+        prefix = rng.choice(paths)
+        if kind == "503":
+            emulator.faults.fail_next(
+                status=rng.choice([500, 502, 503]), method=method, path_prefix=prefix
+            )
+        elif kind == "drop":
+            emulator.faults.drop_next(method=method, path_prefix=prefix)
+        elif kind == "csrf":
+            emulator.expire_csrf_tokens()
+        elif kind == "restart":
+            emulator.expire_contexts()
+            emulator.expire_csrf_tokens()
+        else:
+            emulator.faults.add_latency(rng.uniform(0.05, 0.3), path_prefix=prefix)
+            await asyncio.sleep(1.0)
+            emulator.faults.clear()
+        tally.counts[f"fault {kind}"] += 1
+    emulator.faults.clear()
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+async def soak(
+    minutes: float, agents: int, editors: int, fault_rate: float, seed: int
+) -> dict[str, Any]:
+    emulator = Emulator(users=USERS)
+    tally = Tally()
+    rng = random.Random(seed)
+    started = time.monotonic()
+    stop = started + minutes * 60
+    closers: list[Any] = []
+    async with emulator.serve() as url:
+        workers = [
+            agent(i, url, tally, stop, random.Random(rng.random()), closers) for i in range(agents)
+        ]
+        workers += [
+            editor(i, url, tally, stop, random.Random(rng.random()), closers)
+            for i in range(editors)
+        ]
+        workers.append(faults(emulator, tally, stop, random.Random(rng.random()), fault_rate))
+        results = await asyncio.gather(*workers, return_exceptions=True)
+        crashed = [repr(r) for r in results if isinstance(r, BaseException)]
+        # Every caller is idle now and still connected: a lock held now was left behind.
+        leaked = [f"{lock.user} {lock.object_uri}" for lock in emulator.locks()]
+        for close in closers:
+            try:
+                await close()
+            except Exception as exc:  # a failed close is reported, never hidden
+                crashed.append(f"closing: {exc!r}")
+        after_close = [f"{lock.user} {lock.object_uri}" for lock in emulator.locks()]
+    final = {url: emulator.source(source) or "" for url, source in OBJECTS.items()}
+    lost, doubled = [], []
+    for object_url, markers in tally.accepted.items():
+        lines = final[object_url].split("\n")
+        for marker in markers:
+            found = lines.count(marker)
+            if found == 0:
+                lost.append(f"{object_url}: {marker}")
+            elif found > 1:
+                doubled.append(f"{object_url}: {marker} x{found}")
+    return {
+        "minutes": round((time.monotonic() - started) / 60, 1),
+        "agents": agents,
+        "editors": editors,
+        "counts": dict(sorted(tally.counts.items())),
+        "lost edits": len(lost),
+        "doubled edits": len(doubled),
+        "leaked locks": len(leaked),
+        "locks after closing": len(after_close),
+        "crashed workers": crashed,
+        "details": {"lost": lost[:20], "doubled": doubled[:20], "leaked": leaked},
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--agents", type=int, default=10)
+    parser.add_argument("--editors", type=int, default=2)
+    parser.add_argument("--fault-rate", type=float, default=2.0, help="faults per second (mean)")
+    parser.add_argument("--seed", type=int, default=20261124)
+    parser.add_argument("--log", default=None, help="write the components' log here")
+    args = parser.parse_args()
+    handler = logging.FileHandler(args.log) if args.log else logging.NullHandler()
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
+    report = asyncio.run(soak(args.minutes, args.agents, args.editors, args.fault_rate, args.seed))
+    print(json.dumps(report, indent=2))
+    failed = (
+        report["lost edits"]
+        or report["doubled edits"]
+        or report["leaked locks"]
+        or report["crashed workers"]
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
