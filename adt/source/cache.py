@@ -15,6 +15,8 @@ from typing import Any, NamedTuple
 
 from cachetools import LRUCache, TTLCache
 
+from adt.text import split_lines
+
 
 class CacheKey(NamedTuple):
     system: str
@@ -25,14 +27,25 @@ class CacheKey(NamedTuple):
 
 @dataclass(frozen=True)
 class CacheEntry:
-    text: str
+    """A source as read, kept as its lines so that a range read slices instead of splitting
+    the whole text again (the token was computed over the exact text at read time)."""
+
+    lines: tuple[str, ...]
     token: str
     changed_at_ms: int
     etag: str
-    line_count: int
     fetched_at_ms: int
     expires_at_ms: int
     changed_by: str | None = None
+
+    @property
+    def line_count(self) -> int:
+        return len(self.lines)
+
+    @property
+    def text(self) -> str:
+        """The whole canonical text (joined on demand: only whole-source reads need it)."""
+        return "\n".join(self.lines)
 
 
 @dataclass(frozen=True)
@@ -101,16 +114,14 @@ class SourceCache:
         token: str,
         changed_at_ms: int,
         etag: str = "",
-        line_count: int,
         changed_by: str | None = None,
     ) -> CacheEntry:
         now = self.now_ms()
         entry = CacheEntry(
-            text=text,
+            lines=tuple(split_lines(text)),
             token=token,
             changed_at_ms=changed_at_ms,
             etag=etag,
-            line_count=line_count,
             fetched_at_ms=now,
             expires_at_ms=now + self.ttl_ms,
             changed_by=changed_by,

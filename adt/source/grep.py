@@ -24,7 +24,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -84,7 +84,7 @@ def whole_text_search_is_exact(pattern: str) -> bool:
 
 
 def grep_lines(
-    lines: list[str],
+    lines: Sequence[str],
     pattern: str,
     *,
     case_insensitive: bool = False,
@@ -147,7 +147,7 @@ def grep_lines(
 
 
 def _candidate_lines(
-    lines: list[str],
+    lines: Sequence[str],
     pattern: str,
     case_insensitive: bool,
     first: int,

@@ -40,7 +40,11 @@ class RangeSlice:
 def read_range(text: str, start_line: int | None, end_line: int | None) -> RangeSlice:
     """Lines ``start..end`` of ``text``. An end past the last line is clamped, with a note;
     a start past the last line is LINE_OUT_OF_RANGE. Any line ending counts as one break."""
-    lines = split_lines(to_canonical(text))
+    return slice_lines(split_lines(to_canonical(text)), start_line, end_line)
+
+
+def slice_lines(lines: Sequence[str], start_line: int | None, end_line: int | None) -> RangeSlice:
+    """:func:`read_range` over lines already split: costs the size of the range only."""
     count = len(lines)
     start = 1 if start_line is None else start_line
     end = count if end_line is None else end_line

@@ -14,12 +14,11 @@ from adt.source import grep as grep_module
 from adt.source.cache import CacheEntry, SourceCache
 from adt.source.config import SourceConfig
 from adt.source.errors import IncludeNotFound, as_source_error
-from adt.source.lines import read_range
+from adt.source.lines import slice_lines
 from adt.source.metadata import MetadataCache, changed_by
 from adt.source.results import GrepOutcome, SourceRead
 from adt.source.targets import Target, resolve
 from adt.source.token import make_token
-from adt.text import split_lines
 from adt.urls import object_type_for
 
 GREP_WORKERS = 4  # searches of one system that may run at once (each in its own thread)
@@ -61,7 +60,6 @@ class SourceReads:
             token=make_token(changed_at, source.text),
             changed_at_ms=changed_at,
             etag=source.etag,
-            line_count=len(split_lines(source.text)),
         )
 
     async def _not_found(self, target: Target, exc: NotFoundError) -> Exception:
@@ -110,7 +108,7 @@ class SourceReads:
         """
         target = resolve(self._system, object_url, object_source_url, include_type, version)
         entry, cached = await self.entry(target, fresh=fresh, stateful=stateful)
-        piece = read_range(entry.text, start_line, end_line)
+        piece = slice_lines(entry.lines, start_line, end_line)
         notes = list(target.notes) + ([piece.note] if piece.note else [])
         content, last, truncated, next_start = piece.content, piece.end_line, False, None
         if max_chars is not None and len(content) > max_chars:
@@ -168,7 +166,7 @@ class SourceReads:
             max_length=self._config.max_pattern_length,
         )
         entry, _ = await self.entry(target)
-        lines = split_lines(entry.text)
+        lines = entry.lines
         async with self._grep_slots:  # the regex engine runs off the event loop
             result = await asyncio.to_thread(
                 grep_module.grep_lines,

@@ -1,8 +1,9 @@
 """Writes: token-checked line patches, unique replacements and V1 whole-source writes.
 
 Writes never trust the cache: they lock (or use the caller's lock), re-read the source in the
-lock window, compare its token with the caller's, apply, PUT, read back for the new token and
-unlock in ``finally``. A PUT whose answer was lost is recognised on the retry (the stored text
+lock window, compare its token with the caller's, apply, PUT and unlock in ``finally``. The new
+token comes from the PUT's change stamp and the text sent (read back only when the server may
+have changed it), so a write moves the source once each way. A PUT whose answer was lost is recognised on the retry (the stored text
 is already ours), so a patch is never applied twice.
 """
 
@@ -45,7 +46,8 @@ from adt.source.metadata import MetadataCache, changed_by
 from adt.source.results import WriteOutcome
 from adt.source.targets import Target, resolve
 from adt.source.token import is_valid_token, make_token, same_content, token_changed_at
-from adt.text import check_line_lengths, split_lines, to_canonical
+from adt.models import WriteResult
+from adt.text import check_line_lengths, server_canonical, split_lines, to_canonical
 
 log = logging.getLogger("adt.source")
 
@@ -319,7 +321,7 @@ class SourceWrites:
     ) -> _Done | Current:
         """Verify, build and PUT under the lock; a :class:`Current` is a conflict."""
         current = await self._read_locked(target)
-        if sent and current.text == sent[-1].text:
+        if sent and server_canonical(current.text) == server_canonical(sent[-1].text):
             # Our previous PUT landed although its answer was lost: done.
             return _Done(sent[-1].base, current, sent[-1].applied)
         if token is not None and not same_content(token, current.token):
@@ -328,10 +330,20 @@ class SourceWrites:
         if new_text == current.text:
             return _Done(current, current, applied)
         sent.append(_Attempt(current, new_text, applied))
-        await self._client.write_source(
+        written = await self._client.write_source(
             target.ref.source_url, new_text, lock_handle=lease.handle, corr_nr=lease.corr_nr or None
         )
-        return _Done(current, await self._read_locked(target), applied)
+        return _Done(current, await self._after_put(target, new_text, written), applied)
+
+    async def _after_put(self, target: Target, sent: str, written: WriteResult) -> Current:
+        """The source as stored now, without moving it again when we can know it: SAP stores
+        a text that is already in its canonical form (no trailing blanks, no final newline)
+        exactly as sent, and its PUT answer carries the new change stamp. Otherwise (or when
+        the stamp is malformed, as some systems send it) read it back under the lock."""
+        if written.last_modified is None or server_canonical(sent) != sent:
+            return await self._read_locked(target)
+        changed_at = written.last_modified.ms
+        return Current(sent, make_token(changed_at, sent), changed_at, written.etag)
 
     async def _read_locked(self, target: Target) -> Current:
         source = await self._client.read_source(target.ref.source_url, stateful=True)
@@ -345,7 +357,6 @@ class SourceWrites:
             token=current.token,
             changed_at_ms=current.changed_at,
             etag=current.etag,
-            line_count=len(split_lines(current.text)),
         )
         for version in ("inactive", "workingArea", "active"):
             if version != target.key.version:

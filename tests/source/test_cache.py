@@ -18,7 +18,7 @@ def _key(name: str, include: str = "main") -> CacheKey:
 
 
 def _put(cache: SourceCache, key: CacheKey, text: str = "x") -> None:
-    cache.put(key, text=text, token=f"1_{text:0<16}"[:18], changed_at_ms=1, line_count=1)
+    cache.put(key, text=text, token=f"1_{text:0<16}"[:18], changed_at_ms=1)
 
 
 def test_entries_expire_after_the_ttl() -> None:
@@ -69,9 +69,7 @@ def test_cleanup_and_invalidation() -> None:
 def test_issued_tokens_outlive_entries() -> None:
     clock = Clock()
     cache = SourceCache(ttl_ms=1_000, clock=clock)
-    entry = cache.put(
-        _key("a"), text="t", token="7_0123456789abcdef", changed_at_ms=7, line_count=1
-    )
+    entry = cache.put(_key("a"), text="t", token="7_0123456789abcdef", changed_at_ms=7)
     assert entry.expires_at_ms == entry.fetched_at_ms + 1_000
     clock.now += 5
     assert cache.get(_key("a")) is None

@@ -800,3 +800,37 @@ async def test_over_long_lines_are_refused_and_nothing_is_written(
         )
     assert caught.value.details["line"] == 6
     assert emulator.source(REPORT_SOURCE) == read.content and emulator.locks() == []
+
+
+async def test_a_write_moves_the_source_once_each_way(
+    service: SourceService, emulator: Emulator
+) -> None:
+    """Lock, one verifying GET, the PUT, unlock: the new token comes from the PUT's stamp and
+    the text sent, and it is the token the server's own text gives."""
+    read = await service.get_source_v2(LARGE, start_line=1, end_line=1)
+    emulator.reset_request_log()
+    result = await service.set_source_v2(
+        LARGE, token=read.token, start_line=5, end_line=5, content="* one line changed"
+    )
+    calls = [(e.method, e.path) for e in emulator.request_log if "discovery" not in e.path]
+    assert calls == [  # (the stateful session's first change also fetched a CSRF token)
+        ("POST", LARGE),
+        ("GET", f"{LARGE}/source/main"),
+        ("PUT", f"{LARGE}/source/main"),
+        ("POST", LARGE),
+    ]
+    assert result.token == (await service.get_source_v2(LARGE, fresh=True)).token
+
+
+async def test_a_text_the_server_normalises_is_read_back(
+    service: SourceService, emulator: Emulator
+) -> None:
+    read = await service.get_source_v2(REPORT)
+    emulator.reset_request_log()
+    result = await service.set_source_v2(
+        REPORT, token=read.token, start_line=1, end_line=0, content="* trailing blanks   "
+    )
+    gets = [e for e in emulator.request_log if e.method == "GET" and "source" in e.path]
+    assert len(gets) == 2, "the server trims trailing blanks: its text is read back"
+    assert result.token == (await service.get_source_v2(REPORT, fresh=True)).token
+    assert _stored(emulator, REPORT_SOURCE).startswith("* trailing blanks\n")
