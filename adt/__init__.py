@@ -2,34 +2,67 @@
 
 The public surface is small: :class:`AdtClient`, :class:`ConnectionProfile`, the result
 models in :mod:`adt.models` and the errors in :mod:`adt.errors`. Everything starting with an
-underscore is implementation.
-"""
+underscore is implementation. Names are imported on first use."""
 
-from adt.client import AdtClient
-from adt.errors import (
-    AdtError,
-    AdtServerError,
-    AdtTransportError,
-    AuthenticationError,
-    InvalidLockHandleError,
-    InvalidObjectUrlError,
-    LineTooLongError,
-    LockConflictError,
-    NotFoundError,
-    SessionDeadError,
-)
-from adt.models import (
-    ActivationResult,
-    CheckResult,
-    ClassInclude,
-    LockResult,
-    Message,
-    ObjectMetadata,
-    ObjectRef,
-    SourceText,
-    Timestamp,
-)
-from adt.profile import ConnectionProfile, Secret
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adt.client import AdtClient
+    from adt.errors import (
+        AdtError,
+        AdtServerError,
+        AdtTransportError,
+        AuthenticationError,
+        InvalidLockHandleError,
+        InvalidObjectUrlError,
+        LineTooLongError,
+        LockConflictError,
+        NotFoundError,
+        SessionDeadError,
+    )
+    from adt.models import (
+        ActivationResult,
+        CheckResult,
+        ClassInclude,
+        LockResult,
+        Message,
+        ObjectMetadata,
+        ObjectRef,
+        SourceText,
+        Timestamp,
+    )
+    from adt.profile import (
+        ConnectionProfile,
+        Secret,
+    )
+
+_WHERE = {
+    "ActivationResult": "adt.models",
+    "AdtClient": "adt.client",
+    "AdtError": "adt.errors",
+    "AdtServerError": "adt.errors",
+    "AdtTransportError": "adt.errors",
+    "AuthenticationError": "adt.errors",
+    "CheckResult": "adt.models",
+    "ClassInclude": "adt.models",
+    "ConnectionProfile": "adt.profile",
+    "InvalidLockHandleError": "adt.errors",
+    "InvalidObjectUrlError": "adt.errors",
+    "LineTooLongError": "adt.errors",
+    "LockConflictError": "adt.errors",
+    "LockResult": "adt.models",
+    "Message": "adt.models",
+    "NotFoundError": "adt.errors",
+    "ObjectMetadata": "adt.models",
+    "ObjectRef": "adt.models",
+    "Secret": "adt.profile",
+    "SessionDeadError": "adt.errors",
+    "SourceText": "adt.models",
+    "Timestamp": "adt.models",
+}
 
 __all__ = [
     "ActivationResult",
@@ -55,3 +88,14 @@ __all__ = [
     "SourceText",
     "Timestamp",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use: a process that never talks to a system (an editor
+    starting its language server, ``--help``) does not pay for httpx and lxml."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -9,10 +9,12 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
-from adt.source import SourceService
 from adt.systems import Connections, EditorSettings
 from lsp_server.editor import Editor, Severity
 from lsp_server.uris import DocumentRef
+
+if TYPE_CHECKING:
+    from adt.source import SourceService
 
 if TYPE_CHECKING:
     from lsp_server.documents import Documents

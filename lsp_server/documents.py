@@ -8,15 +8,18 @@ import contextlib
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from cachetools import TTLCache
 
-from adt.source import SourceRead
 from adt.source.errors import InvalidArgument
 from adt.text import split_lines
 from lsp_server.buffer import TextBuffer, line_edits, split_text
 from lsp_server.editor import Diagnostic, Editor
 from lsp_server.uris import DocumentRef
+
+if TYPE_CHECKING:
+    from adt.source import SourceRead
 
 log = logging.getLogger("lsp_server.documents")
 

@@ -17,15 +17,13 @@ import os
 import sys
 from collections.abc import Sequence
 from threading import Event
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 
-from adt.agent import AgentTools, WritePolicy
-from adt.agent.channel import ChannelServer
 from adt.errors import ConfigurationError
 from adt.systems import Connections, EditorSettings, Settings, SystemsConfig, load_settings
 from adt.systems.settings import load_section
@@ -33,6 +31,10 @@ from lsp_server.buffer import UTF16, Edit, index_to_units
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.protocol import AdtProtocol
 from lsp_server.workspace import EditorWorkspace
+
+if TYPE_CHECKING:
+    from adt.agent import AgentTools, WritePolicy
+    from adt.agent.channel import ChannelServer
 
 log = logging.getLogger("lsp_server")
 
@@ -190,6 +192,8 @@ class AdtLanguageServer(LanguageServer):
         """Agent tools running in this server: same ADT session, same documents."""
         tools = self._agent_tools.get(policy)
         if tools is None:
+            from adt.agent import AgentTools
+
             tools = self._agent_tools[policy] = AgentTools(
                 self.adt.connections, policy=policy, views=self.adt.agent_views
             )
@@ -198,6 +202,8 @@ class AdtLanguageServer(LanguageServer):
     async def start_agent_channel(self) -> None:
         if not self.adt.settings.agent_channel or self._channel is not None:
             return
+        from adt.agent.channel import ChannelServer  # the channel only when it is wanted
+
         channel = ChannelServer(
             self.agent_tools,
             self._describe_for_agents,

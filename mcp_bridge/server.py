@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server import Server, ServerRequestContext
@@ -33,8 +33,10 @@ from adt import logs
 from adt.agent import TOOLS, AgentTools, WritePolicy
 from adt.errors import ConfigurationError
 from adt.systems import BridgeSettings, Connections, Settings, load_settings
-from mcp_bridge.http import HttpOptions, serve_http
 from mcp_bridge.router import Router, Windows
+
+if TYPE_CHECKING:
+    from mcp_bridge.http import HttpOptions
 
 log = logging.getLogger("mcp_bridge")
 
@@ -134,6 +136,8 @@ async def _serve_stdio(server: Server[Any]) -> None:
 
 
 def http_options(args: argparse.Namespace | None, bridge: BridgeSettings) -> HttpOptions:
+    from mcp_bridge.http import HttpOptions
+
     return HttpOptions(
         header_timeout=bridge.http_header_timeout,
         idle_timeout=bridge.http_idle_timeout,
@@ -170,6 +174,8 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
         print(f"abap-adt mcp: {exc}", file=sys.stderr)
         return 2
     if transport == "http":
+        from mcp_bridge.http import serve_http  # uvicorn and starlette only for HTTP
+
         return serve_http(server, http_options(args, settings.bridge))
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     anyio.run(_serve_stdio, server)

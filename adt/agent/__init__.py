@@ -1,13 +1,30 @@
 """The agent tool core: tools over the source operations, independent of any protocol.
 
 The MCP bridge exposes these tools; the language server runs them for agents that pass their
-calls through the editor (see :mod:`adt.agent.channel`).
+calls through the editor (see :mod:`adt.agent.channel`). Names are imported on first use.
 """
 
-from adt.agent.executor import AgentTools, ToolOutcome
-from adt.agent.policy import WritePolicy
-from adt.agent.registry import DocumentViews, ToolCall, ToolDefinition
-from adt.agent.tools import BY_NAME, TOOLS
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adt.agent.executor import AgentTools, ToolOutcome
+    from adt.agent.policy import WritePolicy
+    from adt.agent.registry import DocumentViews, ToolCall, ToolDefinition
+    from adt.agent.tools import BY_NAME, TOOLS
+
+_WHERE = {
+    "AgentTools": "adt.agent.executor",
+    "BY_NAME": "adt.agent.tools",
+    "DocumentViews": "adt.agent.registry",
+    "TOOLS": "adt.agent.tools",
+    "ToolCall": "adt.agent.registry",
+    "ToolDefinition": "adt.agent.registry",
+    "ToolOutcome": "adt.agent.executor",
+    "WritePolicy": "adt.agent.policy",
+}
 
 __all__ = [
     "BY_NAME",
@@ -19,3 +36,12 @@ __all__ = [
     "ToolOutcome",
     "WritePolicy",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

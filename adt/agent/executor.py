@@ -10,17 +10,17 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any
 
 from adt.agent.fitting import size
 from adt.agent.policy import WritePolicy
 from adt.agent.registry import WORDS, DocumentViews, ToolCall, ToolDefinition
 from adt.agent.tools import BY_NAME, TOOLS
-from adt.source import SourceService
 from adt.source.errors import InvalidArgument, error_payload
 from adt.systems import Connections
+
+if TYPE_CHECKING:
+    from adt.source import SourceService
 
 DEFAULT_MAX_RESPONSE_CHARS = 80_000
 
@@ -50,7 +50,7 @@ class AgentTools:
         self.policy = policy or WritePolicy()
         self.views = views
         self.max_response_chars = max_response_chars
-        self._validators = {t.name: Draft202012Validator(t.input_schema) for t in TOOLS}
+        self._validators: dict[str, Any] = {}
 
     @property
     def definitions(self) -> tuple[ToolDefinition, ...]:
@@ -93,7 +93,12 @@ class AgentTools:
         return _fit(tool, {"status": "success", "data": data}, limit)
 
     def _validate(self, tool: ToolDefinition, args: dict[str, Any]) -> None:
-        errors = sorted(self._validators[tool.name].iter_errors(args), key=lambda e: list(e.path))
+        validator = self._validators.get(tool.name)
+        if validator is None:  # built on first use: listing the tools needs no validator
+            from jsonschema import Draft202012Validator
+
+            validator = self._validators[tool.name] = Draft202012Validator(tool.input_schema)
+        errors = sorted(validator.iter_errors(args), key=lambda e: list(e.path))
         if errors:
             messages = [
                 f"{'/'.join(str(p) for p in e.path) or 'arguments'}: {e.message}" for e in errors

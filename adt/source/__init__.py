@@ -1,26 +1,67 @@
 """V2 source operations: line-range reads, server-side grep and token-checked line patches.
 
 One implementation for every face (language server, MCP bridge); no LSP or MCP imports here.
-"""
+Names are imported on first use."""
 
-from adt.source.cache import CacheKey, SourceCache
-from adt.source.config import SourceConfig
-from adt.source.errors import SourceError, as_source_error, error_payload
-from adt.source.lines import Patch
-from adt.source.results import (
-    ActivationOutcome,
-    CheckOutcome,
-    Finding,
-    GrepOutcome,
-    IncludeInfo,
-    LockInfo,
-    ObjectStructure,
-    SearchHit,
-    SourceRead,
-    WriteOutcome,
-)
-from adt.source.service import SourceService
-from adt.source.token import EMPTY_TOKEN, is_valid_token, make_token
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adt.source.cache import (
+        CacheKey,
+        SourceCache,
+    )
+    from adt.source.config import SourceConfig
+    from adt.source.errors import (
+        SourceError,
+        as_source_error,
+        error_payload,
+    )
+    from adt.source.lines import Patch
+    from adt.source.results import (
+        ActivationOutcome,
+        CheckOutcome,
+        Finding,
+        GrepOutcome,
+        IncludeInfo,
+        LockInfo,
+        ObjectStructure,
+        SearchHit,
+        SourceRead,
+        WriteOutcome,
+    )
+    from adt.source.service import SourceService
+    from adt.source.token import (
+        EMPTY_TOKEN,
+        is_valid_token,
+        make_token,
+    )
+
+_WHERE = {
+    "ActivationOutcome": "adt.source.results",
+    "as_source_error": "adt.source.errors",
+    "CacheKey": "adt.source.cache",
+    "CheckOutcome": "adt.source.results",
+    "EMPTY_TOKEN": "adt.source.token",
+    "error_payload": "adt.source.errors",
+    "Finding": "adt.source.results",
+    "GrepOutcome": "adt.source.results",
+    "IncludeInfo": "adt.source.results",
+    "is_valid_token": "adt.source.token",
+    "LockInfo": "adt.source.results",
+    "make_token": "adt.source.token",
+    "ObjectStructure": "adt.source.results",
+    "Patch": "adt.source.lines",
+    "SearchHit": "adt.source.results",
+    "SourceCache": "adt.source.cache",
+    "SourceConfig": "adt.source.config",
+    "SourceError": "adt.source.errors",
+    "SourceRead": "adt.source.results",
+    "SourceService": "adt.source.service",
+    "WriteOutcome": "adt.source.results",
+}
 
 __all__ = [
     "EMPTY_TOKEN",
@@ -45,3 +86,14 @@ __all__ = [
     "is_valid_token",
     "make_token",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use: a process that never talks to a system (an editor
+    starting its language server, ``--help``) does not pay for httpx and lxml."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from adt.source.grep import GrepMatch
+if TYPE_CHECKING:
+    from adt.source.grep import GrepMatch
 
 
 def _drop_none(data: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -3,8 +3,8 @@
 Writes never trust the cache: they lock (or use the caller's lock), re-read the source in the
 lock window, compare its token with the caller's, apply, PUT and unlock in ``finally``. The new
 token comes from the PUT's change stamp and the text sent (read back only when the server may
-have changed it), so a write moves the source once each way. A PUT whose answer was lost is recognised on the retry (the stored text
-is already ours), so a patch is never applied twice.
+have changed it), so a write moves the source once each way. A PUT whose answer was lost is
+recognised on the retry (the stored text is already ours), so a patch is never applied twice.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from adt.client import AdtClient
 from adt.errors import AdtTransportError, LineTooLongError, SessionDeadError
+from adt.models import WriteResult
 from adt.source.cache import SourceCache
 from adt.source.config import SourceConfig
 from adt.source.errors import (
@@ -46,7 +47,6 @@ from adt.source.metadata import MetadataCache, changed_by
 from adt.source.results import WriteOutcome
 from adt.source.targets import Target, resolve
 from adt.source.token import is_valid_token, make_token, same_content, token_changed_at
-from adt.models import WriteResult
 from adt.text import check_line_lengths, server_canonical, split_lines, to_canonical
 
 log = logging.getLogger("adt.source")

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from adt.client import AdtClient
 from adt.profile import ConnectionProfile
-from adt.source import SourceConfig, SourceService
+from adt.source.config import SourceConfig
 from adt.systems.config import SystemsConfig
 
-ClientFactory = Callable[[ConnectionProfile], AdtClient]
+if TYPE_CHECKING:
+    from adt.client import AdtClient
+    from adt.source.service import SourceService
+
+ClientFactory = Callable[[ConnectionProfile], "AdtClient"]
 
 
 class Connections:
@@ -21,7 +25,7 @@ class Connections:
         systems: SystemsConfig,
         *,
         source_config: SourceConfig | None = None,
-        client_factory: ClientFactory = AdtClient,
+        client_factory: ClientFactory | None = None,
     ) -> None:
         self.systems = systems
         self.source_config = source_config or SourceConfig()
@@ -33,9 +37,12 @@ class Connections:
         name = profile.name or profile.system_id
         service = self._services.get(name)
         if service is None:
-            service = SourceService(
-                self._client_factory(profile), system=name, config=self.source_config
-            )
+            # Imported here: a process that never talks to a system does not load httpx.
+            from adt.client import AdtClient
+            from adt.source.service import SourceService
+
+            factory = self._client_factory or AdtClient
+            service = SourceService(factory(profile), system=name, config=self.source_config)
             self._services[name] = service
             with contextlib.suppress(RuntimeError):  # no running loop: nothing to clean up yet
                 service.start()

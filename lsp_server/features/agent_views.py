@@ -4,10 +4,9 @@ in the editor respects its unsaved edits and shows up in its buffer."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adt.agent.registry import Build
-from adt.source import WriteOutcome
 from adt.source.errors import InvalidArgument, VersionConflict
 from adt.source.token import same_content
 from adt.text import split_lines, to_canonical
@@ -18,6 +17,9 @@ from lsp_server.features import Feature
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.locks import lock_owner
 from lsp_server.merge import diff_hunks, merge
+
+if TYPE_CHECKING:
+    from adt.source import WriteOutcome
 
 
 class AgentViews(Feature):

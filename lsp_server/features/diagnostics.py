@@ -4,13 +4,16 @@ are, beside the markers of an unresolved merge."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from adt.source import CheckOutcome, Finding
 from lsp_server.documents import OpenDocument
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.features import Feature
 from lsp_server.results import DocumentCheck
 from lsp_server.uris import DocumentRef, parse_uri
+
+if TYPE_CHECKING:
+    from adt.source import CheckOutcome, Finding
 
 _SEVERITIES = {"E": Severity.ERROR, "A": Severity.ERROR, "X": Severity.ERROR, "W": Severity.WARNING}
 

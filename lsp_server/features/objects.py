@@ -3,14 +3,16 @@ without it, ``adt/openObject``, ``adt/objectStructure``, ``adt/searchObjects``."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from adt.source import SearchHit
 from adt.urls import object_type_for
 from lsp_server.documents import OpenDocument
 from lsp_server.features import Feature
 from lsp_server.results import DocumentRead, OpenObjectResult
 from lsp_server.uris import make_uri, parse_uri
+
+if TYPE_CHECKING:
+    from adt.source import SearchHit
 
 
 class Objects(Feature):

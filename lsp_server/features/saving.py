@@ -3,8 +3,9 @@ becomes the new base, a conflict keeps every local edit."""
 
 from __future__ import annotations
 
-from adt.source import SourceError, WriteOutcome
-from adt.source.errors import LockRequired, VersionConflict
+from typing import TYPE_CHECKING
+
+from adt.source.errors import LockRequired, SourceError, VersionConflict
 from adt.source.lines import Patch
 from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument, RemoteVersion
@@ -13,6 +14,9 @@ from lsp_server.features import Feature
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.locks import EditLocks, lock_owner
 from lsp_server.results import SaveResult, SaveStatus
+
+if TYPE_CHECKING:
+    from adt.source import WriteOutcome
 
 
 class Saving(Feature):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adt.agent.fitting import cut_note, keep_within, size
 from adt.agent.registry import (
@@ -21,10 +21,12 @@ from adt.agent.registry import (
     ToolCall,
     ToolDefinition,
 )
-from adt.source import WriteOutcome
 from adt.source.errors import InvalidArgument
 from adt.source.lines import Patch, apply_patches, check_replacement, replace_unique
 from adt.text import to_canonical
+
+if TYPE_CHECKING:
+    from adt.source import WriteOutcome
 
 
 async def get_v2(call: ToolCall, args: dict[str, Any]) -> Any:
