@@ -19,9 +19,9 @@ from ..documents.discovery import (
     service_document,
 )
 from ..documents.packages import NAMED_ITEMS, NamedItem, named_item_list, package_document
-from ..documents.tree import CATEGORY_LABELS
 from ..model import ADT, Package
 from ..negotiation import choose
+from ..routes import respond
 from . import Route, tree
 
 if TYPE_CHECKING:
@@ -36,13 +36,6 @@ PACKAGE_TYPES = [
     "application/vnd.sap.adt.packages.v2+xml",
     "application/vnd.sap.adt.packages.v1+xml",
 ]
-
-assert set(CATEGORY_LABELS) >= {"packages", tree.SOURCE_LIBRARY}
-
-
-def _respond(body: str = "", content_type: str | None = None) -> Response:
-    headers = {"content-type": content_type} if content_type else {}
-    return Response(content=body.encode("utf-8"), status_code=200, headers=headers)
 
 
 def _only(call: Call, method: str) -> None:
@@ -112,11 +105,11 @@ class RepositoryArea:
     def _service(self, call: Call, body: str) -> Response:
         _only(call, "GET")
         _negotiate(call, [ATOMSVC, "application/xml"], strict=False)
-        return _respond(body, ATOMSVC)
+        return respond(body, content_type=ATOMSVC)
 
     def graph(self, call: Call, match: re.Match[str]) -> Response:
         _only(call, "GET")
-        return _respond(compatibility_graph(), "application/xml; charset=utf-8")
+        return respond(compatibility_graph(), content_type="application/xml; charset=utf-8")
 
     # packages --------------------------------------------------------------------------
     def package(self, call: Call, match: re.Match[str]) -> Response:
@@ -132,7 +125,7 @@ class RepositoryArea:
         body = package_document(
             package, self.state.sid, parent, tree.sub_packages(self.state, name)
         )
-        return _respond(body, f"{chosen}; charset=utf-8")
+        return respond(body, content_type=f"{chosen}; charset=utf-8")
 
     def value_help(self, call: Call, match: re.Match[str]) -> Response:
         kind = match.group("help").lower()
@@ -149,7 +142,7 @@ class RepositoryArea:
         limit = call.query.get("maxItemCount") or ""
         if limit.isdigit():
             items = items[: int(limit)]
-        return _respond(named_item_list(items), f"{NAMED_ITEMS}; charset=utf-8")
+        return respond(named_item_list(items), content_type=f"{NAMED_ITEMS}; charset=utf-8")
 
     # the repository tree ---------------------------------------------------------------
     def nodestructure(self, call: Call, match: re.Match[str]) -> Response:
@@ -162,8 +155,8 @@ class RepositoryArea:
         )
         body = tree.answer(self.state, request)
         if body is None:
-            return _respond()  # SAP: an empty or unknown parent is a zero-byte 200
-        return _respond(body, TREE_CONTENT)
+            return respond()  # SAP: an empty or unknown parent is a zero-byte 200
+        return respond(body, content_type=TREE_CONTENT)
 
 
 def routes(state: SystemState) -> list[Route]:

@@ -23,7 +23,7 @@ from urllib.parse import quote
 from lxml import etree
 
 from ..documents.tree import TreeNode, TypeInfo, tree_document
-from ..model import ADT, FINC, FUNC, INCL, INTF, Package, RepoObject, package_uri
+from ..model import ADT, FINC, FUNC, INCL, INTF, PROG, Package, RepoObject, encode_name, package_uri
 from ..state import SystemState
 
 SOURCE_LIBRARY = "source_library"
@@ -238,50 +238,31 @@ def _group_folders(state: SystemState, name: str) -> list[Folder]:
     modules = tuple(_member_node(o) for o in members if o.kind is FUNC)
     includes = tuple(_member_node(o) for o in members if o.kind is FINC)
     return [
-        Folder(
-            "FUGR/FF",
-            "FUGR/FF",
-            "Function Modules",
-            SOURCE_LIBRARY,
-            FUNCTION_MODULES_NODE,
-            modules,
-            SOURCE_LIBRARY,
-        ),
-        Folder(
-            "FUGR/I",
-            "FUGR/I",
-            "Includes",
-            SOURCE_LIBRARY,
-            GROUP_INCLUDES_NODE,
-            includes,
-            SOURCE_LIBRARY,
-        ),
+        _typed_folder("FUGR/FF", "Function Modules", FUNCTION_MODULES_NODE, modules),
+        _typed_folder("FUGR/I", "Includes", GROUP_INCLUDES_NODE, includes),
     ]
+
+
+def _typed_folder(
+    object_type: str, label: str, node_id: int, items: tuple[TreeNode, ...]
+) -> Folder:
+    """A folder below an object: named after its children's own type (no ``DEVC/`` type)."""
+    return Folder(object_type, object_type, label, SOURCE_LIBRARY, node_id, items, SOURCE_LIBRARY)
 
 
 _INCLUDE = re.compile(r"^\s*INCLUDE\s+([^\s.]+)\s*\.", re.IGNORECASE | re.MULTILINE)
 
 
 def _program_folders(state: SystemState, name: str) -> list[Folder]:
-    program = state.find(f"{ADT}/programs/programs/{quote(name.lower(), safe='')}")
+    program = state.find(f"{PROG.collection}/{encode_name(name)}")
     if program is None or "main" not in program.parts:
         return []
     picked = program.parts["main"].pick(None)
     text = picked[0].text if picked else ""
     includes: list[TreeNode] = []
     for match in _INCLUDE.finditer(text):
-        include = state.find(f"{INCL.collection}/{quote(match.group(1).lower(), safe='')}")
+        include = state.find(f"{INCL.collection}/{encode_name(match.group(1))}")
         if include is not None and include.kind is INCL:
             includes.append(replace(_object_node(include), expandable=False))
     assert INCL.tree_node_id is not None
-    return [
-        Folder(
-            "PROG/I",
-            "PROG/I",
-            "Includes",
-            SOURCE_LIBRARY,
-            INCL.tree_node_id,
-            tuple(includes),
-            SOURCE_LIBRARY,
-        )
-    ]
+    return [_typed_folder("PROG/I", "Includes", INCL.tree_node_id, tuple(includes))]
