@@ -351,6 +351,7 @@ def parse_node_structure(body: bytes) -> NodeStructure:
             uri=_child_text(node, "OBJECT_URI"),
             description=_child_text(node, "DESCRIPTION"),
             expandable=_child_text(node, "EXPANDABLE") == "X",
+            node_id=_child_text(node, "NODE_ID"),
         )
         for node in data.findall("TREE_CONTENT/SEU_ADT_REPOSITORY_OBJ_NODE")
     )

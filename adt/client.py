@@ -282,7 +282,8 @@ class AdtClient:
         return _xml.parse_node_structure(response.content)
 
     async def package_contents(self, package: str) -> NodeStructure:
-        """Every object of a package, one call per object type listed by the root call.
+        """Every direct child of a package: its sub-packages (``DEVC/K`` nodes, also in
+        ``.sub_packages``) and its objects, one call per type listed by the root call.
 
         SAP answers an unknown package like an empty one, so an empty tree is checked against
         ``GET /packages/{name}``: an unknown package raises :class:`adt.errors.NotFoundError`.
@@ -293,11 +294,13 @@ class AdtClient:
                 "GET", f"/sap/bc/adt/packages/{encode_name(package)}", headers={"Accept": "*/*"}
             )
             return root
-        nodes = list(root.nodes)
+        nodes = {(n.object_type, n.name): n for n in root.nodes if not n.is_folder}
         for object_type in root.object_types:
+            if object_type.object_type == "DEVC/K" and root.sub_packages:
+                continue  # listed by the root call already
             part = await self.node_structure("DEVC/K", package.upper(), node_id=object_type.node_id)
-            nodes.extend(part.nodes)
-        return NodeStructure(tuple(nodes), root.object_types, root.categories)
+            nodes.update(((n.object_type, n.name), n) for n in part.nodes if not n.is_folder)
+        return NodeStructure(tuple(nodes.values()), root.object_types, root.categories)
 
     # --- lock window ----------------------------------------------------------------------
 

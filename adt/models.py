@@ -248,7 +248,8 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class TreeNode:
-    """An object in a package tree (``SEU_ADT_REPOSITORY_OBJ_NODE``)."""
+    """An object in a package tree (``SEU_ADT_REPOSITORY_OBJ_NODE``): a sub-package
+    (``DEVC/K``), an object, or a nameless folder node that carries a ``node_id``."""
 
     object_type: str
     name: str
@@ -256,6 +257,15 @@ class TreeNode:
     uri: str
     description: str = ""
     expandable: bool = False
+    node_id: str = ""
+
+    @property
+    def is_package(self) -> bool:
+        return self.object_type == "DEVC/K" and bool(self.name)
+
+    @property
+    def is_folder(self) -> bool:
+        return not self.name
 
 
 @dataclass(frozen=True)
@@ -277,3 +287,13 @@ class NodeStructure:
     @property
     def is_empty(self) -> bool:
         return not (self.nodes or self.object_types or self.categories)
+
+    @property
+    def sub_packages(self) -> tuple[TreeNode, ...]:
+        """The ``DEVC/K`` children."""
+        return tuple(node for node in self.nodes if node.is_package)
+
+    @property
+    def objects(self) -> tuple[TreeNode, ...]:
+        """Every named node that is not a sub-package."""
+        return tuple(node for node in self.nodes if node.name and not node.is_package)

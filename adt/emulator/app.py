@@ -38,6 +38,7 @@ MUTATING = {"POST", "PUT", "DELETE", "PATCH"}
 CONTEXT_COOKIE = "sap-contextid"
 CONTEXT_PATHS = ("/sap/", "/sap/bc/", "/sap/bc/adt/")
 DELETED_EXPIRES = "Thu, 01-Jan-1970 00:00:01 GMT"
+NO_CONTEXT = ("", "0")
 
 
 class DropConnection(httpx.RemoteProtocolError):
@@ -187,7 +188,9 @@ class Pipeline:
         """The live context the request names (None for none), and whether it names a dead
         one."""
         context_id = cookies.get(CONTEXT_COOKIE)
-        if context_id is None:
+        if context_id is None or context_id.strip() in NO_CONTEXT:
+            # ``0`` is the value of our own deletion cookie; clients that ignore ``expires``
+            # (abap-adt-api) send it back, and real systems read it as "no context".
             return None, False
         context = self.state.sessions.contexts.get(context_id)
         if context is None or context.session_id != session.id:

@@ -109,13 +109,9 @@ class Resources:
     def __init__(self, state: SystemState) -> None:
         self.state = state
         self._fixed: dict[str, Callable[[Call], Response]] = {
-            f"{ADT}/core/discovery": self._discovery,
-            f"{ADT}/discovery": self._discovery,
-            f"{ADT}/compatibility/graph": self._graph,
             f"{ADT}/activation": self._activation,
             f"{ADT}/checkruns": self._checkruns,
             f"{ADT}/repository/informationsystem/search": self._search,
-            f"{ADT}/repository/nodestructure": self._nodestructure,
         }
         self._areas = areas.area_routes(state)
 
@@ -127,8 +123,6 @@ class Resources:
         if found is not None:
             route, match = found
             return route.handler(call, match)
-        if call.path.lower().startswith(f"{ADT}/packages/"):
-            return self._package(call)
         parsed = self.state.parse_path(call.path)
         if parsed is None:
             raise errors.no_suitable_resource()
@@ -155,41 +149,10 @@ class Resources:
             raise errors.not_acceptable([o.split(";")[0] for o in offers])
         return chosen
 
-    # fixed resources -------------------------------------------------------------------
-    def _discovery(self, call: Call) -> Response:
-        self._only(call, "GET")
-        self._negotiate(call, ["application/atomsvc+xml", "application/xml"], strict=False)
-        return respond(documents.discovery_document(), content_type="application/atomsvc+xml")
-
-    def _graph(self, call: Call) -> Response:
-        self._only(call, "GET")
-        return respond(documents.compatibility_graph(), content_type=XML_UTF8)
-
     @staticmethod
     def _only(call: Call, *methods: str) -> None:
         if call.method not in methods:
             raise errors.method_not_supported(call.method)
-
-    def _package(self, call: Call) -> Response:
-        self._only(call, "GET")
-        name = unquote(call.path.rstrip("/").rsplit("/", 1)[1]).upper()
-        package = self.state.packages.get(name)
-        if package is None:
-            raise errors.package_not_found(name)
-        chosen = self._negotiate(
-            call,
-            ["application/vnd.sap.adt.packages.v2+xml", "application/vnd.sap.adt.packages.v1+xml"],
-            strict=True,
-        )
-        body = documents.package_document(
-            package.name,
-            package.description,
-            package.responsible,
-            package.created_at,
-            self.state.sid,
-            package.parent,
-        )
-        return respond(body, content_type=f"{chosen}; charset=utf-8")
 
     # objects ---------------------------------------------------------------------------
     def _object(self, call: Call, key: str) -> Response:
@@ -444,27 +407,6 @@ class Resources:
             raise errors.bad_request("maxResults must be a number") from None
         refs = self.state.search(query, max(max_results, 0), call.query.get("objectType"))
         return respond(documents.object_references(refs), content_type=XML_UTF8)
-
-    def _nodestructure(self, call: Call) -> Response:
-        self._only(call, "POST")
-        if (call.query.get("parent_type") or "").upper() != "DEVC/K":
-            return respond()
-        package = (call.query.get("parent_name") or "").upper()
-        node = call.query.get("node_id")
-        if node is None and call.body:
-            node = _xml_root(call.body).findtext(".//TV_NODEKEY")
-        node_id = int(node) if node and node.strip().isdigit() else 0
-        grouped = self.state.package_objects(package)
-        if not grouped:
-            return respond()
-        kinds = sorted(grouped, key=lambda k: k.code)
-        if node_id == 0:
-            return respond(documents.tree_root(kinds), content_type=documents.TREE_CONTENT)
-        for kind in kinds:
-            if kind.tree_node_id == node_id:
-                body = documents.tree_objects(kind, grouped[kind])
-                return respond(body, content_type=documents.TREE_CONTENT)
-        return respond()
 
 
 __all__ = ["Call", "Resources", "error_response", "respond"]

@@ -1,10 +1,12 @@
 """Load objects from abapGit-format folders.
 
-Package rule (abapGit "full" folder logic): a folder that contains
-``package.devc.xml`` is the package named after the folder, upper-cased
-(``$zdemo`` → ``$ZDEMO``, ``#abc#pkg`` → ``/ABC/PKG``); a folder without one
-belongs to its parent folder's package; the seed root without one is ``$TMP``.
-An ``.abapgit.xml`` with ``STARTING_FOLDER`` moves the root there.
+Package rule: a folder that contains ``package.devc.xml`` is a package; a folder without
+one belongs to its parent folder's package; the seed root without one is ``$TMP``. With
+abapGit's "full" folder logic (the default) the package is named after the folder,
+upper-cased (``$zdemo`` → ``$ZDEMO``, ``#abc#pkg`` → ``/ABC/PKG``); an ``.abapgit.xml``
+with ``FOLDER_LOGIC`` ``PREFIX`` names a sub-package ``<PARENT>_<FOLDER>`` instead, as
+abapGit does (the root keeps its folder's name; below a root without ``package.devc.xml``
+the names stay unprefixed). ``STARTING_FOLDER`` moves the root.
 
 Files: ``*.clas.abap`` (+ ``.clas.locals_def/locals_imp/macros/testclasses.abap``),
 ``*.intf.abap``, ``*.prog.abap`` (``.prog.xml`` SUBC ``I`` = include), function
@@ -94,12 +96,15 @@ class SeedLoader:
         self.responsible = responsible
         self.stamp = stamp
         self.result = SeedResult()
+        self.prefix_logic = False
 
     def load(self, root: Path) -> SeedResult:
         root = Path(root)
         if not root.is_dir():
             raise FileNotFoundError(f"seed folder not found: {root}")
         start = _xml_text(root / ".abapgit.xml", "//STARTING_FOLDER")
+        logic = _xml_text(root / ".abapgit.xml", "//FOLDER_LOGIC") or ""
+        self.prefix_logic = logic.strip().upper() == "PREFIX"
         if start and start.strip("/"):
             root = root / start.strip("/")
         self._walk(root, None, is_root=True)
@@ -108,7 +113,7 @@ class SeedLoader:
     def _walk(self, folder: Path, parent_package: str | None, *, is_root: bool) -> None:
         devc = folder / "package.devc.xml"
         if devc.is_file():
-            name = abapgit_name(folder.name)
+            name = self._package_name(folder, parent_package, is_root=is_root)
             description = _xml_text(devc, "//CTEXT") or ""
             self.result.packages.append(
                 Package(name, description, parent_package, self.responsible, self.stamp)
@@ -127,6 +132,13 @@ class SeedLoader:
         self._load_files(folder, package)
         for sub in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
             self._walk(sub, package, is_root=False)
+
+    def _package_name(self, folder: Path, parent: str | None, *, is_root: bool) -> str:
+        """The package a folder with ``package.devc.xml`` stands for."""
+        own = abapgit_name(folder.name)
+        if self.prefix_logic and not is_root and parent not in (None, "$TMP"):
+            return f"{parent}_{own}"
+        return own
 
     def _new(self, kind: Kind, name: str, package: str, description: str) -> RepoObject:
         return RepoObject(

@@ -187,3 +187,40 @@ async def test_cookies_come_with_error_responses(adt_client: httpx.AsyncClient) 
     cookies = response.headers.get_list("set-cookie")
     assert any(c.startswith("SAP_SESSIONID_A4H_001=") for c in cookies)
     assert any(c.startswith("sap-contextid=SID") for c in cookies)
+
+
+def _echoing_cookies(client: httpx.AsyncClient, context_value: str) -> dict[str, str]:
+    """The Cookie header of a client that keeps a deletion cookie's value (abap-adt-api)."""
+    jar = client.cookies.jar
+    session = "; ".join(f"{c.name}={c.value}" for c in jar if c.name != "sap-contextid")
+    return {"Cookie": f"{session}; sap-contextid={context_value}"}
+
+
+async def test_the_echoed_deletion_value_zero_means_no_context(emulator: Emulator) -> None:
+    async with _client(emulator) as client:
+        token = await fetch_token(client, stateful=True)
+        await lock(client, token, REPORT)
+        hop = await client.get(f"{ADT}/compatibility/graph")  # abap-adt-api's dropSession()
+        assert len(_deletions(hop)) == 3
+        for headers in ({}, STATEFUL):
+            response = await client.get(
+                f"{REPORT}/source/main", headers={**_echoing_cookies(client, "0"), **headers}
+            )
+            assert response.status_code == 200, response.text
+            assert "x-sap-icm-err-id" not in response.headers
+        search = await client.get(
+            f"{ADT}/repository/informationsystem/search?operation=quickSearch&query=Z*",
+            headers=_echoing_cookies(client, "0"),
+        )
+    assert search.status_code == 200
+    assert len(emulator.contexts()) == 1, "the stateful request with 0 opened a new context"
+
+
+async def test_a_real_dead_id_is_still_refused_after_the_zero_fix(emulator: Emulator) -> None:
+    async with _client(emulator) as client:
+        await client.get(f"{ADT}/core/discovery", headers=STATEFUL)
+        dead = emulator.contexts()[0]["id"]
+        await client.get(f"{ADT}/core/discovery")  # ends it
+        response = await client.get(REPORT, headers=_echoing_cookies(client, dead))
+    assert response.status_code == 400
+    assert response.headers["x-sap-icm-err-id"] == "ICMENOSESSION"
