@@ -27,6 +27,7 @@ DURATIONS = ("short", "medium", "long")
 DEFAULT_RISK_LEVELS = ("harmless", "dangerous")
 _ERRORS = ("critical", "fatal")
 _START = re.compile(r"[#;]start=(\d+)(?:,(\d+))?")
+_SELECTOR = re.compile(r"^[A-Za-z0-9_%/=;]+$")
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
 
 
@@ -354,6 +355,35 @@ class AbapUnit(Area):
             paths.append(f"/sap/bc/adt/packages/{encode_name(package)}")
         if not paths:
             raise ValueError("name at least one object URL or a package")
+        return await self._run(paths, risk_levels, durations, coverage)
+
+    async def rerun(
+        self,
+        tests: Iterable[UnitTestClass | UnitTestMethod],
+        *,
+        risk_levels: Iterable[str] = RISK_LEVELS,
+        durations: Iterable[str] = DURATIONS,
+    ) -> UnitRunResult:
+        """Run test classes or single methods of an earlier result again (their semantic URIs,
+        ``…#testclass=X;testmethod=Y``, as Eclipse does); every risk level and duration by
+        default, since the classes were chosen already."""
+        paths = []
+        for test in tests:
+            base, _, fragment = test.uri.partition("#")
+            if not fragment or not _SELECTOR.match(fragment):
+                raise ValueError(f"{test.uri!r} does not name a test class or method")
+            paths.append(f"{validate_adt_path(base)}#{fragment}")
+        if not paths:
+            raise ValueError("name at least one test class or method")
+        return await self._run(paths, risk_levels, durations, False)
+
+    async def _run(
+        self,
+        paths: Sequence[str],
+        risk_levels: Iterable[str],
+        durations: Iterable[str],
+        coverage: bool,
+    ) -> UnitRunResult:
         body = run_configuration(
             paths, risk_levels=risk_levels, durations=durations, coverage=coverage
         )

@@ -103,6 +103,19 @@ async def test_packages_risk_levels_and_durations(quality: Emulator) -> None:
     assert not nothing.alerts[0].is_error
 
 
+async def test_rerunning_failed_methods_and_classes(quality: Emulator) -> None:
+    async with make_client(quality) as client:
+        first = await client.unit.run(VAT)
+        failed = [m for m in first.methods if not m.passed]
+        again = await client.unit.rerun(failed)
+        classes = await client.unit.rerun(first.test_classes[1:])
+        with pytest.raises(ValueError, match="does not name"):
+            await client.unit.rerun([first.programs[0]])  # type: ignore[list-item]
+    assert [m.name for m in again.methods] == ["RATE_IS_NINETEEN"]
+    assert not again.passed
+    assert [c.name for c in classes.test_classes] == ["LTCL_VAT_RATES"] and classes.passed
+
+
 async def test_refusals(emulator: Emulator) -> None:
     async with make_client(emulator) as client:
         with pytest.raises(NotFoundError):
