@@ -39,6 +39,12 @@ def samples_dir() -> Path:
     return Path(str(resources.files("adt.emulator") / "samples" / "src"))
 
 
+def quality_samples_dir() -> Path:
+    """The opt-in ABAP Unit and ATC samples (package ``$ZDEMO_QA``): a seeded failing test
+    and seeded ATC findings, kept out of the default set so its counts stay stable."""
+    return samples_dir().parent / "quality"
+
+
 class Emulator:
     """A local SAP system speaking ADT.
 
