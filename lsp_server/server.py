@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import sys
@@ -21,7 +22,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
-from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
+from pygls.exceptions import JsonRpcException
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from adt.errors import ConfigurationError
@@ -30,6 +32,7 @@ from adt.systems.settings import load_section
 from lsp_server.buffer import UTF16, Edit, index_to_units
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.protocol import AdtProtocol
+from lsp_server.wire import FrameQueue, parse_did_change
 from lsp_server.workspace import EditorWorkspace
 
 if TYPE_CHECKING:
@@ -231,6 +234,26 @@ class AdtLanguageServer(LanguageServer):
 
     # --- lifecycle ------------------------------------------------------------------------
 
+    def _handle(self, body: bytes) -> None:
+        """One message from the editor: a ``didChange`` of one of our documents goes straight
+        to the workspace; everything else through pygls."""
+        change = parse_did_change(body)
+        if change is not None:
+            uri, version, changes = change
+            if uri in self.adt.documents:
+                try:
+                    self.adt.did_change(uri, version, changes)
+                except Exception as exc:  # as pygls would: log it, tell the client
+                    log.exception("applying a change to %s failed", uri)
+                    self.report_server_error(exc, JsonRpcException)
+            return
+        try:
+            message = json.loads(body, object_hook=self.protocol.structure_message)
+            self.protocol.handle_message(message)
+        except Exception as exc:
+            log.exception("Unable to handle message")
+            self.report_server_error(exc, JsonRpcException)
+
     async def release(self) -> None:
         """Close the agent channel, release every lock and connection. Idempotent, and every
         caller (shutdown, exit, a closed pipe) waits for the one release under way."""
@@ -244,21 +267,19 @@ class AdtLanguageServer(LanguageServer):
         await self.adt.close()
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-        """Like pygls' ``start_io``, but releases our locks inside the event loop, also when
-        the client just closes the pipe (Neovim sends ``shutdown`` but often no ``exit``)."""
-        stop_event = self._stop_event = Event()
-        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        """Serve on stdio: our own framing and the ``didChange`` fast path
+        (:mod:`lsp_server.wire`), pygls for everything else. Releases our locks inside the
+        event loop, also when the client just closes the pipe (Neovim sends ``shutdown`` but
+        often no ``exit``)."""
+        self._stop_event = Event()
         self.protocol.set_writer(_EditorPipe(stdout or sys.stdout.buffer))
 
         async def serve() -> None:
+            frames = FrameQueue(asyncio.get_running_loop())
+            frames.start_reading(stdin or sys.stdin.buffer)
             try:
-                await run_async(
-                    stop_event=stop_event,
-                    reader=reader,
-                    protocol=self.protocol,
-                    logger=log,
-                    error_handler=self.report_server_error,
-                )
+                while (body := await frames.next()) is not None:
+                    self._handle(body)
             finally:
                 await self.release()
 
