@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import errors, stamps
+from .cts_search import SearchConfigurations
 from .model import CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject, encode_name
 
 if TYPE_CHECKING:
@@ -220,6 +221,7 @@ class TransportOrganizer:
         self._state = state
         self.requests: dict[str, Request] = {}
         self.generate_requests = False
+        self.configurations = SearchConfigurations()
         self._numbers = itertools.count(101)
 
     # numbers and lookup ---------------------------------------------------------------
@@ -434,12 +436,11 @@ class TransportOrganizer:
 
     def description(self, entry: Entry) -> str | None:
         """The object's short text while it exists (A4H drops ``obj_desc`` after deletion)."""
-        for obj in self._state.objects.values():
-            if obj.name == entry.name and entry_for(obj).key == entry.key:
-                return obj.description
-        return None
+        obj = self.find_object(entry)
+        return obj.description if obj is not None else None
 
     def find_object(self, entry: Entry) -> RepoObject | None:
+        """The repository object a row records, while it exists."""
         for obj in self._state.objects.values():
             if obj.name == entry.name and entry_for(obj).key == entry.key:
                 return obj

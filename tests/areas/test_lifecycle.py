@@ -68,6 +68,9 @@ async def test_create_each_type_then_delete(
         assert source.text.startswith(first_line)
         hits = await adt.quick_search(name)
         assert object_type == "FUGR/FF" or [h.name for h in hits] == [name]
+        tree = await adt.package_contents("$ZDEMO")
+        listed = {node.name for node in tree.nodes}
+        assert object_type == "FUGR/FF" or name in listed  # modules sit below their group
         assert (await adt.activate(created.object_url)).success
         await adt.objects.delete(created.object_url)
         with pytest.raises(NotFoundError):

@@ -127,7 +127,7 @@ async def test_release_task_then_request(emulator: Emulator) -> None:
         assert number in [r.number for r in mine.released]
 
 
-async def test_generated_requests_option(tmp_path: Path) -> None:
+async def test_generated_requests_option() -> None:
     emulator = Emulator(
         users={"DEVELOPER": "developer", "COLLEAGUE": "colleague"}, generate_requests=True
     )

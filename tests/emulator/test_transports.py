@@ -546,3 +546,47 @@ async def test_seeded_transportable_sample_is_locked_in_a_request(
         )["type"]
         == "ADT_TM_COMMON_EXCEPTION"
     )
+
+
+async def test_search_configurations(golden: Emulator, client: httpx.AsyncClient) -> None:
+    token = await fetch_token(client, stateful=True)
+    created = capture(CTS + "transport-search-configuration-created")
+    assert created.body is not None
+    response = await _replay(client, created, token)
+    _same_headers(response, created)
+    uri = response.headers["location"]
+    assert re.fullmatch(
+        r"/sap/bc/adt/cts/transportrequests/searchconfiguration/configurations/[0-9A-F]{32}", uri
+    )
+    assert re.fullmatch(r"\d{14}", response.headers["etag"])
+    assert not structure_diff(
+        created.body, response.content, ignore_values=[*TIMES, "href", "etag"]
+    )
+    await _replay(client, created, token)
+    listed = capture(CTS + "transport-search-configurations-list")
+    response = await _replay(client, listed, token)
+    _same_headers(response, listed)
+    assert listed.body is not None
+    assert not structure_diff(listed.body, response.content, ignore_values=[*TIMES, "href", "etag"])
+    number = golden.create_transport_request("Modifiable one")
+    await _released_request(golden, client, token, "Released one", "ZMCP_CTS_REL")
+    update = (
+        '<configuration:configuration xmlns:configuration="http://www.sap.com/adt/configuration">'
+        '<configuration:properties><configuration:property key="Released">false'
+        "</configuration:property></configuration:properties></configuration:configuration>"
+    )
+    put = await client.put(
+        uri,
+        content=update,
+        headers={"x-csrf-token": token, "If-Match": "x", "Content-Type": created.content_type},
+    )
+    assert put.status_code == 200
+    assert b'key="Released" isMandatory="true">false<' in put.content
+    tree = await client.get(
+        f"{ADT}/cts/transportrequests", params={"configUri": uri, "targets": "false"}
+    )
+    tm = "{http://www.sap.com/cts/adt/tm}"
+    numbers = [r.get(f"{tm}number") for r in parse(tree.content).iter(f"{tm}request")]
+    assert numbers == [number]
+    unknown = await client.get(uri.rsplit("/", 1)[0] + "/" + "0" * 32)
+    assert unknown.status_code == 404

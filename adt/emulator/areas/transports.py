@@ -18,6 +18,7 @@ from starlette.responses import Response
 from adt.emulator import errors, stamps
 from adt.emulator.areas import Route
 from adt.emulator.cts import Entry, Request, check_key, entry_for, is_customer_name, object_uri
+from adt.emulator.cts_search import SearchConfiguration
 from adt.emulator.documents import organizer, transports
 from adt.emulator.model import ADT, CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject
 
@@ -161,13 +162,14 @@ class Transports:
     def listing(self, call: Call, match: re.Match[str]) -> Response:
         """``GET /cts/transportrequests?user=…&targets=…`` (or ``configUri=…``)."""
         _only(call, "GET")
-        user = (call.query.get("user") or call.user).upper()
+        config_uri = call.query.get("configUri")
+        config = self.cts.configurations.find(config_uri) if config_uri else None
+        user, statuses = _filters(call, config)
         targets = (call.query.get("targets") or call.query.get("target") or "").lower() == "true"
-        statuses = (call.query.get("requestStatus") or "DR").upper()
         now = stamps.now_seconds()
         mine = [r for r in self.cts.requests.values() if user in r.users()]
         mine.sort(key=lambda r: r.number, reverse=True)
-        modifiable = [r for r in mine if r.modifiable] if "D" in statuses else []
+        modifiable = [r for r in mine if r.modifiable and "D" in statuses]
         released = [
             r for r in mine if not r.modifiable and now - r.changed <= TWO_WEEKS and "R" in statuses
         ]
@@ -256,9 +258,62 @@ class Transports:
         return _respond(transports.no_targets(), f"{transports.NAMED_ITEMS}; charset=utf-8")
 
     def configurations(self, call: Call, match: re.Match[str]) -> Response:
-        _only(call, "GET")
-        body = transports.no_configurations()
-        return _respond(body, f"{transports.CONFIGURATIONS}; charset=utf-8")
+        """GET: the caller's saved searches; POST: a new one with the defaults (201)."""
+        _only(call, "GET", "POST")
+        store = self.cts.configurations
+        if call.method == "GET":
+            body = transports.configurations(store.of(call.user), self.state.client)
+            return _respond(body, f"{transports.CONFIGURATIONS}; charset=utf-8")
+        config = store.create(call.user)
+        location = f"{transports.CONFIGURATIONS_URI}/{config.id}"
+        return self._configuration(config, status=201, headers={"location": location})
+
+    def configuration(self, call: Call, match: re.Match[str]) -> Response:
+        """GET one saved search, or PUT its properties (abap-adt-api's setTransportsConfig)."""
+        _only(call, "GET", "PUT")
+        config = self.cts.configurations.find(match.group(1))
+        if config is None:
+            raise errors.no_suitable_resource()
+        if call.method == "PUT":
+            self.cts.configurations.update(config, _properties(call.body))
+        return self._configuration(config)
+
+    def _configuration(
+        self, config: SearchConfiguration, status: int = 200, headers: dict[str, str] | None = None
+    ) -> Response:
+        body = transports.configuration(config, self.state.client)
+        response = _respond(
+            body,
+            f"{transports.CONFIGURATION}; charset=utf-8",
+            {**(headers or {}), "etag": config.etag},
+        )
+        response.status_code = status
+        return response
+
+
+def _properties(body: bytes) -> dict[str, str]:
+    """``configuration:property`` key → text of a PUT body."""
+    try:
+        root = etree.fromstring(body, etree.XMLParser(resolve_entities=False, no_network=True))
+    except etree.XMLSyntaxError:
+        raise errors.bad_request("The request body is not valid XML") from None
+    return {
+        e.get("key", ""): (e.text or "").strip()
+        for e in root.iter()
+        if etree.QName(e).localname == "property"
+    }
+
+
+def _filters(call: Call, config: SearchConfiguration | None) -> tuple[str, str]:
+    """Whose requests and which statuses (``D``, ``R``) a listing shows."""
+    if config is not None:
+        user = config.properties.get("User") or call.user
+        statuses = ("D" if config.flag("Modifiable") else "") + (
+            "R" if config.flag("Released") else ""
+        )
+        return user.upper(), statuses if config.flag("WorkbenchRequests") else ""
+    user = (call.query.get("user") or call.user).upper()
+    return user, (call.query.get("requestStatus") or "DR").upper()
 
 
 def _root_attr(body: bytes, local: str) -> str:
@@ -286,6 +341,7 @@ def routes(state: SystemState) -> list[Route]:
         Route.at(f"{BASE}/reference", area.reference),
         Route.at(f"{BASE}/valuehelp/target", area.targets),
         Route.at(f"{BASE}/searchconfiguration/configurations", area.configurations),
+        Route(under(r"/searchconfiguration/configurations/(\w+)/?"), area.configuration),
         Route(under(r"/(\w+)/(newreleasejobs|relwithignlock|relObjigchkatc)/?"), area.release),
         Route(under(r"/(\w+)/tasks/?"), area.add_task),
         Route(under(r"/(\w+)/?"), area.request),

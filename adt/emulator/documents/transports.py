@@ -7,7 +7,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .. import stamps
 from ..cts import ReleaseOutcome, Request, Task
+from ..cts_search import DEFAULTS, SearchConfiguration
 from ..xmlwriter import ATOM_NS, DECL, atom_link, esc_text, tag, text_tag
 from .common import NS_ADTCORE
 from .organizer import REL, SAPGUI, TITLE, TM_NS, adt_uri, vit_uri
@@ -296,6 +298,54 @@ def no_targets() -> str:
     return DECL + tag("nameditem:namedItemList", ns, count)
 
 
-def no_configurations() -> str:
+CONFIGURATION = "application/vnd.sap.adt.configuration.v1+xml"
+CONFIGURATIONS_URI = "/sap/bc/adt/cts/transportrequests/searchconfiguration/configurations"
+_CONFIG_NS = "http://www.sap.com/adt/configuration"
+
+
+def _config_attrs(config: SearchConfiguration, client: str) -> list[tuple[str, str | None]]:
+    return [
+        ("createdBy", config.user),
+        ("createdAt", stamps.iso(config.created)),
+        ("changedBy", config.user),
+        ("changedAt", stamps.iso(config.changed)),
+        ("client", client),
+        ("xmlns:configuration", _CONFIG_NS),
+    ]
+
+
+def configurations(items: Sequence[SearchConfiguration], client: str) -> str:
+    """The user's saved searches (A4H ``transport-search-configurations-list``)."""
+    body = "".join(
+        tag(
+            "configuration:configuration",
+            _config_attrs(c, client),
+            atom_link(
+                f"{CONFIGURATIONS_URI}/{c.id}",
+                "http://www.sap.com/adt/categories/configurations",
+                type=CONFIGURATION,
+                etag=c.etag,
+            ),
+        )
+        for c in items
+    )
     ns = [("xmlns:configurations", "http://www.sap.com/adt/configurations")]
-    return DECL + tag("configurations:configurations", ns)
+    return DECL + tag("configurations:configurations", ns, body)
+
+
+def configuration(config: SearchConfiguration, client: str) -> str:
+    """One saved search with its properties (A4H ``transport-search-configuration-created``)."""
+    mandatory = {key: required for key, _, required in DEFAULTS}
+    properties = "".join(
+        text_tag(
+            "configuration:property",
+            value,
+            [("key", key), ("isMandatory", "true" if mandatory.get(key, True) else "false")],
+        )
+        for key, value in config.properties.items()
+    )
+    link = atom_link(
+        f"{CONFIGURATIONS_URI}/{config.id}", "self", type=CONFIGURATION, etag=config.etag
+    )
+    body = tag("configuration:properties", (), properties) + link
+    return DECL + tag("configuration:configuration", _config_attrs(config, client), body)
