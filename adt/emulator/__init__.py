@@ -12,7 +12,6 @@ from .app import DropConnection
 from .emulator import DEFAULT_USERS, SAMPLE_PACKAGE, Emulator, samples_dir
 from .faults import FaultInjector
 from .state import EmulatorError, LockEntry, RequestLogEntry
-from .transport_records import TransportObjectRecord, TransportRequestRecord, TransportTaskRecord
 
 __all__ = [
     "DEFAULT_USERS",
@@ -23,8 +22,5 @@ __all__ = [
     "FaultInjector",
     "LockEntry",
     "RequestLogEntry",
-    "TransportObjectRecord",
-    "TransportRequestRecord",
-    "TransportTaskRecord",
     "samples_dir",
 ]
