@@ -203,11 +203,44 @@ def delete_object(
         booking = state.cts.book(obj, corr_nr, user)
         if booking is not None:
             booking.apply()
-        victims = [obj]
-        if obj.kind is FUGR:
-            victims += [
-                o for o in state.objects.values() if o.group == obj.name and o.kind in (FUNC, FINC)
-            ]
-        for victim in victims:
-            state.locks.pop(victim.uri, None)
-            state.objects.pop(victim.uri, None)
+        _remove(state, obj)
+
+
+def _remove(state: SystemState, obj: RepoObject) -> None:
+    """Drop an object, its lock and (for a group) its modules and includes."""
+    victims = [obj]
+    if obj.kind is FUGR:
+        victims += [
+            o for o in state.objects.values() if o.group == obj.name and o.kind in (FUNC, FINC)
+        ]
+    for victim in victims:
+        state.locks.pop(victim.uri, None)
+        state.objects.pop(victim.uri, None)
+
+
+def deletion_blocker(state: SystemState, obj: RepoObject, user: str) -> tuple[str, str] | None:
+    """``(lock user, text)`` when the deletion service refuses: someone, the caller included,
+    holds the enqueue lock (the service locks internally)."""
+    held = state.locks.get(obj.uri)
+    if held is None:
+        return None
+    if held.user == user:
+        return held.user, f"You are already editing {obj.name}"
+    return held.user, f"{obj.name} is currently being edited by {held.user}"
+
+
+def delete_unlocked(state: SystemState, obj: RepoObject, corr_nr: str | None, user: str) -> str:
+    """``POST /deletion/delete`` for one object: ``""`` when deleted, else the refusal text
+    (the service answers 200 either way)."""
+    with state.lock:
+        blocker = deletion_blocker(state, obj, user)
+        if blocker is not None:
+            return blocker[1]
+        try:
+            booking = state.cts.book(obj, corr_nr, user)
+        except errors.AdtException as refusal:
+            return refusal.message
+        if booking is not None:
+            booking.apply()
+        _remove(state, obj)
+        return ""

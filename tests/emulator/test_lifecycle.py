@@ -422,3 +422,68 @@ async def test_write_after_create_and_locks_end_empty(
     await unlock(adt_client, token, uri, handle)
     assert emulator.locks() == []
     assert emulator.source(f"{uri}/source/main") == "REPORT znew_report.\nWRITE 'x'."
+
+
+# --- the deletion service -----------------------------------------------------------
+
+DEL = "{http://www.sap.com/adt/deletion}"
+
+
+def deletion_body(root: str, *objects: tuple[str, str]) -> str:
+    inner = "".join(
+        f'<del:object adtcore:uri="{uri}"><del:transportNumber>{number}</del:transportNumber>'
+        "</del:object>"
+        for uri, number in objects
+    )
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?><del:{root} '
+        'xmlns:del="http://www.sap.com/adt/deletion" '
+        f'xmlns:adtcore="http://www.sap.com/adt/core">{inner}</del:{root}>'
+    )
+
+
+async def test_deletion_check_and_delete(emulator: Emulator, adt_client: httpx.AsyncClient) -> None:
+    token = await fetch_token(adt_client, stateful=True)
+    headers = {
+        "x-csrf-token": token,
+        "Content-Type": "application/vnd.sap.adt.deletion.request.v1+xml",
+        **STATEFUL,  # a stateless request would end the context and its lock
+    }
+    handle = await lock(adt_client, token, REPORT)
+    check = await adt_client.post(
+        f"{ADT}/deletion/check",
+        content=deletion_body("checkRequest", (REPORT, ""), (TR_REPORT, "")),
+        headers=headers,
+    )
+    assert check.status_code == 200
+    assert check.headers["content-type"] == (
+        "application/vnd.sap.adt.deletion.check.response.v1+xml; charset=utf-8"
+    )
+    local, transportable = parse(check.content).iter(f"{DEL}object")
+    assert local.get(f"{DEL}isDeletable") == "false"
+    assert local.findtext(f"{DEL}lockUser") == "DEVELOPER"
+    assert local.findtext(f"{DEL}message/{DEL}text") == "You are already editing ZDEMO_REPORT"
+    assert transportable.get(f"{DEL}isDeletable") == "true"
+    assert transportable.findtext(f"{DEL}lockingTransport/{DEL}recording") == "true"
+    assert (
+        transportable.findtext(f"{DEL}lockingTransport/{DEL}lockingTransport/{DEL}trkorr")
+        == "A4HK900101"
+    )
+    refused = await adt_client.post(
+        f"{ADT}/deletion/delete",
+        content=deletion_body("deletionRequest", (REPORT, "")),
+        headers=headers,
+    )
+    [item] = parse(refused.content).iter(f"{DEL}object")
+    assert (refused.status_code, item.get(f"{DEL}isDeleted")) == (200, "false")
+    await unlock(adt_client, token, REPORT, handle)
+    deleted = await adt_client.post(
+        f"{ADT}/deletion/delete",
+        content=deletion_body(
+            "deletionRequest", (REPORT, ""), (TR_REPORT, "A4HK900101"), (f"{ADT}/nope/x", "")
+        ),
+        headers=headers,
+    )
+    verdicts = [e.get(f"{DEL}isDeleted") for e in parse(deleted.content).iter(f"{DEL}object")]
+    assert verdicts == ["true", "true", "false"]
+    assert REPORT not in emulator.objects() and TR_REPORT not in emulator.objects()

@@ -22,8 +22,15 @@ from starlette.responses import Response
 from adt.emulator import errors
 from adt.emulator.areas import Route
 from adt.emulator.documents import lifecycle as docs
+from adt.emulator.documents.lifecycle import DeletionItem
 from adt.emulator.model import ADT, CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind
-from adt.emulator.object_changes import NewObject, create_object, taken_by
+from adt.emulator.object_changes import (
+    NewObject,
+    create_object,
+    delete_unlocked,
+    deletion_blocker,
+    taken_by,
+)
 
 if TYPE_CHECKING:
     from adt.emulator.routes import Call
@@ -32,6 +39,7 @@ if TYPE_CHECKING:
 NS_ADTCORE = "{http://www.sap.com/adt/core}"
 NS_CLASS = "{http://www.sap.com/adt/oo/classes}"
 NS_INCLUDE = "{http://www.sap.com/adt/programs/includes}"
+NS_DELETION = "{http://www.sap.com/adt/deletion}"
 _KINDS = {kind.code: kind for kind in (CLAS, INTF, PROG, INCL, FUGR, FUNC, FINC)}
 
 
@@ -153,6 +161,69 @@ class Lifecycle:
             ),
         )
 
+    # the deletion service ------------------------------------------------------------
+    def deletion_check(self, call: Call, match: re.Match[str]) -> Response:
+        """``POST /deletion/check``: may each object be deleted, and which request holds it."""
+        _post_only(call)
+        items = [self._check_item(uri, call.user) for uri, _ in _deletion_objects(call.body)]
+        return _respond(docs.deletion_check(items), docs.DELETION_CHECK)
+
+    def _check_item(self, uri: str, user: str) -> DeletionItem:
+        obj = self.state.find(uri)
+        if obj is None:
+            return _missing(self.state, uri)
+        package = self.state.packages.get(obj.package)
+        recording = package is not None and not package.is_local
+        held = self.state.cts.holder(obj)
+        request = (held.request.number, held.request.owner, held.request.text) if held else None
+        blocker = deletion_blocker(self.state, obj, user)
+        lock_user, text = blocker if blocker is not None else ("", "")
+        return DeletionItem(
+            obj.uri,
+            obj.kind.code,
+            obj.name,
+            obj.package,
+            blocker is None,
+            text,
+            lock_user,
+            recording,
+            request or ("", "", ""),
+        )
+
+    def deletion_delete(self, call: Call, match: re.Match[str]) -> Response:
+        """``POST /deletion/delete``: no lock needed; the verdict is ``del:isDeleted``."""
+        _post_only(call)
+        items: list[DeletionItem] = []
+        for uri, number in _deletion_objects(call.body):
+            obj = self.state.find(uri)
+            if obj is None:
+                items.append(_missing(self.state, uri))
+                continue
+            text = delete_unlocked(self.state, obj, number or None, call.user)
+            items.append(
+                DeletionItem(obj.uri, obj.kind.code, obj.name, obj.package, not text, text)
+            )
+        return _respond(docs.deletion_result(items), docs.DELETION_RESULT)
+
+
+def _deletion_objects(body: bytes) -> list[tuple[str, str]]:
+    """``(uri, transport number)`` of each ``del:object`` of a deletion request."""
+    return [
+        (
+            element.get(f"{NS_ADTCORE}uri") or "",
+            (element.findtext(f"{NS_DELETION}transportNumber") or "").strip(),
+        )
+        for element in _root(body).iter(f"{NS_DELETION}object")
+    ]
+
+
+def _missing(state: SystemState, uri: str) -> DeletionItem:
+    parsed = state.parse_path(uri)
+    if parsed is None:
+        return DeletionItem(uri, "", "", "", False, "No URI-Mapping defined for URI")
+    name = _decode(parsed[0].rsplit("/", 1)[1])
+    return DeletionItem(uri, "", name, "", False, f"{name} does not exist")
+
 
 def _name_of(element: etree._Element | None) -> str | None:
     if element is None:
@@ -188,4 +259,6 @@ def routes(state: SystemState) -> list[Route]:
         Route.at(f"{ADT}/functions/validation", area.validate_function),
         *(Route.at(kind.collection, area.create) for kind in (CLAS, INTF, PROG, INCL, FUGR)),
         Route(group_members, area.create_in_group),
+        Route.at(f"{ADT}/deletion/check", area.deletion_check),
+        Route.at(f"{ADT}/deletion/delete", area.deletion_delete),
     ]
