@@ -50,6 +50,12 @@ def _add_emulator_arguments(parser: argparse.ArgumentParser) -> None:
         help="how a successful activation answers: A4H's empty 200 or a chkl:messages document",
     )
     parser.add_argument(
+        "--generate-requests",
+        action="store_true",
+        help="book changes without corrNr in transportable packages into a generated request "
+        "(A4H's behaviour) instead of refusing them",
+    )
+    parser.add_argument(
         "--admin",
         action="store_true",
         help="enable the test-support admin endpoint under /__emulator__/ (off by default)",

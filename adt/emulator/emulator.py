@@ -28,6 +28,7 @@ from .large_sample import large_class_includes, large_class_source
 from .model import CLAS, RepoObject, SourceUnit, Version
 from .seed import load_folder
 from .state import EmulatorError, LockEntry, RequestLogEntry, SystemState
+from .transport_records import TransportRequestRecord, request_record
 
 DEFAULT_USERS = {"DEVELOPER": "developer"}
 SAMPLE_PACKAGE = "$ZDEMO"
@@ -51,6 +52,8 @@ class Emulator:
     Without ``seed_dirs`` it serves the built-in samples (package ``$ZDEMO``, plus
     the generated ``ZCL_DEMO_LARGE``); pass ``[samples_dir(), other]`` to get both.
     ``users`` maps user names to passwords; the default is ``DEVELOPER``/``developer``.
+    ``generate_requests``: a change in a transportable package without ``corrNr`` books a new
+    "Generated Request for Change Recording" (as A4H did) instead of the 400 refusal.
     """
 
     def __init__(
@@ -62,6 +65,7 @@ class Emulator:
         idle_timeout: float = 1800.0,
         activation_style: str = "empty",
         admin: bool = False,
+        generate_requests: bool = False,
     ) -> None:
         if activation_style not in ACTIVATION_STYLES:
             raise ValueError(f"activation_style must be one of {ACTIVATION_STYLES}")
@@ -76,7 +80,9 @@ class Emulator:
             activation_style=activation_style,
         )
         self.faults = FaultInjector(self.state.lock)
+        self.state.cts.generate_requests = generate_requests
         self._seed(list(seed_dirs or []), next(iter(user_table)))
+        self.state.cts.record_seeded(list(self.state.objects.values()), next(iter(user_table)))
         self._admin = AdminEndpoint(self) if admin else None
         self._app = build_app(self.state, self.faults, self._admin)
 
@@ -298,6 +304,17 @@ class Emulator:
     def activate_all(self) -> int:
         """Activate every inactive object without checks; returns how many."""
         return self.state.activate_all()
+
+    # transports --------------------------------------------------------------------------
+    def transport_requests(self) -> list[TransportRequestRecord]:
+        """Every transport request with its tasks and recorded objects (plain records)."""
+        with self.state.lock:
+            return [request_record(r) for r in self.state.cts.requests.values()]
+
+    def create_transport_request(self, text: str, owner: str = "DEVELOPER") -> str:
+        """A new modifiable request (one unclassified task for ``owner``); its number."""
+        with self.state.lock:
+            return self.state.cts.create_request(text, owner.upper()).number
 
     def _object(self, object_uri: str) -> RepoObject:
         obj = self.state.find(object_uri)

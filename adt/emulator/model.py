@@ -244,6 +244,8 @@ class RepoObject:
     created_at: int
     group: str | None = None
     parts: dict[str, SourceUnit] = field(default_factory=dict)
+    #: An include created with ``include:contextRef``: the main program it belongs to.
+    main_program: str | None = None
 
     @property
     def uri(self) -> str:

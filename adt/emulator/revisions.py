@@ -93,10 +93,9 @@ class RevisionLog:
 
 
 def recording_request(state: SystemState, obj: RepoObject) -> str | None:
-    """The request a change of ``obj`` is recorded in; ``None`` for local (``$``) objects."""
-    package = state.packages.get(obj.package)
-    local = package.is_local if package is not None else obj.package.startswith("$")
-    return None if local else state.transport_for(obj.package)
+    """The modifiable request ``obj`` is recorded in (None: local, or in no request)."""
+    held = state.cts.holder(obj)
+    return held.request.number if held is not None else None
 
 
 def _entry_identity(obj: RepoObject, part: str) -> tuple[str, str, str | None]:

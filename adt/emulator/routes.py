@@ -34,8 +34,10 @@ from .model import (
     RepoObject,
     SourceUnit,
     Version,
+    encode_name,
 )
 from .negotiation import choose
+from .object_changes import delete_object, record_change, write_source
 from .sessions import Context, SecuritySession
 from .state import SystemState, lock_handle
 from .text import to_wire
@@ -185,6 +187,8 @@ class Resources:
         return respond(body, content_type=f"{chosen}; charset=utf-8", headers=headers)
 
     def _include_context(self, include: RepoObject) -> RepoObject | None:
+        if include.main_program is not None:
+            return self.state.objects.get(f"{PROG.collection}/{encode_name(include.main_program)}")
         pattern = re.compile(
             rf"^\s*INCLUDE\s+{re.escape(include.name)}\s*\.", re.IGNORECASE | re.MULTILINE
         )
@@ -208,13 +212,8 @@ class Resources:
             handle = self.state.lock_object(obj, call.context).handle
         package = self.state.packages.get(obj.package)
         local = package.is_local if package is not None else obj.package.startswith("$")
-        if local:
-            corrnr, corruser, corrtext = "", "", ""
-            modification = "NoModification" if obj.kind in (CLAS, INTF) else ""
-        else:
-            corrnr = self.state.transport_for(obj.package)
-            corruser, corrtext = call.user, "Generated Request for Change Recording"
-            modification = ""
+        corrnr, corruser, corrtext = self.state.cts.lock_fields(obj)
+        modification = "NoModification" if local and obj.kind in (CLAS, INTF) else ""
         body = documents.lock_result(
             handle,
             corrnr=corrnr,
@@ -235,9 +234,8 @@ class Resources:
 
     def _delete(self, call: Call, key: str) -> Response:
         obj = self._require(key)
-        self.state.require_lock(obj, call.query.get("lockHandle"), call.context, call.user)
-        del self.state.locks[obj.uri]
-        del self.state.objects[obj.uri]
+        handle, corr_nr = call.query.get("lockHandle"), call.query.get("corrNr")
+        delete_object(self.state, obj, handle, call.context, corr_nr, call.user)
         return respond()
 
     def _create_include(self, call: Call, key: str) -> Response:
@@ -249,6 +247,7 @@ class Resources:
         part = root.get("{http://www.sap.com/adt/oo/classes}includeType") or ""
         if part not in ("definitions", "implementations", "macros", "testclasses"):
             raise errors.bad_request(f"Include type {part} is not supported")
+        record_change(self.state, obj, call.query.get("corrNr"), call.user)
         if part not in obj.parts:
             stamp = stamps.next_stamp(None)
             obj.parts[part] = SourceUnit(
@@ -277,8 +276,9 @@ class Resources:
             )
         if call.method == "PUT":
             text = self._decode_text(call)
-            stored = self.state.put_source(
-                obj, part, text, call.query.get("lockHandle"), call.context, call.user
+            handle, corr_nr = call.query.get("lockHandle"), call.query.get("corrNr")
+            stored = write_source(
+                self.state, obj, part, text, handle, call.context, corr_nr, call.user
             )
             headers = {
                 "etag": stamps.source_etag(stored.changed_at, active=False),

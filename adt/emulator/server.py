@@ -53,6 +53,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             idle_timeout=1800.0 if args.idle_timeout is None else float(args.idle_timeout),
             activation_style=args.activation_style or "empty",
             admin=bool(args.admin),
+            generate_requests=bool(getattr(args, "generate_requests", False)),
         )
     except (OSError, ValueError) as exc:
         print(f"abap-adt emulator: {exc}", file=sys.stderr)

@@ -18,6 +18,7 @@ from urllib.parse import unquote
 
 from . import errors, stamps
 from .checker import check
+from .cts import TransportOrganizer
 from .documents import CheckMessage, ObjectView, PartView, Reference
 from .model import (
     ADT,
@@ -115,7 +116,7 @@ class SystemState:
         self.locks: dict[str, LockEntry] = {}
         self.sessions = SessionManager(sid, idle_timeout)
         self.request_log: list[RequestLogEntry] = []
-        self._transports: dict[str, str] = {}
+        self.cts = TransportOrganizer(self)
         self.revisions = RevisionLog()
 
     # repository ------------------------------------------------------------------------
@@ -243,13 +244,6 @@ class SystemState:
             if held.context_id != context.id or held.handle != handle:
                 raise errors.invalid_lock_handle(obj.kind.lock_word, obj.name, handle, user)
             return held
-
-    def transport_for(self, package: str) -> str:
-        """The (one) modifiable transport request of a transportable package."""
-        with self.lock:
-            if package not in self._transports:
-                self._transports[package] = f"{self.sid}K9{len(self._transports) + 101:05d}"
-            return self._transports[package]
 
     def drop_context_locks(self, context_id: str) -> None:
         with self.lock:
