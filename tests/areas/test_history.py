@@ -78,7 +78,7 @@ async def test_a_transportable_draft_names_its_request(emulator: Emulator, adt: 
     await _save(adt, TR_REPORT, f"{TR_REPORT}/source/main", "REPORT zdemo_tr_report.")
     [draft] = await adt.history.inactive_objects()
     assert draft.transport is not None
-    number = emulator.state.transport_for("ZDEMO_TR")
+    number = _recording(emulator)
     assert (draft.transport.number, draft.transport.user, draft.transport.linked) == (
         number,
         "DEVELOPER",
@@ -136,7 +136,7 @@ async def test_transported_revisions_carry_their_request(
     await _save(adt, TR_REPORT, f"{TR_REPORT}/source/main", "REPORT zdemo_tr_report.")
     assert (await adt.activate(TR_REPORT)).success
     newest = (await adt.history.revisions(TR_REPORT))[0]
-    assert newest.transport == emulator.state.transport_for("ZDEMO_TR")
+    assert newest.transport == _recording(emulator)
     assert newest.title
 
 
@@ -290,3 +290,12 @@ def test_recorded_metadata_leads_to_the_feed(
 def test_a_class_without_the_include_has_no_feed(adt_captures: Path) -> None:
     with pytest.raises(UnexpectedResponseError):
         versions_url(_recorded("a4h/074-p2-packageref-clas"), "testclasses")
+
+
+def _recording(emulator: Emulator) -> str:
+    """The request ZDEMO_TR_REPORT is recorded in (what its LOCK names as CORRNR)."""
+    report = emulator.state.find("/sap/bc/adt/programs/programs/zdemo_tr_report")
+    assert report is not None
+    held = emulator.state.cts.holder(report)
+    assert held is not None
+    return held.request.number

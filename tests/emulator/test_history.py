@@ -176,7 +176,7 @@ async def test_transportable_objects_name_their_request(
     ref = transport.find(f"{IOC}ref")
     assert ref is not None
     number = ref.get(f"{ADTCORE}name")
-    assert number == emulator.state.transport_for("ZDEMO_TR")  # the LOCK's CORRNR
+    assert number == _recording(emulator)  # the LOCK's CORRNR
     assert ref.get(f"{ADTCORE}uri") == f"{ADT}/cts/transportrequests/{number}"
     assert ref.get(f"{ADTCORE}type") == "/RQ"
 
@@ -292,7 +292,7 @@ async def test_transported_revisions_link_their_request(
     feed = await _feed(adt_client, f"{TR_REPORT}/source/main/versions")
     newest = feed.find(f"{ATOM}entry")
     assert newest is not None
-    number = emulator.state.transport_for("ZDEMO_TR")
+    number = _recording(emulator)
     links = newest.findall(f"{ATOM}link")
     assert [link.get("type") for link in links] == [
         "application/vnd.sap.sapgui",
@@ -383,3 +383,12 @@ async def test_a_recreated_object_lists_the_old_versions_below_its_own(
     assert _ids(feed) == ["00000", "00002", "00001"]
     assert (await adt_client.get(_src(feed, "00000"))).text == "REPORT zdemo_report."
     assert (await adt_client.get(_src(feed, "00002"))).text == "REPORT zdemo_report.\r\n* second"
+
+
+def _recording(emulator: Emulator) -> str:
+    """The request ZDEMO_TR_REPORT is recorded in (what its LOCK names as CORRNR)."""
+    report = emulator.state.find("/sap/bc/adt/programs/programs/zdemo_tr_report")
+    assert report is not None
+    held = emulator.state.cts.holder(report)
+    assert held is not None
+    return held.request.number
