@@ -4,6 +4,7 @@ capabilities of real editors (VS Code: UTF-16, Neovim 0.11: UTF-8), the emulator
 from __future__ import annotations
 
 import asyncio
+import random
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -17,6 +18,7 @@ from support.lsp_editor import EditorClient, make_editor_client
 from support.scratch import scratch
 
 from adt.emulator import Emulator
+from adt.text import server_canonical
 from lsp_server.buffer import encoding_name
 
 SYSTEM = "A4H"
@@ -575,3 +577,24 @@ async def test_did_save_conflict_is_reported_when_not_asked(
     assert client.questions == []
     assert client.texts[REPORT_URI] == mine
     assert _stored(emulator, f"{REPORT}/source/main") == theirs
+
+
+async def test_many_random_keystrokes_reach_the_server_exactly(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    """Every change goes through the server's fast path; after 300 random keystrokes and
+    pastes (UTF-16 or UTF-8 positions, multi-byte characters), the saved source is the
+    editor's text, character for character."""
+    rng = random.Random(1124)
+    await client.open(REPORT_URI)
+    for _ in range(300):
+        lines = client.texts[REPORT_URI].split("\n")
+        line = rng.randrange(len(lines))
+        start = rng.randint(0, len(lines[line]))
+        end_line = min(len(lines) - 1, line + rng.choice([0, 0, 0, 1]))
+        end = rng.randint(0, len(lines[end_line])) if end_line != line else start
+        text = rng.choice(["x", "é", "😀", "\n* new line\n", "", "ab"])
+        client.edit(REPORT_URI, (line, start), (end_line, end), text)
+    assert (await client.save(REPORT_URI))["status"] == "saved"
+    stored = _stored(emulator, f"{REPORT}/source/main")
+    assert stored == server_canonical(client.texts[REPORT_URI])  # as SAP stores any text

@@ -1,0 +1,114 @@
+"""The stdio wire and the didChange fast path: frames come out as they went in, and a
+didChange parsed the fast way gives exactly the changes pygls' full path gives."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lsprotocol import types
+
+from lsp_server.buffer import UTF8, UTF16, TextBuffer
+from lsp_server.factory import create_server
+from lsp_server.wire import parse_did_change, read_frames
+
+ALPHABET = 'ab é😀\x0c\u2028\x85\t"\\'
+_PROTOCOL = create_server().protocol  # pygls' own message structuring
+
+
+def _units(prefix: str, encoding: str) -> int:
+    if encoding == UTF16:
+        return len(prefix.encode("utf-16-le")) // 2
+    if encoding == UTF8:
+        return len(prefix.encode("utf-8"))
+    return len(prefix)
+
+
+def _body(uri: str, version: int, changes: list[dict[str, object]]) -> bytes:
+    message = {
+        "jsonrpc": "2.0",
+        "method": "textDocument/didChange",
+        "params": {"textDocument": {"uri": uri, "version": version}, "contentChanges": changes},
+    }
+    return json.dumps(message).encode()
+
+
+def _full_path(body: bytes) -> list[tuple[object, object, str]]:
+    """What pygls makes of the message, converted the way the handler did before."""
+    message = json.loads(body, object_hook=_PROTOCOL.structure_message)
+    result: list[tuple[object, object, str]] = []
+    for change in message.params.content_changes:
+        if isinstance(change, types.TextDocumentContentChangePartial):
+            start, end = change.range.start, change.range.end
+            result.append(((start.line, start.character), (end.line, end.character), change.text))
+        else:
+            result.append((None, None, change.text))
+    return result
+
+
+@settings(max_examples=200)
+@given(
+    base=st.text(alphabet=ALPHABET + "\n", max_size=30),
+    steps=st.lists(
+        st.tuples(st.integers(0, 50), st.integers(0, 50), st.text(alphabet=ALPHABET + "\n\r")),
+        min_size=1,
+        max_size=6,
+    ),
+    encoding=st.sampled_from([UTF8, UTF16]),
+    whole=st.booleans(),
+)
+def test_random_edits_through_the_fast_path_match_the_full_path_and_the_text(
+    base: str, steps: list[tuple[int, int, str]], encoding: str, whole: bool
+) -> None:
+    fast_buffer, full_buffer = TextBuffer(base, encoding), TextBuffer(base, encoding)
+    for version, (a, b, new) in enumerate(steps, start=2):
+        lines = fast_buffer.lines
+        line_a, line_b = sorted((a % len(lines), b % len(lines)))
+        col_a = _units(lines[line_a][: a % (len(lines[line_a]) + 1)], encoding)
+        col_b = _units(lines[line_b][: b % (len(lines[line_b]) + 1)], encoding)
+        if line_a == line_b:
+            col_a, col_b = sorted((col_a, col_b))
+        span = {
+            "start": {"line": line_a, "character": col_a},
+            "end": {"line": line_b, "character": col_b},
+        }
+        change = {"text": new} if whole and version == 2 else {"range": span, "text": new}
+        body = _body("adt://A4H/sap/bc/adt/programs/programs/zx/source/main", version, [change])
+        parsed = parse_did_change(body)
+        assert parsed is not None
+        _, parsed_version, changes = parsed
+        assert parsed_version == version and changes == _full_path(body)
+        for start, end, text in changes:
+            fast_buffer.apply_change(start, end, text)
+        for start, end, text in _full_path(body):
+            full_buffer.apply_change(start, end, text)  # type: ignore[arg-type]
+        assert fast_buffer.text == full_buffer.text
+
+
+def test_anything_else_goes_the_full_way() -> None:
+    uri = "adt://A4H/x"
+    good = _body(uri, 2, [{"text": "x"}])
+    assert parse_did_change(good) == (uri, 2, [(None, None, "x")])
+    others = [
+        b'{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{}}',
+        b'{"jsonrpc":"2.0","id":7,"method":"textDocument/didChange","params":{}}',
+        _body(uri, "2", [{"text": "x"}]),  # type: ignore[arg-type]
+        _body(uri, 2, [{"text": 3}]),
+        _body(uri, 2, [{"range": {"start": {"line": -1, "character": 0}}, "text": "x"}]),
+        b'{"method": "textDocument/didChange", "params": [1, 2]}',
+        b"not json textDocument/didChange",
+    ]
+    assert [parse_did_change(body) for body in others] == [None] * len(others)
+
+
+def test_frames_are_read_in_order_until_the_pipe_closes() -> None:
+    bodies = [b'{"a":1}', b"", json.dumps({"text": "é\r\n"}).encode(), b"x" * 70_000]
+    stream = b"".join(
+        b"Content-Length: %d\r\nContent-Type: application/vscode-jsonrpc\r\n\r\n%s" % (len(b), b)
+        for b in bodies
+    )
+    received: list[bytes | None] = []
+    read_frames(io.BytesIO(stream + b"Content-Length: 99\r\n\r\ntoo short"), received.append)
+    assert received == [*bodies, None]
