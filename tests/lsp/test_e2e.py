@@ -4,8 +4,8 @@ capabilities of real editors (VS Code: UTF-16, Neovim 0.11: UTF-8), the emulator
 from __future__ import annotations
 
 import asyncio
-import random
 import os
+import random
 import sys
 from collections.abc import AsyncIterator
 
