@@ -32,7 +32,7 @@ from adt.agent.channel import (
     ChannelClient,
     ChannelError,
 )
-from adt.agent.discovery import Announcement, UnsafeRuntimeDir, discover
+from adt.agent.discovery import Announcement, UnsafeRuntimeDir, discover, runtime_dir
 from adt.agent.tools import BY_NAME
 from adt.source.errors import InvalidArgument, NetworkError, SourceError, UnknownSystem
 
@@ -70,6 +70,7 @@ class Windows:
         self._connecting: dict[int, tuple[Announcement, asyncio.Task[None]]] = {}
         self._failed: dict[tuple[int, float, str], float] = {}  # announcement -> retry time
         self._refreshing = asyncio.Lock()
+        self._stamp: int | None = None
 
     async def refresh(self) -> None:
         """Drop closed windows, start connecting to new ones, and wait for the connection
@@ -82,7 +83,12 @@ class Windows:
                 log.info("editor window %s disconnected", pid)
                 del self.clients[pid]
             now = time.monotonic()
+            expired = any(t <= now for t in self._failed.values())
             self._failed = {k: t for k, t in self._failed.items() if t > now}
+            stamp = self._directory_stamp()
+            if stamp is not None and stamp == self._stamp and not expired and not self._connecting:
+                return  # nothing announced or withdrawn since the last look
+            self._stamp = stamp
             try:
                 found = discover(self.directory)
             except UnsafeRuntimeDir as exc:
@@ -129,6 +135,15 @@ class Windows:
         if self.clients.get(client.announcement.pid) is client:
             del self.clients[client.announcement.pid]
         await client.close()
+
+    def _directory_stamp(self) -> int | None:
+        """When the announcement directory last changed (None: unknown). A window announces
+        or withdraws itself by adding or removing a file, which changes it; so calls between
+        changes skip reading the directory."""
+        try:
+            return (self.directory or runtime_dir()).stat().st_mtime_ns
+        except (OSError, UnsafeRuntimeDir):
+            return None
 
     def live(self) -> list[ChannelClient]:
         windows = [c for c in self.clients.values() if not c.closed]

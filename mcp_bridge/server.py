@@ -22,6 +22,7 @@ from mcp.server.stdio import stdio_server
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
+    ContentBlock,
     ListToolsResult,
     PaginatedRequestParams,
     TextContent,
@@ -65,8 +66,16 @@ def tool_list() -> list[Tool]:
     ]
 
 
-def build_server(router: Router, connections: Connections) -> Server[Any]:
-    """The MCP server object (used by every transport and by in-memory tests)."""
+def build_server(
+    router: Router, connections: Connections, *, text_content: bool = True
+) -> Server[Any]:
+    """The MCP server object (used by every transport and by in-memory tests).
+
+    Every answer carries its JSON as ``structuredContent`` and, as the MCP specification
+    recommends for clients that read only text, once more as a text block; ``text_content``
+    off (setting ``textContent``) leaves the copy out for clients that read structured
+    content."""
+    tools = tool_list()
 
     @contextlib.asynccontextmanager
     async def lifespan(server: Server[Any]) -> AsyncIterator[None]:
@@ -79,16 +88,17 @@ def build_server(router: Router, connections: Connections) -> Server[Any]:
     async def list_tools(
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
     ) -> ListToolsResult:
-        return ListToolsResult(tools=tool_list())
+        return ListToolsResult(tools=tools)
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: CallToolRequestParams
     ) -> CallToolResult:
         outcome = await router.call(params.name, dict(params.arguments or {}))
+        blocks: list[ContentBlock] = (
+            [TextContent(type="text", text=outcome.text)] if text_content else []
+        )
         return CallToolResult(
-            content=[TextContent(type="text", text=outcome.text)],
-            structured_content=outcome.payload,
-            is_error=not outcome.ok,
+            content=blocks, structured_content=outcome.payload, is_error=not outcome.ok
         )
 
     return Server(
@@ -127,7 +137,7 @@ def make_bridge(
             call_timeout=channel_call_timeout or bridge.channel_call_timeout,
         )
     router = Router(local, rules, windows)
-    return build_server(router, pool)
+    return build_server(router, pool, text_content=bridge.text_content)
 
 
 async def _serve_stdio(server: Server[Any]) -> None:

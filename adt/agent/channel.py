@@ -32,6 +32,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from adt.agent.discovery import Announcement, announce, new_token, runtime_dir
 from adt.agent.executor import AgentTools, ToolOutcome
 from adt.agent.policy import WritePolicy
@@ -44,7 +46,7 @@ HELLO_TIMEOUT = 10.0  # the server drops a connection that does not say hello in
 
 
 async def _send(writer: asyncio.StreamWriter, lock: asyncio.Lock, message: dict[str, Any]) -> None:
-    data = json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n"
+    data = orjson.dumps(message) + b"\n"
     async with lock:
         writer.write(data)
         await writer.drain()

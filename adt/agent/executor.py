@@ -6,13 +6,12 @@ over :class:`AgentTools`.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from adt.agent.fitting import size
+from adt.agent.fitting import dumps, size
 from adt.agent.policy import WritePolicy
 from adt.agent.registry import WORDS, DocumentViews, ToolCall, ToolDefinition
 from adt.agent.tools import BY_NAME, TOOLS
@@ -32,7 +31,7 @@ class ToolOutcome:
 
     @property
     def text(self) -> str:
-        return json.dumps(self.payload, ensure_ascii=False)
+        return dumps(self.payload)
 
 
 class AgentTools:

@@ -106,6 +106,7 @@ class BridgeSettings:
     http_max_connections: int = setting(
         256, "httpMaxConnections", env="MCP_HTTP_MAX_CONNECTIONS", minimum=1
     )
+    text_content: bool = setting(True, "textContent", env="MCP_TEXT_CONTENT")
 
 
 def keys(section: type[Any]) -> list[str]:

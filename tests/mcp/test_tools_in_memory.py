@@ -19,7 +19,7 @@ from adt.agent import AgentTools, WritePolicy
 from adt.emulator import Emulator
 from adt.source import SourceConfig
 from adt.source.errors import ALL_ERRORS
-from adt.systems import Connections, SystemsConfig
+from adt.systems import BridgeSettings, Connections, Settings, SystemsConfig
 from mcp_bridge.server import make_bridge
 
 REPORT_SOURCE = f"{REPORT}/source/main"
@@ -390,3 +390,14 @@ async def test_a_call_can_bring_its_own_response_limit(emulator: Emulator) -> No
     assert len(json.dumps(default.payload)) > 20_000
     assert small.payload["data"]["truncated"] is True
     assert len(json.dumps(small.payload)) <= 5_000
+
+
+async def test_the_text_copy_of_answers_can_be_left_out(emulator: Emulator) -> None:
+    """Clients that read structuredContent can save the second copy of every answer."""
+    settings = Settings(bridge=BridgeSettings(text_content=False))
+    server = make_bridge(settings, connections=_connections(emulator), passthrough=False)
+    async with Client(server) as client:
+        result = await client.call_tool("getObjectSourceV2", {"objectUrl": REPORT, "endLine": 3})
+    assert result.content == [] and not result.is_error
+    assert result.structured_content is not None
+    assert result.structured_content["data"]["endLine"] == 3

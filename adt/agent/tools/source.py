@@ -3,7 +3,6 @@ and the V1 whole-source pair."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -86,7 +85,7 @@ async def get_v1(call: ToolCall, args: dict[str, Any]) -> Any:
     kept: list[str] = []
     used = 0
     for line in lines:
-        used += len(json.dumps(line, ensure_ascii=False))
+        used += size(line)
         if used > budget:
             break
         kept.append(line)
