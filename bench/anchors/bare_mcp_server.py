@@ -35,7 +35,9 @@ async def list_tools(
     )
 
 
-async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> CallToolResult:
+async def call_tool(
+    ctx: ServerRequestContext[Any], params: CallToolRequestParams
+) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=json.dumps(PAYLOAD))],
         structured_content=PAYLOAD,
