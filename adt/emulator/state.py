@@ -115,6 +115,9 @@ class SystemState:
         self.sessions = SessionManager(sid, idle_timeout)
         self.request_log: list[RequestLogEntry] = []
         self._transports: dict[str, str] = {}
+        #: Prefix of the where-used namespace: ``usageReferences`` (S/4 758, the form
+        #: abap-adt-api reads) or ``usagereferences`` (A4H, BTP trial); same namespace URI.
+        self.where_used_prefix = "usageReferences"
 
     # repository ------------------------------------------------------------------------
     def add_package(self, package: Package) -> None:
