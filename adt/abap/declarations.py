@@ -244,7 +244,7 @@ class Declarer:
             symbol.by_value = param.by_value
             symbol.optional = param.optional
             symbol.default = param.default
-            symbol.description = docs.get(symbol.name, "")
+            symbol.description = symbol.doc = docs.get(symbol.name, "")
             owner.params.append(owner.members.declare(symbol))
             self.pending(param.typing.path, owner.members, context)
 
@@ -344,7 +344,8 @@ class Declarer:
         statement: Statement | None = None,
     ) -> Symbol:
         line = statement.line if statement is not None else token.line
-        description, _ = describe(doc_lines(context.docs, line))
+        lines = doc_lines(context.docs, line)
+        description, _ = describe(lines)
         symbol = Symbol(
             kind,
             token.text,
@@ -353,6 +354,7 @@ class Declarer:
             spelled=token.text,
             visibility=context.visibility,
             description=description,
+            doc=" ".join(line for line in lines if not line.startswith("@")),
         )
         self.sink.declared(symbol, token, context.unit)
         return symbol

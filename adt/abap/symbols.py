@@ -114,6 +114,7 @@ class Symbol:
     type_name: str = ""
     ref_to: bool = False
     description: str = ""
+    doc: str = ""
     param_kind: str = ""
     optional: bool = False
     by_value: bool = False
