@@ -4,12 +4,16 @@ like abap-adt-api's and Eclipse's requests)."""
 
 from __future__ import annotations
 
+import base64
+import functools
 import re
 from pathlib import Path
 from urllib.parse import quote
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from adt.emulator import Emulator
@@ -500,11 +504,12 @@ async def test_where_used_of_a_variable_reads_and_writes(ide: Ide) -> None:
     groups = etree.fromstring((await ide.snippets([identifier])).content)
     snippets = list(groups.iter(f"{NS_RIS}codeSnippet"))
     assert [(s.get("uri") or "").split("#")[1] for s in snippets] == [
+        "start=12,7;end=12,13",  # the declaration, written in the same include
         "start=24,15;end=24,21",
         "start=26,33;end=26,39",
         "start=27,29;end=27,35",
     ]
-    assert snippets[0].get("matches") == "15-21,accessRead,gradeElement"
+    assert snippets[1].get("matches") == "15-21,accessRead,gradeElement"
 
 
 async def test_where_used_sees_saved_inactive_sources(ide: Ide, emulator: Emulator) -> None:
@@ -534,7 +539,13 @@ async def test_where_used_with_definitions_lists_the_declaration(ide: Ide) -> No
         (await ide.snippets([member.findtext("objectIdentifier") or ""])).content
     )
     lines = [(s.get("uri") or "").split("#")[1] for s in groups.iter(f"{NS_RIS}codeSnippet")]
-    assert len(lines) == 3  # snippets show usages; the declaration row is the same report
+    assert lines[0] == "start=12,7;end=12,13"
+    interface = await ide.usages(f"{INTERFACE_MAIN}#start=7,12", body)
+    uris = [r.get("uri") for r in _rows(interface)]
+    assert INTERFACE in uris  # the declaring interface is listed only with definitions="true"
+    assert INTERFACE not in [
+        r.get("uri") for r in _rows(await ide.usages(f"{INTERFACE_MAIN}#start=7,12"))
+    ]
 
 
 async def test_where_used_refusals_and_the_prefix_switch(ide: Ide, emulator: Emulator) -> None:
@@ -673,3 +684,150 @@ def test_the_where_used_builder_reproduces_the_capture_byte_for_byte(adt_capture
 
 def test_usage_identifier_format_is_decodable() -> None:
     assert re.fullmatch(r"ABAPFullName;[^;]+;[^;]+;\\.+", "ABAPFullName;A;B;\\TY:X")
+
+
+# property: completion, navigation, element info and where-used agree ---------------------------
+
+_WORD = re.compile(r"(?<![\w<])[A-Za-z_][A-Za-z0-9_]*")
+_ANCHOR = re.compile(r"^\s*CLASS\s+\S+\s+IMPLEMENTATION\b", re.IGNORECASE)
+_PARAMETER_TYPES = frozenset({"CLAS/OOP", "INTF/IOP", "FUGR/FFP", "PROG/PUP"})
+
+
+class SyncIde:
+    """A synchronous editor on the seeded emulator (hypothesis drives it example by example)."""
+
+    def __init__(self) -> None:
+        from starlette.testclient import TestClient
+
+        self.emulator = Emulator()
+        auth = "Basic " + base64.b64encode(b"DEVELOPER:developer").decode()
+        self.client = TestClient(self.emulator.app, headers={"Authorization": auth})
+        token = self.client.get(f"{ADT}/core/discovery", headers={"x-csrf-token": "fetch"})
+        self.client.headers["x-csrf-token"] = token.headers["x-csrf-token"]
+        self.texts: dict[str, str] = {}
+        for obj in self.emulator.state.objects.values():
+            for part in obj.parts:
+                text = self.emulator.source(obj.source_uri(part), "inactive")
+                if text is not None:
+                    self.texts[obj.source_uri(part)] = text
+        self.words = {
+            unit: [
+                (number, match.start(), match.group())
+                for number, line in enumerate(text.split("\n"), start=1)
+                for match in _WORD.finditer(line)
+            ]
+            for unit, text in self.texts.items()
+        }
+
+    def post(self, path: str, unit: str, line: int, column: int, **params: str) -> httpx.Response:
+        return self.client.post(
+            f"{ADT}/{path}",
+            params={"uri": f"{unit}#start={line},{column}", **params},
+            content=self.texts[unit].encode(),
+            headers={"Content-Type": "text/plain"},
+        )
+
+    def navigate(self, unit: str, line: int, column: int) -> tuple[int, str]:
+        response = self.post("navigation/target", unit, line, column, filter="definition")
+        if response.status_code != 200:
+            return response.status_code, exc_info(response).get("T100KEY-NO", "")
+        return 200, etree.fromstring(response.content).get(f"{CORE}uri") or ""
+
+    def element(self, unit: str, line: int, column: int) -> tuple[str, str]:
+        response = self.post("abapsource/codecompletion/elementinfo", unit, line, column)
+        if not response.content:
+            return "", ""
+        root = etree.fromstring(response.content)
+        return root.get(f"{CORE}type") or "", root.get(f"{CORE}name") or ""
+
+    def usages(self, unit: str, line: int, column: int) -> set[tuple[str, int, int]]:
+        response = self.client.post(
+            f"{ADT}/repository/informationsystem/usageReferences",
+            params={"uri": f"{unit}#start={line},{column}"},
+            content=USAGE_REQUEST.encode(),
+            headers={"Content-Type": "application/*"},
+        )
+        assert response.status_code == 200, response.text
+        identifiers = [
+            e.text or "" for e in etree.fromstring(response.content).iter("objectIdentifier")
+        ]
+        if not identifiers:
+            return set()
+        items = "".join(
+            f'<r:objectIdentifier optional="false">{i}</r:objectIdentifier>' for i in identifiers
+        )
+        body = (
+            '<r:usageSnippetRequest xmlns:r="http://www.sap.com/adt/ris/usageReferences">'
+            f"<r:objectIdentifiers>{items}</r:objectIdentifiers></r:usageSnippetRequest>"
+        )
+        snippets = self.client.post(
+            f"{ADT}/repository/informationsystem/usageSnippets", content=body.encode()
+        )
+        found: set[tuple[str, int, int]] = set()
+        for snippet in etree.fromstring(snippets.content).iter(f"{NS_RIS}codeSnippet"):
+            source, _, fragment = (snippet.get("uri") or "").partition("#")
+            line_number = int(fragment.split("=")[1].split(",")[0])
+            for match in (snippet.get("matches") or "").split(";"):
+                found.add((source, line_number, int(match.split("-")[0])))
+        return found
+
+    def proposals(self, unit: str, line: int, column: int) -> list[str]:
+        response = self.post(
+            "abapsource/codecompletion/proposal", unit, line, column, signalCompleteness="true"
+        )
+        return [r["IDENTIFIER"] for r in _proposals(response)]
+
+
+@functools.cache
+def _sync_ide() -> SyncIde:
+    return SyncIde()
+
+
+def _target(uri: str) -> tuple[str, int, int]:
+    source, _, fragment = uri.partition("#start=")
+    line, column = fragment.split(",")
+    return source, int(line), int(column)
+
+
+def _completes(ide: SyncIde, unit: str, line: int, start: int, word: str, kind: str) -> bool:
+    """Whether the index proposes ``word`` here: a plain name or a component after ``->`` or
+    ``=>`` (not after ``~`` or a structure's ``-``, not a parameter before ``=``: completion
+    does not propose formal parameters of calls)."""
+    text = ide.texts[unit].split("\n")[line - 1]
+    before, after = text[:start], text[start + len(word) :]
+    if before.endswith(("~", "'")) or (before.endswith("-") and not before.endswith("->")):
+        return False
+    return not (kind in _PARAMETER_TYPES and re.match(r"\s*=(?!=)", after))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_completion_definition_and_usages_agree(data: st.DataObject) -> None:
+    ide = _sync_ide()
+    unit = data.draw(st.sampled_from(sorted(ide.words)), label="unit")
+    line, start, word = data.draw(st.sampled_from(ide.words[unit]), label="word")
+    column = start + data.draw(st.integers(0, len(word)), label="offset")
+    status, answer = ide.navigate(unit, line, column)
+    kind, name = ide.element(unit, line, column)
+    if status == 400 and answer != "263":
+        assert name == "", (unit, line, column, kind, name)  # nothing here for either
+        return
+    assert name == word.upper() or column == start + len(word), (unit, line, column, name)
+    if status == 400:  # on the declaration: its usages navigate back to it
+        declaration = (unit, line, start)
+    else:
+        assert status == 200, answer
+        declaration = _target(answer)
+        if kind == "PROG/I":
+            return  # an include is declared by its existence, not by a name
+        assert ide.element(*declaration)[1] == name
+        usages = ide.usages(*declaration)
+        if not _ANCHOR.match(ide.texts[unit].split("\n")[line - 1]) and name == word.upper():
+            assert (unit, line, start) in usages, (unit, line, start, sorted(usages)[:5])
+        if name == word.upper() and _completes(ide, unit, line, start, word, kind):
+            assert name in ide.proposals(unit, line, start + len(word))
+    for usage in sorted(ide.usages(*declaration))[:3]:
+        if usage == declaration:
+            continue
+        back_status, back = ide.navigate(*usage)
+        assert back_status == 200 and _target(back) == declaration, (usage, back)

@@ -76,11 +76,45 @@ def member_uri(obj: RepoObject, type_code: str, name: str) -> str:
     return f"{obj.uri}/source/main#type={quote(type_code, safe='')};name={encoded}"
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """A class's main source: method implementations (in order) and definition sections."""
+
+    methods: list[tuple[int, int, str]]
+    sections: list[tuple[int, str]]
+    definition_end: int
+
+    @classmethod
+    def of(cls, index: ProgramIndex, unit: str) -> _Layout:
+        regions = sorted(
+            (r for r in index.regions if r.unit == unit and r.scope.kind is ScopeKind.METHOD),
+            key=lambda r: r.first,
+        )
+        sections: list[tuple[int, str]] = [(1, "PUBLIC")]  # CLASS … DEFINITION is public
+        end = 0
+        for number, text in enumerate(index.lines.get(unit, []), start=1):
+            match = _SECTION.match(text)
+            if match:
+                sections.append((number, match.group(1).upper()))
+            elif _CLASS_END.match(text):
+                end = number
+                break
+        methods = [(r.first, r.last, r.scope.name) for r in regions]
+        return cls(methods, sections, end)
+
+    def section(self, line: int) -> str | None:
+        """The visibility section of the global class definition that holds ``line``."""
+        if line > self.definition_end:
+            return None
+        return next(name for start, name in reversed(self.sections) if start <= line)
+
+
 class WhereUsed:
     """Usages, rows and snippets over one repository."""
 
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
+        self._layouts: dict[tuple[int, str], tuple[ProgramIndex, _Layout]] = {}
 
     # full names ------------------------------------------------------------------------
     def full_name(self, symbol: Symbol) -> str:
@@ -158,34 +192,28 @@ class WhereUsed:
             return Member(
                 uri, label, pool_name(obj.name, suffix), program.name, part == "testclasses", False
             )
-        unit = obj.source_uri("main")
-        methods = sorted(
-            (r for r in index.regions if r.unit == unit and r.scope.kind is ScopeKind.METHOD),
-            key=lambda r: r.first,
-        )
-        for number, region in enumerate(methods, start=1):
-            if region.first <= line <= region.last:
-                uri = member_uri(obj, "CLAS/OM", region.scope.name)
+        layout = self._layout(index, obj.source_uri("main"))
+        for number, (first, last, name) in enumerate(layout.methods, start=1):
+            if first <= line <= last:
+                uri = member_uri(obj, "CLAS/OM", name)
                 include = pool_name(obj.name, f"CM{number:03d}")
-                return Member(uri, region.scope.name, include, program.name, False, False)
-        section = self._section(index.lines.get(unit, []), line)
+                return Member(uri, name, include, program.name, False, False)
+        section = layout.section(line)
         if section is not None:
             code, label, suffix = _SECTIONS[section]
             uri = member_uri(obj, code, obj.name)
             return Member(uri, label, pool_name(obj.name, suffix), program.name, False, False)
         return Member(obj.uri, obj.name, program.name, program.name, False, leaf=True)
 
-    @staticmethod
-    def _section(lines: list[str], line: int) -> str | None:
-        """The visibility section of the global class definition that holds ``line``."""
-        section = "PUBLIC"  # the CLASS … DEFINITION statement belongs to the public part
-        for number, text in enumerate(lines[:line], start=1):
-            match = _SECTION.match(text)
-            if match:
-                section = match.group(1).upper()
-            elif _CLASS_END.match(text):
-                return section if number == line else None
-        return section
+    def _layout(self, index: ProgramIndex, unit: str) -> _Layout:
+        cached = self._layouts.get((id(index), unit))
+        if cached is not None and cached[0] is index:
+            return cached[1]
+        if len(self._layouts) > 64:
+            self._layouts.clear()
+        layout = _Layout.of(index, unit)
+        self._layouts[(id(index), unit)] = (index, layout)
+        return layout
 
     # rows ------------------------------------------------------------------------------
     def identifier(self, member: Member, target: Symbol) -> str:
@@ -263,7 +291,8 @@ class WhereUsed:
         last = full.rsplit(":", 1)[-1]
         lines: dict[tuple[str, int], list[Occurrence]] = {}
         for occ in index.occurrences():
-            if not occ.is_usage or occ.symbol.name != last or self.full_name(occ.symbol) != full:
+            shown = occ.is_usage or occ.role == "declaration"
+            if not shown or occ.symbol.name != last or self.full_name(occ.symbol) != full:
                 continue
             owner = self.repo.unit_owner(occ.unit)
             if owner is None:
