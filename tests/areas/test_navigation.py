@@ -19,7 +19,7 @@ from adt.areas.navigation import (
 )
 from adt.areas.usages import parse_snippets, parse_usage_references
 from adt.emulator import Emulator
-from adt.errors import BadRequestError, InvalidObjectUrlError, NotFoundError
+from adt.errors import BadRequestError, InvalidObjectUrlError, NotFoundError, ServerFailure
 
 ADT = "/sap/bc/adt"
 GREETER = f"{ADT}/oo/classes/zcl_demo_greeter"
@@ -209,3 +209,24 @@ def test_snippet_parser_with_relative_fragments_and_camel_prefix() -> None:
     assert (snippet.line, snippet.column, snippet.end_column) == (3, 2, 16)
     assert [m.access for m in snippet.matches] == ["accessUnknown", "accessWrite"]
     assert snippet.content == "  zcl_x=>gv_val = 1."
+
+
+async def test_several_implementations_are_a_422(tmp_path: Path) -> None:
+    interface = "INTERFACE zif_calc PUBLIC.\n  METHODS add.\nENDINTERFACE.\n"
+
+    def implementer(name: str) -> str:
+        return (
+            f"CLASS {name} DEFINITION PUBLIC.\n  PUBLIC SECTION.\n    INTERFACES zif_calc.\n"
+            f"ENDCLASS.\nCLASS {name} IMPLEMENTATION.\n  METHOD zif_calc~add.\n  ENDMETHOD.\n"
+            "ENDCLASS.\n"
+        )
+
+    (tmp_path / "zif_calc.intf.abap").write_text(interface)
+    (tmp_path / "zcl_a.clas.abap").write_text(implementer("zcl_a"))
+    (tmp_path / "zcl_b.clas.abap").write_text(implementer("zcl_b"))
+    emulator = Emulator(seed_dirs=[tmp_path], users={"DEVELOPER": "developer"})
+    async with make_client(emulator) as adt:
+        source = f"{ADT}/oo/interfaces/zif_calc/source/main"
+        with pytest.raises(ServerFailure) as several:
+            await adt.navigation.definition(source, interface, 2, 10, implementation=True)
+        assert several.value.status == 422 and str(several.value.t100) == "SEDI_ADT/002"
