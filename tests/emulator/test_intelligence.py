@@ -420,6 +420,36 @@ async def test_implementation_of_an_interface_method_with_two_implementers(
         assert single == f"{source}#start=1,10"
 
 
+@pytest.mark.parametrize(
+    ("uri", "expected"),
+    [
+        (f"{REPORT_MAIN}#type=PROG/PE;name=START-OF-SELECTION", "11,0"),
+        (f"{REPORT_MAIN}#type=PROG/PD;name=LV_SUM", "12,7"),
+        (f"{GREETER_MAIN}#type=CLAS%2FOM;name=ZIF_DEMO_GREETING%7eGREET", "34,9"),
+        (f"{GREETER_MAIN}#type=CLAS/OSI;name=ZCL_DEMO_GREETER", "19,2"),
+        (f"{GREETER_MAIN}#type=CLAS/OA;name=MV_SALUTATION", "20,9"),
+        (f"{INCLUDE}/source/main#type=PROG/PU;name=WRITE_FOOTER", "6,5"),
+        (
+            f"{ADT}/functions/groups/zdemo_fg/includes/lzdemo_fgtop/source/main#type=FUGR/PD;name=GV_CALLS",
+            "4,5",
+        ),
+    ],
+)
+async def test_fragment_mappings(ide: Ide, uri: str, expected: str) -> None:
+    response = await ide.client.get(f"{ADT}/urifragmentmappings", params={"uri": uri})
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/plain; charset=utf-8"
+    assert response.text == f"{uri.split('#')[0]}#start={expected}"
+
+
+async def test_fragment_mapping_of_an_unknown_name_is_a_404(ide: Ide) -> None:
+    response = await ide.client.get(
+        f"{ADT}/urifragmentmappings", params={"uri": f"{REPORT_MAIN}#type=PROG/PD;name=NOPE"}
+    )
+    assert response.status_code == 404
+    assert not re.search(r"#start=\d+,\d+", response.text)
+
+
 # where-used ---------------------------------------------------------------------------------
 
 

@@ -29,6 +29,7 @@ def routes(state: SystemState) -> list[Route]:
         ("abapsource/codecompletion/insertion", serve.insertion),
         ("abapsource/codecompletion/elementinfo", serve.element_info),
         ("navigation/target", serve.navigation),
+        ("urifragmentmappings", serve.fragment_mapping),
         ("repository/informationsystem/usageReferences", serve.usage_references),
         ("repository/informationsystem/usageSnippets", serve.usage_snippets),
     ]

@@ -21,6 +21,7 @@ from ..documents import intelligence as docs
 from ..model import CLAS, FUNC, INTF, RepoObject
 from ..negotiation import choose
 from .elements import call_pattern, completion_record, display_name, element_info, wb_type
+from .fragments import locate, parse_fragment
 from .repository import Program, Repository
 from .requests import Position, body_text, parse_uri
 from .whereused import WhereUsed
@@ -181,6 +182,29 @@ class CodeIntelligence:
             occ = implementations[0]
             return Location(occ.unit, occ.line, occ.column)
         return symbol.location
+
+    def fragment_mapping(self, call: Call) -> Response:
+        """``urifragmentmappings``: ``#type=T;name=N`` → ``#start=L,C`` (plain text)."""
+        if call.method != "GET":
+            raise errors.method_not_supported(call.method)
+        value = call.query.get("uri")
+        if not value:
+            raise errors.parameter_missing("uri")
+        path, _, fragment = value.partition("#")
+        kind, name = parse_fragment(fragment)
+        self.repo.refresh()
+        resolved = self.repo.unit_owner(path)
+        if resolved is None or resolved[1] not in resolved[0].parts:
+            raise errors.not_found(None, path.rsplit("/", 1)[-1].upper())
+        obj, part = resolved
+        index = self.repo.index(self.repo.program(obj))
+        found = locate(index, obj.source_uri(part), kind, name)
+        if found is None:
+            raise errors.AdtException(
+                404, "ExceptionResourceNotFound", f"Fragment {fragment} not found in {path}"
+            )
+        text = f"{path}#start={found.line},{found.column}"
+        return _respond(text, content_type="text/plain; charset=utf-8")
 
     # where-used ------------------------------------------------------------------------
     def usage_references(self, call: Call) -> Response:
