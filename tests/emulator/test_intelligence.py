@@ -365,6 +365,16 @@ async def test_navigation_answers_from_the_posted_text(ide: Ide) -> None:
     assert await ide.target(REPORT_MAIN, 19, 4, text=text) == f"{REPORT_MAIN}#start=12,7"
 
 
+async def test_navigation_follows_changes_of_other_objects(ide: Ide, emulator: Emulator) -> None:
+    text = (await ide.text(REPORT_MAIN)).replace("  ENDDO.", "  ENDDO.\r\n  lo_greeter->hello( ).")
+    assert (await ide.navigate(REPORT_MAIN, 18, 16, text=text)).status_code == 400
+    greeter = (await ide.text(GREETER_MAIN)).replace(
+        "    METHODS greet_all", "    METHODS hello.\r\n    METHODS greet_all"
+    )
+    emulator.write_as("COLLEAGUE", GREETER_MAIN, greeter)
+    assert await ide.target(REPORT_MAIN, 18, 16, text=text) == f"{GREETER_MAIN}#start=14,12"
+
+
 async def test_navigation_in_an_include_with_a_double_encoded_context(ide: Ide) -> None:
     uri = f"{INCLUDE}/source/main?context={quote(REPORT, safe='')}"
     assert await ide.target(uri, 7, 6) == f"{INCLUDE}/source/main#start=6,24"

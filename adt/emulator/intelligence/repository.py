@@ -69,13 +69,30 @@ class Repository:
         self._full: OrderedDict[object, ProgramIndex] = OrderedDict()
         self._names: dict[tuple[str, str], RepoObject] = {}
         self._globals: dict[str, Symbol | None] = {}
+        self._seen: frozenset[tuple[str, str, int, int]] = frozenset()
 
     def refresh(self) -> None:
-        """Forget the name tables (objects may have come or gone since the last request)."""
+        """Re-read the name tables, and drop every index once any source has changed:
+        symbols of one program cache what their types resolve to in others."""
         self._names = {}
         for obj in self.state.objects.values():
             self._names.setdefault((obj.kind.code, obj.name), obj)
         self._globals = {}
+        generation = self._generation()
+        if generation != self._seen:
+            self._seen = generation
+            self._declarations.clear()
+            self._full.clear()
+
+    def _generation(self) -> frozenset[tuple[str, str, int, int]]:
+        versions: set[tuple[str, str, int, int]] = set()
+        for obj in self.state.objects.values():
+            for unit in obj.parts.values():
+                picked = unit.pick(None)
+                if picked is not None:
+                    version = picked[0]
+                    versions.add((obj.uri, unit.part, version.changed_at, len(version.text)))
+        return frozenset(versions)
 
     def named(self, name: str, *kinds: Kind) -> RepoObject | None:
         for kind in kinds:
