@@ -138,11 +138,4 @@ class ProgramIndex:
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
-def sorted_positions(occurrences: Sequence[Occurrence]) -> list[tuple[str, int, int]]:
-    """Unit, line and column of each occurrence, sorted (a helper for tests and answers)."""
-    positions = [(o.unit, o.line, o.column) for o in occurrences]
-    positions.sort()
-    return positions
-
-
 __all__ = ["Library", "ProgramIndex", "Unit"]

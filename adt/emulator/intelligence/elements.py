@@ -13,7 +13,6 @@ import re
 
 from adt.abap.completion import KEYWORD, Proposal
 from adt.abap.lookup import alias_target, callable_of
-from adt.abap.signatures import parameter_text
 from adt.abap.symbols import DATA_KINDS, ScopeKind, Symbol, SymbolKind
 
 from ..documents.intelligence import CompletionRecord, ElementInfo
@@ -264,8 +263,3 @@ def display_name(symbol: Symbol) -> str:
     if owner is not None and owner.kind in (SymbolKind.CLASS, SymbolKind.INTERFACE):
         return f"{owner.name} - {symbol.name} ({text})"
     return f"{symbol.name} ({text})"
-
-
-def signature_line(symbol: Symbol) -> str:
-    """A parameter's declaration as it reads in the signature."""
-    return parameter_text(symbol)

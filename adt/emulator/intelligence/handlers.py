@@ -22,7 +22,7 @@ from ..model import CLAS, FUNC, INTF, RepoObject
 from ..negotiation import choose
 from .elements import call_pattern, completion_record, display_name, element_info, wb_type
 from .fragments import locate, parse_fragment
-from .repository import Program, Repository
+from .repository import Repository
 from .requests import Position, body_text, parse_uri
 from .whereused import WhereUsed
 
@@ -290,4 +290,4 @@ def _request_root(body: bytes, local: str) -> etree._Element:
     return root
 
 
-__all__ = ["CodeIntelligence", "Program"]
+__all__ = ["CodeIntelligence"]
