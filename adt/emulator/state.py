@@ -118,6 +118,9 @@ class SystemState:
         self.request_log: list[RequestLogEntry] = []
         self.cts = TransportOrganizer(self)
         self.revisions = RevisionLog()
+        #: Prefix of the where-used namespace: ``usageReferences`` (S/4 758, the form
+        #: abap-adt-api reads) or ``usagereferences`` (A4H, BTP trial); same namespace URI.
+        self.where_used_prefix = "usageReferences"
 
     # repository ------------------------------------------------------------------------
     def add_package(self, package: Package) -> None:

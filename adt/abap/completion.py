@@ -1,0 +1,145 @@
+"""Completion proposals at a cursor, from a program index.
+
+The word left of the cursor is the prefix. After ``->``, ``=>``, ``~`` or a structure's
+``-`` the proposals are the components of what the name before the selector refers to;
+elsewhere they are the names visible at the cursor (locals, parameters, the class's
+components, the program's globals), then global classes and interfaces from the library,
+then ABAP keywords — the last two only once something has been typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from adt.abap.index import ProgramIndex
+from adt.abap.keywords import KEYWORDS
+from adt.abap.lookup import enclosing_class, superclass
+from adt.abap.symbols import Scope, ScopeKind, Symbol, SymbolKind
+
+#: Where a proposal comes from, as SAP's ``LOCATION`` orders them (0 local … 4 global).
+LOCAL, MEMBER, PROGRAM, GLOBAL, KEYWORD = 0, 1, 2, 4, 9
+_STATIC_KINDS = frozenset({SymbolKind.CONSTANT, SymbolKind.TYPE, SymbolKind.EVENT})
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One proposal: the identifier (upper case), its symbol (``None`` for keywords)."""
+
+    identifier: str
+    symbol: Symbol | None
+    location: int
+
+    @property
+    def is_keyword(self) -> bool:
+        return self.symbol is None
+
+
+@dataclass(frozen=True)
+class Completion:
+    """The prefix the proposals replace and the proposals, best first."""
+
+    prefix: str
+    proposals: list[Proposal]
+    truncated: bool = False
+
+
+def prefix_at(text: str, column: int) -> str:
+    """The identifier part left of ``column`` (``<fs`` and ``/ns/x`` included)."""
+    column = max(0, min(column, len(text)))
+    start = column
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_/%$"):
+        start -= 1
+    if start > 0 and text[start - 1] == "<":
+        start -= 1
+    prefix = text[start:column]
+    return prefix if any(ch.isalnum() or ch == "_" for ch in prefix) or prefix == "<" else ""
+
+
+def complete(index: ProgramIndex, unit: str, line: int, column: int, limit: int = 50) -> Completion:
+    """The proposals at (line, column) of ``unit`` (column = characters before the cursor)."""
+    text = index.line_text(unit, line)
+    column = max(0, min(column, len(text)))
+    prefix = prefix_at(text, column)
+    before = text[: column - len(prefix)]
+    scope = index.scope_at(unit, line)
+    selector = next((s for s in ("->", "=>", "~") if before.endswith(s)), "")
+    if not selector and before.endswith("-") and len(before) > 1 and before[-2].isalnum():
+        selector = "-"
+    if selector:
+        owner = index.context_at(unit, line, len(before) - len(selector))
+        found = _members(owner, selector, scope) if owner is not None else []
+    else:
+        found = _visible(scope, prefix)
+        if prefix and index.library is not None:
+            found += [Proposal(s.name, s, GLOBAL) for s in index.library.global_names(prefix)]
+        if prefix and not prefix.startswith("<"):
+            found += [Proposal(k, None, KEYWORD) for k in sorted(KEYWORDS)]
+    chosen = _filter(found, prefix, (unit, line, column - len(prefix)))
+    return Completion(prefix, chosen[:limit], truncated=len(chosen) > limit)
+
+
+def _filter(found: Iterable[Proposal], prefix: str, cursor: tuple[str, int, int]) -> list[Proposal]:
+    wanted = prefix.upper()
+    seen: set[str] = set()
+    chosen: list[Proposal] = []
+    for proposal in sorted(found, key=lambda p: (p.location, p.identifier)):
+        where = proposal.symbol.location if proposal.symbol is not None else None
+        if where is not None and (where.unit, where.line, where.column) == cursor:
+            continue  # the name being declared right here
+        if proposal.identifier.startswith(wanted) and proposal.identifier not in seen:
+            seen.add(proposal.identifier)
+            chosen.append(proposal)
+    return chosen
+
+
+def _visible(scope: Scope, prefix: str) -> list[Proposal]:
+    """Names visible in ``scope``, innermost first."""
+    found: list[Proposal] = []
+    for current in scope.chain():
+        location = {
+            ScopeKind.PROGRAM: PROGRAM,
+            ScopeKind.CLASS: MEMBER,
+            ScopeKind.INTERFACE: MEMBER,
+        }.get(current.kind, LOCAL)
+        found += [Proposal(s.name, s, location) for s in _scope_symbols(current)]
+    return found
+
+
+def _scope_symbols(scope: Scope) -> list[Symbol]:
+    symbols = list(scope.symbols.values())
+    owner = scope.owner
+    if owner is not None and owner.members is not None and owner.members is not scope:
+        symbols += list(owner.members.symbols.values())  # a routine's parameters
+    if scope.kind is ScopeKind.CLASS and owner is not None:
+        symbols += _inherited(owner)
+    return [s for s in symbols if s.kind is not SymbolKind.PROGRAM]
+
+
+def _inherited(cls: Symbol) -> list[Symbol]:
+    found: list[Symbol] = []
+    parent = superclass(cls)
+    depth = 0
+    while parent is not None and parent.members is not None and depth < 12:
+        found += [s for s in parent.members.symbols.values() if s.visibility != "private"]
+        parent, depth = superclass(parent), depth + 1
+    return found
+
+
+def _members(owner: Symbol, selector: str, scope: Scope) -> list[Proposal]:
+    """Components of ``owner`` that code at ``scope`` may name after ``selector``."""
+    if owner.members is None:
+        return []
+    symbols = list(owner.members.symbols.values())
+    if owner.kind is SymbolKind.CLASS:
+        symbols += _inherited(owner)
+    inside = enclosing_class(scope)
+    own = inside is not None and inside.key == owner.key
+    chosen = [
+        s
+        for s in symbols
+        if s.kind is not SymbolKind.PARAMETER
+        and (own or s.visibility in ("public", ""))
+        and (selector != "=>" or s.static or s.kind in _STATIC_KINDS)
+    ]
+    return [Proposal(s.name, s, MEMBER) for s in chosen]

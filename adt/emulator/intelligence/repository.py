@@ -1,0 +1,236 @@
+"""The repository as code intelligence sees it: ABAP programs assembled from stored sources,
+indexed with :mod:`adt.abap` and cached until a source changes.
+
+A program is what the ABAP compiler compiles as one: a class pool (the class's ``main``
+source and its local includes), an interface pool, a report with the includes it names,
+a function group (its main program, includes and function modules). Each unit of a
+program is identified by its ADT source URI. Texts are the version a user sees: the
+inactive one when there is one, the active one otherwise.
+
+:class:`Repository` is also the :class:`~adt.abap.index.Library` every index asks for
+global names; it answers from declaration-only indexes, so building one program's index
+never needs another one resolved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from adt.abap.index import ProgramIndex, Unit
+from adt.abap.symbols import Location, Symbol, SymbolKind
+
+from ..model import CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject
+from ..state import SystemState
+
+_INCLUDE = re.compile(
+    r"^\s*INCLUDE\s+([\w/]+)\s*(?:IF\s+FOUND\s*)?\.", re.IGNORECASE | re.MULTILINE
+)
+_FULL_CACHE = 24
+_GLOBAL_KINDS = (CLAS, INTF, FUNC, INCL, FINC, PROG)
+
+
+@dataclass(frozen=True)
+class Program:
+    """One compilation unit of the repository: its SAP program name, root object, units."""
+
+    name: str
+    root: RepoObject
+    units: tuple[Unit, ...]
+
+    @property
+    def signature(self) -> tuple[tuple[str, int], ...]:
+        return tuple((unit.id, hash(unit.text)) for unit in self.units)
+
+    def with_text(self, unit_id: str, text: str) -> Program:
+        units = tuple(Unit(u.id, text) if u.id == unit_id else u for u in self.units)
+        return Program(self.name, self.root, units)
+
+
+def pool_name(name: str, suffix: str) -> str:
+    """``ZCL_X`` → ``ZCL_X=========================CP`` (30 characters plus the suffix)."""
+    return name.ljust(30, "=") + suffix
+
+
+def visible_text(obj: RepoObject, part: str) -> str | None:
+    unit = obj.parts.get(part)
+    picked = unit.pick(None) if unit is not None else None
+    return picked[0].text if picked is not None else None
+
+
+class Repository:
+    """Programs, indexes and global names over the emulator's state."""
+
+    def __init__(self, state: SystemState) -> None:
+        self.state = state
+        self._declarations: dict[str, tuple[object, ProgramIndex]] = {}
+        self._full: OrderedDict[object, ProgramIndex] = OrderedDict()
+        self._names: dict[tuple[str, str], RepoObject] = {}
+        self._globals: dict[str, Symbol | None] = {}
+        self._seen: frozenset[tuple[str, str, int, int]] = frozenset()
+
+    def refresh(self) -> None:
+        """Re-read the name tables, and drop every index once any source has changed:
+        symbols of one program cache what their types resolve to in others."""
+        self._names = {}
+        for obj in self.state.objects.values():
+            self._names.setdefault((obj.kind.code, obj.name), obj)
+        self._globals = {}
+        generation = self._generation()
+        if generation != self._seen:
+            self._seen = generation
+            self._declarations.clear()
+            self._full.clear()
+
+    def _generation(self) -> frozenset[tuple[str, str, int, int]]:
+        versions: set[tuple[str, str, int, int]] = set()
+        for obj in self.state.objects.values():
+            for unit in obj.parts.values():
+                picked = unit.pick(None)
+                if picked is not None:
+                    version = picked[0]
+                    versions.add((obj.uri, unit.part, version.changed_at, len(version.text)))
+        return frozenset(versions)
+
+    def named(self, name: str, *kinds: Kind) -> RepoObject | None:
+        for kind in kinds:
+            found = self._names.get((kind.code, name.upper()))
+            if found is not None:
+                return found
+        return None
+
+    # programs --------------------------------------------------------------------------
+    def program(self, obj: RepoObject, context: RepoObject | None = None) -> Program:
+        """The program ``obj`` belongs to (for an include: ``context`` or the first report
+        that includes it)."""
+        if obj.kind in (FUNC, FINC) and obj.group is not None:
+            group = self.named(obj.group, FUGR)
+            if group is not None:
+                return self._group(group)
+        if obj.kind is FUGR:
+            return self._group(obj)
+        if obj.kind is INCL:
+            main = context if context is not None and context.kind is PROG else None
+            main = main or self.main_program(obj)
+            if main is not None:
+                return self._report(main)
+        if obj.kind is PROG:
+            return self._report(obj)
+        suffix = {CLAS.code: "CP", INTF.code: "IP"}.get(obj.kind.code)
+        name = pool_name(obj.name, suffix) if suffix else obj.name
+        units = [
+            Unit(obj.source_uri(u.part), text)
+            for u in obj.ordered_parts()
+            if (text := visible_text(obj, u.part)) is not None
+        ]
+        return Program(name, obj, tuple(units))
+
+    def _report(self, report: RepoObject) -> Program:
+        units: list[Unit] = []
+        for obj in [report, *self.includes_of(report)]:
+            text = visible_text(obj, "main")
+            if text is not None:
+                units.append(Unit(obj.source_uri("main"), text))
+        return Program(report.name, report, tuple(units))
+
+    def _group(self, group: RepoObject) -> Program:
+        members = sorted(
+            (o for o in self.state.objects.values() if o.group == group.name),
+            key=lambda o: (o.kind is FUNC, o.name),
+        )
+        units: list[Unit] = []
+        for obj in [group, *members]:
+            text = visible_text(obj, "main")
+            if text is not None:
+                units.append(Unit(obj.source_uri("main"), text))
+        return Program("SAPL" + group.name, group, tuple(units))
+
+    def includes_of(self, report: RepoObject) -> list[RepoObject]:
+        """The includes a report names, recursively, in order of appearance."""
+        found: list[RepoObject] = []
+        queue = [report]
+        while queue:
+            text = visible_text(queue.pop(0), "main") or ""
+            for name in _INCLUDE.findall(text):
+                include = self.named(name, INCL)
+                if include is not None and include not in found and include is not report:
+                    found.append(include)
+                    queue.append(include)
+        return found
+
+    def main_program(self, include: RepoObject) -> RepoObject | None:
+        for obj in sorted(self.state.objects.values(), key=lambda o: o.name):
+            if obj.kind is PROG and include in self.includes_of(obj):
+                return obj
+        return None
+
+    def programs(self) -> Iterator[Program]:
+        """Every program of the repository once (includes inside their report)."""
+        seen: set[str] = set()
+        for obj in sorted(self.state.objects.values(), key=lambda o: o.uri):
+            program = self.program(obj)
+            if program.root.uri not in seen:
+                seen.add(program.root.uri)
+                yield program
+
+    # indexes ---------------------------------------------------------------------------
+    def declarations(self, program: Program) -> ProgramIndex:
+        signature = program.signature
+        cached = self._declarations.get(program.root.uri)
+        if cached is not None and cached[0] == signature:
+            return cached[1]
+        index = ProgramIndex(program.name, program.units, self, resolve=False)
+        self._declarations[program.root.uri] = (signature, index)
+        return index
+
+    def index(self, program: Program) -> ProgramIndex:
+        """The resolved index of ``program`` (a few recent ones are kept)."""
+        key = (program.root.uri, program.signature)
+        cached = self._full.get(key)
+        if cached is not None:
+            self._full.move_to_end(key)
+            return cached
+        index = ProgramIndex(program.name, program.units, self)
+        self._full[key] = index
+        while len(self._full) > _FULL_CACHE:
+            self._full.popitem(last=False)
+        return index
+
+    # the library -----------------------------------------------------------------------
+    def global_symbol(self, name: str) -> Symbol | None:
+        if name not in self._globals:
+            self._globals[name] = self._find_global(name)
+        return self._globals[name]
+
+    def _find_global(self, name: str) -> Symbol | None:
+        obj = self.named(name, *_GLOBAL_KINDS)
+        if obj is None:
+            return None
+        if obj.kind in (INCL, FINC):
+            return Symbol(
+                SymbolKind.INCLUDE,
+                obj.name,
+                Location(obj.source_uri("main"), 1, 0),
+                None,
+                description=obj.description,
+                is_global=True,
+            )
+        return self.declarations(self.program(obj)).symbol(obj.name)
+
+    def global_names(self, prefix: str) -> list[Symbol]:
+        wanted = prefix.upper()
+        found = [
+            self.global_symbol(name)
+            for (code, name) in sorted(self._names)
+            if code in (CLAS.code, INTF.code) and name.startswith(wanted)
+        ]
+        return [symbol for symbol in found if symbol is not None]
+
+    # units -----------------------------------------------------------------------------
+    def unit_owner(self, unit_id: str) -> tuple[RepoObject, str] | None:
+        resolved = self.state.resolve(unit_id)
+        if resolved is None:
+            return None
+        return resolved[0], resolved[1] or "main"
