@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from adt.abap.pretty import PrinterSettings
 from adt.abap.quickfix import FIX_IDS, Edit, FixEdits, evaluate, propose
 
@@ -162,6 +165,17 @@ def test_in_a_method_every_class_it_inherits_from_must_be_known() -> None:
     )
 
 
+def test_in_an_interface_method_the_interface_must_be_known() -> None:
+    implementation = (
+        "CLASS lcl IMPLEMENTATION.\n  METHOD lif~m.\n    lv_z = iv_p.\n  ENDMETHOD.\nENDCLASS."
+    )
+    definition = "CLASS lcl DEFINITION.\n  PUBLIC SECTION.\n    INTERFACES lif.\nENDCLASS."
+    interface = "INTERFACE lif.\n  METHODS m IMPORTING iv_p TYPE i.\nENDINTERFACE."
+    assert kinds(implementation, 3, 5, (definition,)) == []
+    assert kinds(implementation, 3, 5, (definition, interface)) == ["declare_local_variable"]
+    assert kinds(implementation, 3, 12, (definition, interface)) == []
+
+
 # --- pretty_print_statement ---------------------------------------------------------------
 
 
@@ -190,3 +204,60 @@ def test_no_statement_no_fix_and_unknown_ids_are_none() -> None:
         "create_method_def",
         "pretty_print_statement",
     } == FIX_IDS
+
+
+# --- properties ---------------------------------------------------------------------------
+
+STATEMENTS = [
+    "REPORT z.",
+    "CLASS lcl DEFINITION.",
+    "PUBLIC SECTION.",
+    "METHODS: a, b.",
+    "ENDCLASS.",
+    "CLASS lcl IMPLEMENTATION.",
+    "METHOD a.",
+    "METHOD c.",
+    "ENDMETHOD.",
+    "FORM f USING p.",
+    "ENDFORM.",
+    "DATA: x TYPE i,\n      y TYPE i.",
+    "DATA z TYPE i.",
+    "lv_new = x + y.",
+    "IF lv_other = 1.",
+    "ENDIF.",
+    "WRITE / lv_out.",
+    "START-OF-SELECTION.",
+    'FUNCTION z_f.\n*"  IMPORTING\n*"     VALUE(IV) TYPE I',
+    "ENDFUNCTION.",
+    "x = 'lit'. \" comment",
+    "data(w) = |t{ lv_t }|.",
+]
+
+
+@st.composite
+def sources(draw: st.DrawFn) -> tuple[str, int, int]:
+    parts = draw(st.lists(st.sampled_from(STATEMENTS), min_size=1, max_size=14))
+    gaps = draw(st.lists(st.sampled_from(["\n", "\n  ", " ", "\n\n"]), min_size=len(parts)))
+    text = "".join(part + gap for part, gap in zip(parts, gaps, strict=False))
+    lines = text.split("\n")
+    line = draw(st.integers(1, len(lines)))
+    column = draw(st.integers(0, len(lines[line - 1]) + 1))
+    return text, line, column
+
+
+def _inside(lines: list[str], position: tuple[int, int]) -> bool:
+    line, column = position
+    return 1 <= line <= len(lines) and 0 <= column <= len(lines[line - 1])
+
+
+@settings(max_examples=400, deadline=None)
+@given(sources())
+def test_every_offered_fix_has_edits_inside_the_text(case: tuple[str, int, int]) -> None:
+    text, line, column = case
+    lines = text.split("\n")
+    for fix in evaluate(text, line, column):
+        result = propose(fix.id, text, line, column)
+        assert result is not None and result.edits, fix
+        for edit in result.edits:
+            assert _inside(lines, edit.start)
+            assert edit.end is None or (_inside(lines, edit.end) and edit.start <= edit.end)

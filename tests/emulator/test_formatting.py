@@ -196,6 +196,25 @@ async def test_settings_refuse_what_they_cannot_store(
     assert (await adt_client.get(SETTINGS)).text == A4H_SETTINGS
 
 
+async def test_settings_accept_the_media_types_discovery_lists(
+    adt_client: httpx.AsyncClient, token: str
+) -> None:
+    body = (
+        '<p:PrettyPrinterSettings xmlns:p="http://www.sap.com/adt/prettyprintersettings" '
+        'p:style="keywordLower"/>'
+    )
+    response = await adt_client.put(
+        SETTINGS,
+        content=body,
+        headers={
+            "x-csrf-token": token,
+            "Content-Type": "application/vnd.sap.adt.ppsettings.v4+xml; charset=utf-8",
+        },
+    )
+    assert response.status_code == 200
+    assert 'abapformatter:style="keywordLower"' in (await adt_client.get(SETTINGS)).text
+
+
 async def test_settings_need_a_csrf_token_to_change(adt_client: httpx.AsyncClient) -> None:
     response = await adt_client.put(SETTINGS, content=b"<x/>")
     assert response.status_code == 403
@@ -309,6 +328,10 @@ async def test_names_declared_in_related_sources_are_not_offered(
         "declare_local_variable"
     ]  # the class definition is in the definitions include
     assert kinds(await evaluate(adt_client, token, source, text, line, 15)) == []
+    main = f"{GREETER}/source/main"
+    greeter = emulator.source(main)
+    line = greeter.split("\n").index("    IF iv_name IS INITIAL.") + 1
+    assert kinds(await evaluate(adt_client, token, main, greeter, line, 8)) == []  # interface
     group = f"{ADT}/functions/groups/zdemo_fg/fmodules/z_demo_add/source/main"
     fm = emulator.source(group).replace("  gv_calls = gv_calls + 1.", "  gv_calls = 1.")
     line = fm.split("\n").index("  gv_calls = 1.") + 1

@@ -6,6 +6,7 @@ import itertools
 
 from adt.abap.declarations import declared_names, is_plain_name, superclass
 from adt.abap.keywords import ASSIGNMENTS
+from adt.abap.pretty import Source
 from adt.abap.tokens import LineKind, Token, TokenKind, TokenStatement
 
 from .model import (
@@ -53,11 +54,16 @@ def _is_usage(site: Site, token: Token) -> bool:
     return i > 0 and tokens[0].upper in _OPERAND_HEADS
 
 
-def _class_known(site: Site) -> bool:
-    """Inside a method: whether the class definition (and those it inherits from) is among
-    the sources, so that every attribute is known."""
+def _class_known(site: Site, method: str) -> bool:
+    """Inside a method: whether the class definition, every class it inherits from and, for
+    an interface method (``lif~m``), the interface are among the sources, so that every
+    attribute and parameter is known."""
     name = class_name(site)
     sources = (site.source, *site.context)
+    if "~" in method:
+        interface = method.split("~", 1)[0]
+        if not any(_defines_interface(s, interface) for s in sources):
+            return False
     seen: set[str] = set()
     while name is not None and name not in seen:
         seen.add(name)
@@ -69,6 +75,13 @@ def _class_known(site: Site) -> bool:
     return True
 
 
+def _defines_interface(source: Source, name: str) -> bool:
+    return any(
+        block.kind == "INTERFACE" and source.statements[block.start].words[1:2] == [name]
+        for block in source.layout.blocks
+    )
+
+
 def _undeclared(site: Site) -> str | None:
     token = site.token
     if token is None or token.kind is not TokenKind.WORD or not is_plain_name(token.text):
@@ -78,9 +91,11 @@ def _undeclared(site: Site) -> str | None:
     procedure, executable = _procedure(site)
     if not executable:
         return None
-    in_method = procedure is not None and site.source.layout.blocks[procedure].kind == "METHOD"
-    if in_method and not _class_known(site):
-        return None
+    block = site.source.layout.blocks[procedure] if procedure is not None else None
+    if block is not None and block.kind == "METHOD":
+        method = site.source.statements[block.start].words[1:2]
+        if not _class_known(site, method[0] if method else ""):
+            return None
     if token.upper in declared_names((site.source, *site.context)):
         return None
     return token.text

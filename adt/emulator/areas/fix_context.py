@@ -1,6 +1,6 @@
 """What the quick fixes know besides the posted text: the sources related to it (the other
-includes of a class, its superclasses, the programs it includes, the rest of a function
-group), and how an answer names the object. Stored sources are read, never changed."""
+includes of a class, its superclasses and interfaces, the programs it includes, the rest of a
+function group), and how an answer names the object. Stored sources are read, never changed."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from ..state import SystemState
 
 _INCLUDE = re.compile(r"^\s*INCLUDE\s+([\w/]+)\s*\.", re.IGNORECASE | re.MULTILINE)
 _SUPERCLASS = re.compile(r"\bINHERITING\s+FROM\s+([\w/]+)", re.IGNORECASE)
+_INTERFACES = re.compile(r"\bINTERFACES\s*:?\s+([\w/]+)", re.IGNORECASE)
 _KINDS_BY_PATH = (
     ("/programs/programs/", "PROG/P"),
     ("/programs/includes/", "PROG/I"),
@@ -72,6 +73,8 @@ class _Collector:
                 )
             for name in _SUPERCLASS.findall(text):
                 self.add(self.find("oo/classes", name))
+            for name in _INTERFACES.findall(text):
+                self.add(self.find("oo/interfaces", name))
             pending += self.texts[before:]
 
 
