@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adt.abap.pretty import STYLES, PrinterSettings, pretty_print, split_text
+from adt.abap.format.pretty import STYLES, PrinterSettings, pretty_print, split_text
+from adt.abap.format.tokens import LineKind, TokenKind, lex
 from adt.abap.scanner import statements
-from adt.abap.tokens import LineKind, TokenKind, lex
 from adt.emulator.large_sample import large_class_source
 
 SAMPLES = Path(__file__).parents[2] / "adt" / "emulator" / "samples" / "src"

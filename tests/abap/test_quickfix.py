@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adt.abap.pretty import PrinterSettings
-from adt.abap.quickfix import FIX_IDS, Edit, FixEdits, evaluate, propose
+from adt.abap.format.pretty import PrinterSettings
+from adt.abap.format.quickfix import FIX_IDS, Edit, FixEdits, evaluate, propose
 
 PRINTING = "pretty_print_statement"
 

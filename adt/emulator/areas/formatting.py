@@ -1,10 +1,10 @@
 """The pretty printer and its settings; quick fixes.
 
 ``POST /abapsource/prettyprinter`` formats text with the caller's settings
-(:mod:`adt.abap.pretty`), ``GET``/``PUT …/settings`` read and write those settings (one set
+(:mod:`adt.abap.format.pretty`), ``GET``/``PUT …/settings`` read and write those settings (one set
 per user), ``POST /quickfixes/evaluation`` lists the fixes at a position and
 ``POST /quickfixes/proposals/providers/refactoring/quickfixes/<id>`` answers a fix's edits
-(:mod:`adt.abap.quickfix`). Nothing here changes a stored source.
+(:mod:`adt.abap.format.quickfix`). Nothing here changes a stored source.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from adt.abap import quickfix
-from adt.abap.pretty import PrinterSettings, pretty_print
+from adt.abap.format.pretty import PrinterSettings, pretty_print
 from adt.emulator.areas import Route, fix_context
 from adt.emulator.areas.fix_context import SourceFacts
 from adt.emulator.routes import Call, respond

@@ -1,6 +1,6 @@
 """Which words of a statement are keywords, and how to write a word in upper or lower case.
 
-A word is a keyword when it is in :data:`~adt.abap.keywords.KEYWORDS` and its position does
+A word is a keyword when it is in :data:`~adt.abap.format.keywords.KEYWORDS` and its position does
 not make it a name: right before an assignment operator (``value = 1``), after ``TYPE`` or
 ``LIKE`` (``TYPE data``), after ``REF TO`` or ``OF`` (``TABLE OF string``), or where a
 declaration puts its name (``METHODS run``, ``DATA: value TYPE i``). Words glued to a

@@ -6,13 +6,13 @@ docs/protocol/pretty-printer.md):
 * statements that share a line are put on lines of their own (a comment at the end stays
   with the last one); nothing else is joined or split;
 * with ``indentation``, each statement's first line is indented two blanks per block level
-  (:mod:`adt.abap.blocks`); a continuation line of a chained statement that starts a new
+  (:mod:`adt.abap.format.blocks`); a continuation line of a chained statement that starts a new
   element is aligned under the first element after the colon (two more inside ``BEGIN OF``);
   other continuation lines keep their place relative to the first line (never left of it);
   a comment line with ``"`` takes the indentation of the next statement;
-* keywords and identifiers get the case of the ``style`` (:mod:`adt.abap.casing`);
+* keywords and identifiers get the case of the ``style`` (:mod:`adt.abap.format.casing`);
 * trailing blanks go; comment lines with ``*``, comments, literals and string templates are
-  never changed, nor are lines the lexer marks verbatim (:mod:`adt.abap.tokens`);
+  never changed, nor are lines the lexer marks verbatim (:mod:`adt.abap.format.tokens`);
 * the result has the same tokens as the input, and printing it again changes nothing.
 
 Text comes in with any line ends (CRLF, LF, a lone CR) and goes out with LF; the final line

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adt.abap.blocks import EVENT, Block
-from adt.abap.pretty import PrinterSettings, Source
-from adt.abap.tokens import Token, TokenStatement
+from adt.abap.format.blocks import EVENT, Block
+from adt.abap.format.pretty import PrinterSettings, Source
+from adt.abap.format.tokens import Token, TokenStatement
 
 #: Blocks whose statements are executable code.
 PROCEDURES = frozenset({"METHOD", "FORM", "FUNCTION", "MODULE", EVENT})

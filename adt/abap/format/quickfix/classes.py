@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from adt.abap.blocks import Block
-from adt.abap.declarations import declared_methods, implemented_methods
+from adt.abap.format.blocks import Block
+from adt.abap.format.declarations import declared_methods, implemented_methods
 
 from .model import Edit, Fix, FixEdits, Site, case, class_name, end_of, find_class
 

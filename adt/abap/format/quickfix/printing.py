@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adt.abap.pretty import printed_by_line
+from adt.abap.format.pretty import printed_by_line
 
 from .model import Edit, Fix, FixEdits, Site, end_of
 

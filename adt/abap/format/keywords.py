@@ -1,7 +1,7 @@
 """ABAP keywords, for case conversion.
 
 ABAP reserves no words: ``data`` may name a variable and ``value`` a parameter. A real system
-knows from its parser which token is a keyword; without one, :mod:`adt.abap.casing` combines
+knows from its parser which token is a keyword; without one, :mod:`adt.abap.format.casing` combines
 this list with the position of a word. The list holds the words of statements, additions and
 operators; it leaves out built-in types (``i``, ``string``) and functions (``lines( )``),
 which SAP's pretty printer treats as identifiers, and words that are far more often names

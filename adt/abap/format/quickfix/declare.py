@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 
-from adt.abap.declarations import declared_names, is_plain_name, superclass
-from adt.abap.keywords import ASSIGNMENTS
-from adt.abap.pretty import Source
-from adt.abap.tokens import LineKind, Token, TokenKind, TokenStatement
+from adt.abap.format.declarations import declared_names, is_plain_name, superclass
+from adt.abap.format.keywords import ASSIGNMENTS
+from adt.abap.format.pretty import Source
+from adt.abap.format.tokens import LineKind, Token, TokenKind, TokenStatement
 
 from .model import (
     PROCEDURES,

@@ -1,7 +1,7 @@
 """Quick fixes: which ones apply at a position of a source, and the text edits of one.
 
 A small, honest set, each computed from the text alone (plus related sources for
-declarations, see :mod:`adt.abap.declarations`):
+declarations, see :mod:`adt.abap.format.declarations`):
 
 ``add_unimplemented_method`` (id ``unimplemented_methods``)
     on a ``CLASS`` statement, or a ``METHODS`` statement in a definition, whose class declares
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from adt.abap.pretty import PrinterSettings, Source, split_text
-from adt.abap.tokens import Token, TokenKind
+from adt.abap.format.pretty import PrinterSettings, Source, split_text
+from adt.abap.format.tokens import Token, TokenKind
 
 from .classes import definition, implementations, offer_definition, offer_implementations
 from .declare import declaration, offer_declaration
