@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from adt.abap import quickfix
+from adt.abap.format import quickfix
 from adt.abap.format.pretty import PrinterSettings, pretty_print
 from adt.emulator.areas import Route, fix_context
 from adt.emulator.areas.fix_context import SourceFacts
