@@ -1,0 +1,346 @@
+"""ABAP source as positioned tokens: what a tool needs to rewrite text without changing it.
+
+:mod:`adt.abap.scanner` answers "which statements, where, and their first words". Rewriting
+code (the pretty printer, quick fixes) needs more: every token with its line and column, and
+which ones must never be touched — comments, literals, string templates. This lexer follows
+the scanner's rules (``*`` in column 0 starts a comment line, ``"`` a comment to the end of the
+line; ``'…'`` and `` `…` `` stay on one line; ``|…|`` templates with embedded ``{ … }``
+expressions, which may continue on the next line; a period outside literals ends a
+statement; ``:`` and ``,`` chain) and adds two of its own:
+
+* a line the lexer cannot rewrite safely is marked ``verbatim``: one with an unterminated
+  literal or template, one that starts inside a template, and the native sections whose text
+  is not ABAP (native SQL up to ``ENDEXEC``, an AMDP method's SQLScript up to
+  ``ENDMETHOD``), with the line that opens them;
+* whitespace is only blank and tab, so no other character is ever dropped.
+
+Lines are 1-based, columns 0-based (as in ADT fragments ``#start=L,C``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+BLANKS = " \t"
+_WORD_END = BLANKS + "\"'`|.:,"
+
+
+class TokenKind(Enum):
+    WORD = "word"
+    LITERAL = "literal"  # '…' or `…`
+    TEMPLATE = "template"  # |…| with its embedded expressions; may span lines
+    COMMENT = "comment"  # " to the end of the line
+    PERIOD = "period"
+    COLON = "colon"
+    COMMA = "comma"
+    BROKEN = "broken"  # an unterminated literal or template: the rest of its line
+
+
+class LineKind(Enum):
+    BLANK = "blank"
+    STAR = "star"  # a comment line: * in column 0
+    CODE = "code"
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token. ``text`` of a template that spans lines holds its line breaks (LF)."""
+
+    kind: TokenKind
+    text: str
+    line: int
+    column: int
+
+    @property
+    def upper(self) -> str:
+        return self.text.upper()
+
+
+@dataclass
+class SourceLine:
+    """One line, the tokens that start on it, and whether a tool must leave it as it is."""
+
+    number: int
+    text: str
+    kind: LineKind
+    tokens: list[Token] = field(default_factory=list)
+    verbatim: bool = False
+
+    @property
+    def indent(self) -> int:
+        return len(self.text) - len(self.text.lstrip(BLANKS))
+
+    @property
+    def code_tokens(self) -> list[Token]:
+        return [t for t in self.tokens if t.kind is not TokenKind.COMMENT]
+
+
+@dataclass
+class TokenStatement:
+    """The tokens of one statement (comments left out), up to and including its period."""
+
+    tokens: list[Token]
+    terminated: bool
+
+    @property
+    def first(self) -> Token:
+        return self.tokens[0]
+
+    @property
+    def last(self) -> Token:
+        return self.tokens[-1]
+
+    @property
+    def words(self) -> list[str]:
+        """Its words in upper case (literals, templates and punctuation left out)."""
+        return [t.upper for t in self.tokens if t.kind is TokenKind.WORD]
+
+    @property
+    def is_empty(self) -> bool:
+        return self.tokens[0].kind is TokenKind.PERIOD
+
+    @property
+    def colon(self) -> int | None:
+        """Index (in ``tokens``) of the chain colon, if it is a chained statement."""
+        for index, token in enumerate(self.tokens):
+            if token.kind is TokenKind.COLON:
+                return index
+        return None
+
+    def elements(self) -> list[list[Token]]:
+        """The chain elements after the colon (split at commas), or everything after the
+        first word for a statement that is not chained."""
+        colon = self.colon
+        body = self.tokens[1:] if colon is None else self.tokens[colon + 1 :]
+        if colon is None:
+            return [[t for t in body if t.kind is not TokenKind.PERIOD]]
+        parts: list[list[Token]] = [[]]
+        for token in body:
+            if token.kind is TokenKind.COMMA:
+                parts.append([])
+            elif token.kind is not TokenKind.PERIOD:
+                parts[-1].append(token)
+        return parts
+
+
+@dataclass
+class _Template:
+    """A template still open at the end of a line (inside an embedded expression)."""
+
+    line: int
+    column: int
+    parts: list[str]
+    stack: list[str]
+
+
+def native_closer(words: list[str]) -> str | None:
+    """The word that ends the native section a statement opens: native SQL after
+    ``EXEC SQL``, SQLScript in an AMDP method (``METHOD m BY DATABASE PROCEDURE …``)."""
+    if words[:2] == ["EXEC", "SQL"]:
+        return "ENDEXEC"
+    if words[:1] == ["METHOD"] and "BY" in words:
+        by = words.index("BY")
+        if words[by + 1 : by + 2] == ["DATABASE"]:
+            return "ENDMETHOD"
+    return None
+
+
+def _literal_end(line: str, start: int, quote: str) -> int:
+    i = start + 1
+    while i < len(line):
+        if line[i] == quote:
+            if i + 1 < len(line) and line[i + 1] == quote:
+                i += 2
+                continue
+            return i
+        i += 1
+    return -1
+
+
+def _starts_word(text: str, word: str) -> bool:
+    stripped = text.lstrip(BLANKS).upper()
+    return stripped.startswith(word) and (
+        len(stripped) == len(word) or stripped[len(word)] in _WORD_END
+    )
+
+
+class _Lexer:
+    def __init__(self) -> None:
+        self.lines: list[SourceLine] = []
+        self._template: _Template | None = None
+        self._words: list[str] = []
+        self._native: str | None = None  # the word that ends a native (non-ABAP) section
+        self._opened_at: int | None = None  # where the native section opened on this line
+
+    # lines -------------------------------------------------------------------------------
+    def add(self, number: int, text: str) -> None:
+        if self._template is not None:
+            line = SourceLine(number, text, LineKind.CODE, verbatim=True)
+            self.lines.append(line)
+            self._scan(line, self._continue_template(line, 0))
+        elif self._native is not None and not _starts_word(text, self._native):
+            self.lines.append(SourceLine(number, text, LineKind.CODE, verbatim=True))
+        elif text.startswith("*"):
+            self.lines.append(SourceLine(number, text, LineKind.STAR))
+        elif not text.strip(BLANKS):
+            self.lines.append(SourceLine(number, text, LineKind.BLANK))
+        else:
+            self._native = None
+            line = SourceLine(number, text, LineKind.CODE)
+            self.lines.append(line)
+            self._scan(line, 0)
+        self._after_native_opening()
+
+    def _after_native_opening(self) -> None:
+        """The line that opens a native section stays as it is if native text follows."""
+        if self._opened_at is not None:
+            line, opened_at = self.lines[-1], self._opened_at
+            self._opened_at = None
+            if any(t.column > opened_at for t in line.code_tokens) or self._template:
+                line.verbatim = True
+
+    def finish(self) -> None:
+        if self._template is not None:
+            self._break_template(self.lines[-1])
+
+    def _scan(self, line: SourceLine, start: int) -> None:
+        i = start
+        while i < len(line.text) and self._template is None:
+            i = self._step(line, i)
+
+    def _emit(self, line: SourceLine, kind: TokenKind, column: int, text: str) -> None:
+        line.tokens.append(Token(kind, text, line.number, column))
+
+    # code --------------------------------------------------------------------------------
+    def _step(self, line: SourceLine, i: int) -> int:
+        text, ch = line.text, line.text[i]
+        if ch in BLANKS:
+            return i + 1
+        if ch == '"':
+            self._emit(line, TokenKind.COMMENT, i, text[i:])
+            return len(text)
+        if ch in "'`":
+            return self._literal(line, i)
+        if ch == "|":
+            self._template = _Template(line.number, i, [], [])
+            return self._continue_template(line, i)
+        if ch == ".":
+            self._emit(line, TokenKind.PERIOD, i, ch)
+            self._end_statement(line)
+            return i + 1
+        if ch in ":,":
+            self._emit(line, TokenKind.COLON if ch == ":" else TokenKind.COMMA, i, ch)
+            return i + 1
+        j = i
+        while j < len(text) and text[j] not in _WORD_END:
+            j += 1
+        word = text[i:j]
+        self._emit(line, TokenKind.WORD, i, word)
+        self._words.append(word.upper())
+        if self._native is not None and word.upper() == self._native:
+            self._native = None  # a native section that ends on the line it started
+        return j
+
+    def _literal(self, line: SourceLine, i: int) -> int:
+        end = _literal_end(line.text, i, line.text[i])
+        if end < 0:
+            self._emit(line, TokenKind.BROKEN, i, line.text[i:])
+            line.verbatim = True
+            return len(line.text)
+        self._emit(line, TokenKind.LITERAL, i, line.text[i : end + 1])
+        return end + 1
+
+    def _end_statement(self, line: SourceLine) -> None:
+        closer = native_closer(self._words)
+        if closer is not None:
+            self._native = closer
+            self._opened_at = line.tokens[-1].column
+        self._words = []
+
+    # templates ---------------------------------------------------------------------------
+    def _continue_template(self, line: SourceLine, start: int) -> int:
+        """Scan template text from ``start``; returns where code resumes (or the line end)."""
+        template = self._template
+        assert template is not None
+        text, i = line.text, start
+        if not template.stack:
+            template.stack.append("|")
+            i += 1
+        while 0 <= i < len(text) and template.stack:
+            i = self._template_char(template, text, i)
+        if i < 0 or (template.stack and template.stack[-1] == "|"):
+            template.parts.append(text[start:])
+            self._break_template(line)
+            return len(text)
+        template.parts.append(text[start:i])
+        if template.stack:
+            return len(text)  # inside an embedded expression: the template goes on
+        self._template = None
+        self._emit_template(template)
+        return i
+
+    @staticmethod
+    def _template_char(template: _Template, text: str, i: int) -> int:
+        """One step inside a template; -1 for an unterminated literal in an expression."""
+        ch, stack = text[i], template.stack
+        if stack[-1] == "|":
+            if ch == "\\":
+                return i + 2
+            if ch == "|":
+                stack.pop()
+            elif ch == "{":
+                stack.append("{")
+            return i + 1
+        if ch == '"':
+            return len(text)  # a comment inside an embedded expression
+        if ch in "'`":
+            end = _literal_end(text, i, ch)
+            return -1 if end < 0 else end + 1
+        if ch == "|":
+            stack.append("|")
+        elif ch == "}":
+            stack.pop()
+        return i + 1
+
+    def _emit_template(self, template: _Template) -> None:
+        owner = self.lines[template.line - 1]
+        owner.tokens.append(
+            Token(TokenKind.TEMPLATE, "\n".join(template.parts), template.line, template.column)
+        )
+
+    def _break_template(self, line: SourceLine) -> None:
+        """An unterminated template: a broken token, and every line it touched verbatim."""
+        template = self._template
+        assert template is not None
+        self._template = None
+        for touched in self.lines[template.line - 1 : line.number]:
+            touched.verbatim = True
+        owner = self.lines[template.line - 1]
+        owner.tokens.append(
+            Token(TokenKind.BROKEN, "\n".join(template.parts), template.line, template.column)
+        )
+
+
+def lex(lines: list[str]) -> list[SourceLine]:
+    """The lines of a source (already split, without line ends) with their tokens."""
+    lexer = _Lexer()
+    for number, text in enumerate(lines, start=1):
+        lexer.add(number, text)
+    lexer.finish()
+    return lexer.lines
+
+
+def token_statements(lines: list[SourceLine]) -> list[TokenStatement]:
+    """The statements of lexed lines, in order; a last one without period is unterminated."""
+    result: list[TokenStatement] = []
+    current: list[Token] = []
+    for line in lines:
+        for token in line.code_tokens:
+            current.append(token)
+            if token.kind is TokenKind.PERIOD:
+                result.append(TokenStatement(current, terminated=True))
+                current = []
+    if current:
+        result.append(TokenStatement(current, terminated=False))
+    return result
