@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import socket
-from importlib import metadata
 
 
 def tcp_listener(host: str, port: int) -> socket.socket:
@@ -39,8 +38,25 @@ def port_number(text: str) -> int:
 
 
 def version() -> str:
-    """The installed version of abap-adt."""
+    """The installed version of abap-adt (asked on demand: the metadata machinery is slow
+    to import, and only ``--version`` and ``serverInfo`` need it)."""
+    from importlib import metadata
+
     try:
         return metadata.version("abap-adt")
     except metadata.PackageNotFoundError:  # running from a checkout without installing
         return "unknown"
+
+
+class VersionAction(argparse.Action):
+    """``--version`` that looks the version up only when asked (importing the package
+    metadata machinery costs a start-up that never prints it)."""
+
+    def __init__(
+        self, option_strings: list[str], dest: str = argparse.SUPPRESS, **_: object
+    ) -> None:
+        super().__init__(option_strings, dest=dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        print(f"abap-adt {version()}")
+        parser.exit()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from adt.net import version
+from adt.net import VersionAction
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,6 +17,6 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m lsp_server",
         description="The abap-adt language server on stdio (same as abap-adt lsp).",
     )
-    result.add_argument("--version", action="version", version=f"abap-adt {version()}")
+    result.add_argument("--version", action=VersionAction)
     add_arguments(result)
     return result

@@ -5,10 +5,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from adt.source import ActivationOutcome, CheckOutcome, SourceError
-from adt.source.errors import READ_SOURCE
+from adt.source.errors import READ_SOURCE, SourceError
+
+if TYPE_CHECKING:
+    from adt.source import ActivationOutcome, CheckOutcome
 
 WORDS: Mapping[str, str] = {READ_SOURCE: "adt/readDocument"}
 """How the editor protocol calls the source layer's operations (``retryAction``)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from adt.net import port_number, version
+from adt.net import VersionAction, port_number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +51,6 @@ def parser() -> argparse.ArgumentParser:
     result = argparse.ArgumentParser(
         prog="python -m mcp_bridge", description="The abap-adt MCP bridge (same as abap-adt mcp)."
     )
-    result.add_argument("--version", action="version", version=f"abap-adt {version()}")
+    result.add_argument("--version", action=VersionAction)
     add_arguments(result)
     return result

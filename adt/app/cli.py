@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from adt.net import port_number, version
+from adt.net import VersionAction, port_number
 from lsp_server.arguments import add_arguments as add_lsp_arguments
 from mcp_bridge.arguments import add_arguments as add_mcp_arguments
 
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="abap-adt",
         description="Edit ABAP on SAP systems through ADT: client, emulator, language server, MCP.",
     )
-    parser.add_argument("--version", action="version", version=f"abap-adt {version()}")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     emulator = sub.add_parser("emulator", help="run the local ADT emulator")

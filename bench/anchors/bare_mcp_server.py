@@ -2,7 +2,8 @@
 tool that answers a fixed payload of the size of a 100-line read. It is the floor an MCP
 server on this SDK and transport cannot go below; the bridge benchmarks run it beside ours.
 
-    python bench/anchors/bare_mcp_server.py PORT [PAYLOAD_BYTES]
+    python bench/anchors/bare_mcp_server.py PORT [PAYLOAD_BYTES]   (streamable HTTP)
+    python bench/anchors/bare_mcp_server.py stdio                  (stdio)
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import json
 import sys
 from typing import Any
 
-import uvicorn
 from mcp.server import Server, ServerRequestContext
 from mcp.types import (
     CallToolRequestParams,
@@ -22,7 +22,8 @@ from mcp.types import (
     Tool,
 )
 
-PORT = int(sys.argv[1])
+STDIO = sys.argv[1] == "stdio"
+PORT = 0 if STDIO else int(sys.argv[1])
 SIZE = int(sys.argv[2]) if len(sys.argv) > 2 else 4000
 PAYLOAD: dict[str, Any] = {"status": "success", "data": {"content": "x" * SIZE}}
 
@@ -46,5 +47,21 @@ async def call_tool(
 
 
 server = Server("bare", on_list_tools=list_tools, on_call_tool=call_tool)
-app = server.streamable_http_app(stateless_http=True, json_response=True, host="127.0.0.1")
-uvicorn.run(app, host="127.0.0.1", port=PORT, log_level="warning", access_log=False)
+
+
+async def _stdio() -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+if STDIO:
+    import anyio
+
+    anyio.run(_stdio)
+else:
+    import uvicorn
+
+    app = server.streamable_http_app(stateless_http=True, json_response=True, host="127.0.0.1")
+    uvicorn.run(app, host="127.0.0.1", port=PORT, log_level="warning", access_log=False)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from adt.agent.registry import Build
 from adt.source.errors import InvalidArgument, VersionConflict
 from adt.source.token import same_content
 from adt.text import split_lines, to_canonical
@@ -19,6 +18,7 @@ from lsp_server.features.locks import lock_owner
 from lsp_server.merge import diff_hunks, merge
 
 if TYPE_CHECKING:
+    from adt.agent.registry import Build
     from adt.source import WriteOutcome
 
 

@@ -1,0 +1,190 @@
+"""Benchmark: server CPU per keystroke (``textDocument/didChange``), end to end over stdio.
+
+Method. For each document size, the server runs as its own process (``python -m
+lsp_server``, against the emulator on a socket, onSave mode, polling off) and opens one
+``adt://`` program of that many lines. We read the CPU time of every thread of the server
+process (``/proc/<pid>/task/*/schedstat``, nanoseconds), send N ``didChange`` notifications
+(each inserts one character at a random line, as typing does; all written at once, as a fast
+typist's editor would queue them), close them with a request the server must answer after
+them (an unknown method: both servers answer MethodNotFound at once), and read the CPU time
+again. CPU per change = difference / N. The anchor is a bare pygls 2 server
+(``bench/anchors/bare_pygls_server.py``: incremental sync, pygls' own document store) fed the
+same messages; at large sizes it gets fewer changes, because each costs it milliseconds.
+
+Run: ``python bench/keystroke.py`` (writes bench/results/keystroke.md and keystroke.png;
+matplotlib from ``pip install -e '.[bench]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+from lspwire import StdioServer
+
+from adt.emulator import Emulator
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+
+
+def seed_program(folder: Path, lines: int) -> str:
+    """An abapGit folder with one program of ``lines`` lines; returns its name."""
+    name = f"zbench_{lines}"
+    body = [f"REPORT {name}.", *(f'DATA(lv_{i}) = {i}. " line {i}' for i in range(lines - 1))]
+    (folder / f"{name}.prog.abap").write_text("\n".join(body) + "\n")
+    (folder / f"{name}.prog.xml").write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<abapGit version="v1.0.0" '
+        'serializer="LCL_OBJECT_PROG" serializer_version="v1.0.0">\n '
+        '<asx:abap xmlns:asx="http://www.sap.com/abapxml" '
+        'version="1.0">\n  <asx:values>\n   <PROGDIR>\n    <NAME>'
+        f"{name.upper()}</NAME>\n    <SUBC>1</SUBC>\n   </PROGDIR>\n  </asx:values>\n"
+        " </asx:abap>\n</abapGit>\n"
+    )
+    return name
+
+
+def _changes(uri: str, text: str, count: int, seed: int) -> bytes:
+    rng = random.Random(seed)
+    lines = text.count("\n") + 1
+    frames = bytearray()
+    for version in range(2, count + 2):
+        line = rng.randrange(lines)
+        point = {"line": line, "character": 0}
+        frames += StdioServer.frame(
+            {
+                "method": "textDocument/didChange",
+                "params": {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [{"range": {"start": point, "end": point}, "text": "x"}],
+                },
+            }
+        )
+    return bytes(frames)
+
+
+def _initialize(server: StdioServer, options: dict[str, object] | None) -> None:
+    params = {"processId": None, "rootUri": None, "capabilities": {}}
+    if options:
+        params["initializationOptions"] = options
+    server.request("initialize", params)
+    server.notify("initialized", {})
+
+
+def measure(
+    command: list[str], uri: str, text: str, changes: int, options: dict[str, object] | None
+) -> float:
+    """Server CPU microseconds per didChange."""
+    server = StdioServer(command, env={"ABAP_ADT_CONFIG": "/dev/null", "ADT_URL": ""})
+    try:
+        _initialize(server, options)
+        if uri.startswith("adt:"):
+            read = server.request("adt/readDocument", {"uri": uri})["result"]
+            text = read["text"]
+        document = {"uri": uri, "languageId": "abap", "version": 1, "text": text}
+        server.notify("textDocument/didOpen", {"textDocument": document})
+        server.request("bench/ping", None)  # the open is done
+        frames = _changes(uri, text, changes, seed=len(text))
+        before = server.cpu_seconds()
+        server.send_many(frames)
+        answer = server.request("bench/ping", None)
+        after = server.cpu_seconds()
+        assert "error" in answer, answer
+        if uri.startswith("adt:"):  # the changes really arrived: they are what a save writes
+            saved = server.request("adt/saveDocument", {"uri": uri})["result"]
+            assert saved["status"] == "saved" and saved["hunks"] > 0, saved
+        return (after - before) / changes * 1e6
+    finally:
+        server.close()
+
+
+def run(
+    sizes: list[int], changes: int, anchor_budget: float
+) -> list[tuple[int, float, float, int]]:
+    rows = []
+    emulator_folder = Path(tempfile.mkdtemp(prefix="abap-adt-bench-"))
+    names = {size: seed_program(emulator_folder, size) for size in sizes}
+    emulator = Emulator(seed_dirs=[emulator_folder])
+    with emulator.serve_in_thread() as url:
+        options = {
+            "systems": [{"name": "A4H", "url": url, "user": "DEVELOPER", "password": "developer"}],
+            "pollInterval": 0,
+            "agentChannel": False,
+        }
+        for size in sizes:
+            uri = f"adt://A4H/sap/bc/adt/programs/programs/{names[size]}/source/main"
+            ours = measure([sys.executable, "-m", "lsp_server"], uri, "", changes, options)
+            text = emulator.source(f"/sap/bc/adt/programs/programs/{names[size]}/source/main") or ""
+            anchor_changes = max(20, min(changes, int(anchor_budget / max(1e-6, size * 2e-7))))
+            bare = measure(
+                [sys.executable, str(HERE / "anchors" / "bare_pygls_server.py")],
+                "file:///bench.abap",
+                text,
+                anchor_changes,
+                None,
+            )
+            rows.append((size, ours, bare, anchor_changes))
+            print(f"{size:>7} lines: ours {ours:8.1f} µs, bare pygls {bare:9.1f} µs", flush=True)
+    return rows
+
+
+def report(rows: list[tuple[int, float, float, int]], changes: int) -> str:
+    lines = [
+        "# Keystroke cost end to end (server CPU per didChange, over stdio)",
+        "",
+        f"{changes} didChange notifications per size for ours; the bare pygls anchor gets fewer at",
+        "large sizes (its count is shown). Method: the docstring of bench/keystroke.py.",
+        "",
+        "| lines | ours (µs CPU / change) | bare pygls (µs CPU / change) | anchor changes "
+        "| ratio |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for size, ours, bare, anchor_changes in rows:
+        lines.append(
+            f"| {size:,} | {ours:.1f} | {bare:.1f} | {anchor_changes} | {bare / ours:.0f}× |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def plot(rows: list[tuple[int, float, float, int]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = [r[0] for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    ax.plot(sizes, [r[1] for r in rows], "o-", label="abap-adt lsp (fast path)")
+    ax.plot(sizes, [r[2] for r in rows], "s--", label="bare pygls 2 server")
+    ax.axhline(100, color="grey", linestyle=":", label="goal: 100 µs")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("document size (lines)")
+    ax.set_ylabel("server CPU per didChange (µs)")
+    ax.set_title("Keystroke cost end to end over stdio")
+    ax.legend()
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000])
+    parser.add_argument("--changes", type=int, default=2_000)
+    parser.add_argument("--anchor-budget", type=float, default=20.0, help="seconds per anchor size")
+    args = parser.parse_args()
+    rows = run(args.sizes, args.changes, args.anchor_budget)
+    RESULTS.mkdir(exist_ok=True)
+    text = report(rows, args.changes)
+    (RESULTS / "keystroke.md").write_text(text)
+    plot(rows, RESULTS / "keystroke.png")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
