@@ -6,7 +6,7 @@ from lsprotocol import types
 
 from adt.errors import AdtError
 from lsp_server.handlers.requests import source_error
-from lsp_server.outline import Symbol, outline
+from adt.abap.outline import Symbol, outline
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
 
 _SYMBOL_KINDS = {
