@@ -343,6 +343,23 @@ class TextBuffer:
             if tag != "equal"
         ]
 
+    def base_line(self, line: int) -> int | None:
+        """The base line (0-based) that ``line`` still is; ``None`` if it was touched."""
+        if not 0 <= line < len(self._origin):
+            return None
+        origin = self._origin[line]
+        return origin if origin >= 0 else None
+
+    def line_of_base(self, base_line: int) -> int | None:
+        """Where base line ``base_line`` (0-based) is now; ``None`` if it was touched or
+        removed."""
+        if 0 <= base_line < len(self._origin) and self._origin[base_line] == base_line:
+            return base_line  # the common case: nothing moved it
+        for index, origin in enumerate(self._origin):
+            if origin == base_line:
+                return index
+        return None
+
     def changed_base_lines(self) -> Sequence[tuple[int, int]]:
         """Base line ranges touched by the hunks (for merge and conflict reporting)."""
         return [(h.start, h.end) for h in self.hunks()]

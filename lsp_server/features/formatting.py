@@ -1,0 +1,126 @@
+"""Changing the buffer on request: the system's pretty printer (keyword case, indentation)
+for the whole document or some lines, and the quick fixes the system offers at a position.
+
+Every answer is a set of edits on the buffer the request was computed for; the editor
+applies them (or refuses them when the document moved on meanwhile), and they reach us as
+changes like any other. Nothing is saved.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lsp_server.buffer import Edit, line_edits, split_text
+from lsp_server.context import WorkspaceContext
+from lsp_server.documents import OpenDocument
+from lsp_server.features import Feature
+from lsp_server.uris import make_uri
+
+if TYPE_CHECKING:
+    from adt.areas.fixes import FixProposal
+    from adt.workbench import Workbench
+
+
+@dataclass(frozen=True)
+class FixOffer:
+    """A quick fix the system offers; ``index`` names it in :meth:`Formatting.fix_edits`."""
+
+    index: int
+    title: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class FixOffers:
+    ticket: int
+    version: int
+    offers: tuple[FixOffer, ...]
+
+
+@dataclass(frozen=True)
+class DocumentEdits:
+    """Edits of one document; ``version`` is the one they were computed for (``None``:
+    a document the editor may not have open)."""
+
+    uri: str
+    version: int | None
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
+class _Evaluated:
+    ticket: int
+    version: int
+    text: str
+    proposals: tuple[FixProposal, ...]
+
+
+class Formatting(Feature):
+    def __init__(self, ctx: WorkspaceContext) -> None:
+        super().__init__(ctx)
+        self._tickets = itertools.count(1)
+        self._evaluated: dict[str, _Evaluated] = {}  # the last quick-fix evaluation
+
+    def document_closed(self, doc: OpenDocument) -> None:
+        self._evaluated.pop(doc.uri, None)
+
+    def _workbench(self, doc: OpenDocument) -> Workbench:
+        return self.ctx.connections.workbench(doc.ref.system)
+
+    # --- the pretty printer ---------------------------------------------------------------
+
+    async def format(self, uri: str, lines: tuple[int, int] | None = None) -> DocumentEdits:
+        """Edits that turn the buffer into its pretty-printed form; ``lines`` (0-based,
+        inclusive) limits them to those lines (the printer still sees the whole text,
+        because indentation depends on the enclosing blocks)."""
+        doc = self.ctx.documents.require(uri)
+        version, current = doc.version, list(doc.buffer.lines)
+        code = self._workbench(doc).code
+        text = "\n".join(current)
+        if lines is None:
+            formatted = await code.format(text)
+        else:
+            formatted = await code.format_lines(text, lines[0] + 1, lines[1] + 1)
+        return DocumentEdits(uri, version, tuple(line_edits(current, split_text(formatted))))
+
+    # --- quick fixes ----------------------------------------------------------------------
+
+    async def fixes(self, uri: str, point: tuple[int, int]) -> FixOffers:
+        """The quick fixes the system offers at ``point`` of the buffer."""
+        doc = self.ctx.documents.require(uri)
+        text, version = doc.buffer.text, doc.version
+        line, column = point
+        proposals = await self._workbench(doc).code.fixes(
+            doc.ref.source_url, text, line + 1, column
+        )
+        evaluated = _Evaluated(next(self._tickets), version, text, tuple(proposals))
+        self._evaluated[uri] = evaluated
+        offers = tuple(FixOffer(i, p.name or p.kind, p.kind) for i, p in enumerate(proposals))
+        return FixOffers(evaluated.ticket, version, offers)
+
+    async def fix_edits(self, uri: str, ticket: int, index: int) -> list[DocumentEdits] | None:
+        """The edits of offer ``index`` of evaluation ``ticket``, per document, against the
+        text that was evaluated; ``None`` when that evaluation is no longer the last."""
+        doc = self.ctx.documents.get(uri)
+        evaluated = self._evaluated.get(uri)
+        if doc is None or evaluated is None or evaluated.ticket != ticket:
+            return None
+        if not 0 <= index < len(evaluated.proposals):
+            return None
+        proposal = evaluated.proposals[index]
+        result = await self._workbench(doc).code.apply_fix(proposal, evaluated.text)
+        by_uri: dict[str, list[Edit]] = {}
+        for edit in result.edits:
+            target = make_uri(doc.ref.system, edit.source_url)
+            start = (edit.start.line - 1, edit.start.column)
+            end = (edit.end.line - 1, edit.end.column)
+            by_uri.setdefault(target, []).append(Edit(start, end, edit.text))
+        return [
+            DocumentEdits(target, evaluated.version if target == uri else None, tuple(edits))
+            for target, edits in by_uri.items()
+        ]
+
+
+__all__ = ["DocumentEdits", "FixOffer", "FixOffers", "Formatting"]
