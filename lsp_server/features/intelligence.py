@@ -82,17 +82,20 @@ class _Asked:
 
 
 def is_name_char(char: str) -> bool:
-    return char.isalnum() or char in "_/<>"
+    return char.isalnum() or char in "_/"
 
 
 def word_at(line: str, index: int) -> tuple[int, int]:
-    """The identifier around ``index`` (``start == end`` on none)."""
+    """The identifier around ``index`` (``start == end`` on none); a field symbol keeps
+    its brackets (``<ls_row>``)."""
     start = index
     while start > 0 and is_name_char(line[start - 1]):
         start -= 1
     end = index
     while end < len(line) and is_name_char(line[end]):
         end += 1
+    if start < end and start > 0 and line[start - 1] == "<" and line[end : end + 1] == ">":
+        return start - 1, end + 1
     return start, end
 
 

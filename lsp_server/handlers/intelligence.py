@@ -29,9 +29,34 @@ _KINDS = {
 }
 
 
+#: What an element is, by the part of its ADT type after the slash (``CLAS/OM``).
+_ELEMENTS = {
+    "OC": "class",
+    "OI": "interface",
+    "OM": "method",
+    "IO": "method",
+    "OA": "attribute",
+    "IA": "attribute",
+    "OT": "type",
+    "IT": "type",
+    "OOV": "local variable",
+    "OOP": "parameter",
+    "IOP": "parameter",
+    "FF": "function module",
+    "P": "program",
+    "I": "include",
+}
+
+
+def element_kind(adt_type: str) -> str:
+    """``CLAS/OM`` → ``method``; an unknown type as it is."""
+    return _ELEMENTS.get(adt_type.partition("/")[2], adt_type)
+
+
 def symbol_markdown(info: SymbolInfo) -> str:
     """A hover: kind and name, the signature as ABAP, the short text."""
-    parts = [f"**{info.kind}** `{info.name}`" if info.kind else f"`{info.name}`"]
+    kind = element_kind(info.kind)
+    parts = [f"**{kind}** `{info.name}`" if kind else f"`{info.name}`"]
     signature = info.signature()
     if signature != info.name:
         parts.append(f"```abap\n{signature}\n```")
