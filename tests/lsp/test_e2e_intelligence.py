@@ -59,7 +59,10 @@ async def test_completion_and_resolve(client: EditorClient, emulator: Emulator) 
 
 async def test_hover_on_unsaved_text(client: EditorClient) -> None:
     await client.open(GREETER_MAIN)
-    line = f"      rv_text = |{NON_ASCII} {{ mv_salutation }}, {{ mo_formatter->capitalize( iv_name ) }}!|."
+    line = (
+        f"      rv_text = |{NON_ASCII} {{ mv_salutation }}, "
+        "{ mo_formatter->capitalize( iv_name ) }!|."
+    )
     _replace_line(client, GREETER_MAIN, 38, line)
     start = line.index("capitalize")
     hover = await client.text_document_hover_async(
