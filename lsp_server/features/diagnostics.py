@@ -128,14 +128,16 @@ def placed(
     source: str = "abap-adt",
 ) -> Diagnostic:
     """A message at 1-based ``line``, 0-based ``column``, covering the word there (clamped
-    to ``lines``; without them — a document that is not open — the rest of the line)."""
+    to ``lines``; without them — a document that is not open — the rest of the line). At
+    column 0, which is how the system places a message on a whole line, it starts after
+    the indentation."""
     index = max(0, line - 1)
     start = max(0, column or 0)
     if lines is None:
         return Diagnostic((index, start), (index + 1, 0), severity, message, code, source)
     index = min(index, len(lines) - 1)
     text = lines[index]
-    start = min(start, len(text))
+    start = min(start, len(text)) if start else len(text) - len(text.lstrip())
     stop = start
     while stop < len(text) and not text[stop].isspace() and text[stop] != ".":
         stop += 1
