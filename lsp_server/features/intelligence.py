@@ -214,9 +214,6 @@ class CodeIntelligence(Feature):
         base = doc.buffer.base_line(line)
         if base is not None:
             return base
-        saved = doc.buffer.base_text.split("\n")
-        if line < len(saved) and saved[line] == doc.buffer.lines[line]:
-            return line
         raise InvalidArgument(
             "where-used searches the saved source, and the line under the cursor has unsaved "
             "changes: save first"
