@@ -10,7 +10,7 @@ from support.fake_editor import GREETER_URI, REPORT_URI, workspace_on
 
 from adt.emulator import Emulator
 from adt.source.errors import InvalidArgument
-from adt.systems import EditorSettings
+from adt.systems import EditorSettings, LockMode
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.features.quality import atc_severity
 from lsp_server.features.transports import NEW_REQUEST
@@ -153,3 +153,31 @@ async def test_references_are_placed_in_edited_buffers(emulator: Emulator) -> No
         editor.insert_line(REPORT_URI, 13, "  DATA(lo_other) = NEW zcl_demo_greeter( ).")
         with pytest.raises(InvalidArgument, match="save first"):
             await workspace.intelligence.references(REPORT_URI, (13, 30))
+
+
+async def test_on_edit_the_first_change_asks_for_a_request(emulator: Emulator) -> None:
+    await _release_generated_request(emulator)
+    number = emulator.create_transport_request("Feature work")
+    settings = EditorSettings(poll_interval=0, lock_mode=LockMode.ON_EDIT, check_delay=60)
+    async with workspace_on(emulator, settings) as (workspace, editor):
+        await editor.open(TR_REPORT_URI)
+        editor.answers.append(f"{number} Feature work")
+        editor.insert_line(TR_REPORT_URI, 0, "* the first change")
+        await editor.until(lambda: workspace.transports.remembered("A4H", TR_REPORT) == number)
+        assert len(editor.questions) == 1
+        assert (await workspace.save(TR_REPORT_URI)).status == SaveStatus.SAVED
+        assert len(editor.questions) == 1, "the save did not ask again"
+        assert "ZDEMO_TR_REPORT" in [
+            o.name
+            for r in emulator.transport_requests()
+            if r.number == number
+            for t in r.tasks
+            for o in t.objects
+        ]
+    async with workspace_on(emulator, settings) as (workspace, editor):
+        await editor.open(REPORT_URI)
+        editor.insert_line(REPORT_URI, 0, "* local: no question")
+        await workspace.locks.wait_for("/sap/bc/adt/programs/programs/zdemo_report")
+        await workspace.wait_idle()
+        assert editor.questions == []
+    assert emulator.locks() == []
