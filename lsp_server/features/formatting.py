@@ -8,6 +8,7 @@ changes like any other. Nothing is saved.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -57,6 +58,31 @@ class _Evaluated:
     proposals: tuple[FixProposal, ...]
 
 
+def _key(line: str) -> str:
+    """A line as the printer may rewrite it without moving it: case and blanks aside."""
+    return " ".join(line.lower().split())
+
+
+def only_lines(old: list[str], new: list[str], first: int, last: int) -> list[str]:
+    """``old`` with only those changes towards ``new`` that lie within lines
+    ``first``..``last`` (0-based, inclusive): lines are paired up case- and
+    blank-insensitively (the printer recases and re-indents them), so a statement split
+    onto two lines there is kept and a change elsewhere is not."""
+    result: list[str] = []
+    matcher = difflib.SequenceMatcher(
+        None, [_key(x) for x in old], [_key(x) for x in new], autojunk=False
+    )
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            result.extend(
+                new[j1 + k] if first <= i1 + k <= last else old[i1 + k] for k in range(i2 - i1)
+            )
+            continue
+        inside = first <= i1 and (i2 - 1 <= last if i2 > i1 else i1 <= last + 1)
+        result.extend(new[j1:j2] if inside else old[i1:i2])
+    return result
+
+
 class Formatting(Feature):
     def __init__(self, ctx: WorkspaceContext) -> None:
         super().__init__(ctx)
@@ -73,17 +99,14 @@ class Formatting(Feature):
 
     async def format(self, uri: str, lines: tuple[int, int] | None = None) -> DocumentEdits:
         """Edits that turn the buffer into its pretty-printed form; ``lines`` (0-based,
-        inclusive) limits them to those lines (the printer still sees the whole text,
-        because indentation depends on the enclosing blocks)."""
+        inclusive) keeps only the changes within those lines (the printer still sees the
+        whole text, because indentation depends on the enclosing blocks)."""
         doc = self.ctx.documents.require(uri)
         version, current = doc.version, list(doc.buffer.lines)
-        code = self._workbench(doc).code
-        text = "\n".join(current)
-        if lines is None:
-            formatted = await code.format(text)
-        else:
-            formatted = await code.format_lines(text, lines[0] + 1, lines[1] + 1)
-        return DocumentEdits(uri, version, tuple(line_edits(current, split_text(formatted))))
+        formatted = split_text(await self._workbench(doc).code.format("\n".join(current)))
+        if lines is not None:
+            formatted = only_lines(current, formatted, *lines)
+        return DocumentEdits(uri, version, tuple(line_edits(current, formatted)))
 
     # --- quick fixes ----------------------------------------------------------------------
 

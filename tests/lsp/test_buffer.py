@@ -227,3 +227,32 @@ def test_a_mapped_line_is_the_same_text_in_the_base(base: list[str], edits: list
         if origin is not None:
             assert saved[origin] == text
             assert buffer.line_of_base(origin) == index
+
+
+def test_range_formatting_keeps_only_the_changes_in_the_selection() -> None:
+    from lsp_server.features.formatting import only_lines
+
+    old = ["report z.", "if 1 = 1.", "write 'a'. write 'b'.", "endif.", "write 'c'."]
+    new = ["REPORT z.", "IF 1 = 1.", "  WRITE 'a'.", "  WRITE 'b'.", "ENDIF.", "WRITE 'c'."]
+    assert only_lines(old, new, 2, 2) == [
+        "report z.",
+        "if 1 = 1.",
+        "  WRITE 'a'.",
+        "  WRITE 'b'.",
+        "endif.",
+        "write 'c'.",
+    ]
+    assert only_lines(old, new, 0, 4) == new
+    assert only_lines(old, new, 4, 4) == [*old[:4], "WRITE 'c'."]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "A", " a", "b", "c c", ""]), min_size=1, max_size=8),
+    st.lists(st.sampled_from(["a", "B", "  b", "c  c", "d"]), min_size=1, max_size=8),
+)
+def test_formatting_every_line_is_formatting_the_document(old: list[str], new: list[str]) -> None:
+    from lsp_server.features.formatting import only_lines
+
+    assert only_lines(old, new, 0, len(old) - 1) == new
+    assert only_lines(old, new, len(old) + 5, len(old) + 9) == old
