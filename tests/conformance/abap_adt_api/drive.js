@@ -20,13 +20,17 @@
  *               setObjectSource → unLock → stateless (ends the context) → activate →
  *               getObjectSource (active) → searchObject → syntaxCheck; then a second
  *               client: stateful lock → dropSession() → requests, twice.
- *   dev-loop    on ZCL_DEMO_GREETER: codeCompletion / codeCompletionFull /
- *               codeCompletionElement, findDefinition (definition, implementation),
- *               usageReferences + usageReferenceSnippets; the pretty printer under two
- *               settings; then in the transportable package ZDEMO_TR: createTransport →
- *               transportInfo → validateNewObject → createObject → lock →
- *               createTestInclude → setObjectSource ×2 → unLock → activate →
- *               unitTestRun → lock → deleteObject → unLock → dropSession → 404.
+ *   dev-loop    first at a real call in ZCL_DEMO_GREETER: codeCompletion /
+ *               codeCompletionFull / codeCompletionElement, findDefinition (definition,
+ *               implementation), usageReferences + usageReferenceSnippets; then a new
+ *               class in the transportable package ZDEMO_TR: createTransport →
+ *               transportInfo → validateNewObject → createObject (with the request) →
+ *               stateful lock → createTestInclude → setObjectSource ×2 (with the lock
+ *               handle and the request) → unLock → stateless → activate → unitTestRun
+ *               (one test passes, one fails) → codeCompletion / codeCompletionFull /
+ *               findDefinition / usageReferences + snippets in that class → pretty
+ *               printer under two settings → lock → deleteObject (with the request) →
+ *               404 → transportDetails lists the class in the request.
  *   survey      calls (almost) every public ADTClient method with plausible
  *               arguments for the emulator's sample objects; each step carries
  *               detail.category = WORKS | 404-MISSING | BROKEN | OUT-OF-SCOPE.
@@ -35,9 +39,10 @@
  * Every scenario changes the emulator's state (edit-cycle adds a comment line to
  * ZCL_DEMO_GREETER, dev-loop creates a transport request and creates and deletes a
  * class, the survey deletes one object: the one it created, or else ZCL_DEMO_LARGE), so
- * run them against a fresh emulator; tests/conformance/test_abap_adt_api.py starts one
- * per scenario. The exit code is 0 when the driver itself ran to the end (failing steps
- * are data, not driver errors), 2 on bad arguments.
+ * run them against a fresh emulator (edit-cycle and dev-loop may share one, in that
+ * order, as tests/conformance/test_abap_adt_api.py runs them). The exit code is 0 when
+ * the driver itself ran to the end (failing steps are data, not driver errors), 2 on bad
+ * arguments.
  */
 "use strict";
 
@@ -450,58 +455,6 @@ function prettyUgly(keyword) {
   ].join("\n");
 }
 
-function classSource(lower) {
-  return [
-    `CLASS ${lower} DEFINITION`,
-    "  PUBLIC",
-    "  FINAL",
-    "  CREATE PUBLIC.",
-    "",
-    "  PUBLIC SECTION.",
-    "    METHODS twice",
-    "      IMPORTING iv_value        TYPE i",
-    "      RETURNING VALUE(rv_value) TYPE i.",
-    "  PROTECTED SECTION.",
-    "  PRIVATE SECTION.",
-    "ENDCLASS.",
-    "",
-    "",
-    "",
-    `CLASS ${lower} IMPLEMENTATION.`,
-    "",
-    "  METHOD twice.",
-    "    rv_value = iv_value * 2.",
-    "  ENDMETHOD.",
-    "",
-    "ENDCLASS.",
-    ""
-  ].join("\n");
-}
-
-function testClassSource(lower) {
-  return [
-    "CLASS ltcl_conf DEFINITION FINAL FOR TESTING",
-    "  DURATION SHORT",
-    "  RISK LEVEL HARMLESS.",
-    "",
-    "  PRIVATE SECTION.",
-    "    METHODS doubles_two FOR TESTING.",
-    "ENDCLASS.",
-    "",
-    "",
-    "CLASS ltcl_conf IMPLEMENTATION.",
-    "",
-    "  METHOD doubles_two.",
-    `    DATA(lo_cut) = NEW ${lower}( ).`,
-    "    cl_abap_unit_assert=>assert_equals( act = lo_cut->twice( 2 ) exp = 4 ).",
-    "    cl_abap_unit_assert=>assert_equals( act = 4 exp = 4 ).",
-    "  ENDMETHOD.",
-    "",
-    "ENDCLASS.",
-    ""
-  ].join("\n");
-}
-
 /** Resolves when `fn` fails with HTTP 404; a success or another error fails the step. */
 async function expectNotFound(fn) {
   let result;
@@ -517,19 +470,274 @@ async function expectNotFound(fn) {
 
 const normalize = text => String(text).replace(/\r\n/g, "\n");
 
+/**
+ * The new class: `twice` and `quadruple` (which calls `twice` twice). Keywords upper case,
+ * two blanks per level: the pretty printer (keywordUpper) must leave it as it is.
+ */
+function classSource(lower) {
+  return [
+    `CLASS ${lower} DEFINITION`,
+    "  PUBLIC",
+    "  FINAL",
+    "  CREATE PUBLIC.",
+    "",
+    "  PUBLIC SECTION.",
+    "    METHODS twice",
+    "      IMPORTING iv_value        TYPE i",
+    "      RETURNING VALUE(rv_value) TYPE i.",
+    "    METHODS quadruple",
+    "      IMPORTING iv_value        TYPE i",
+    "      RETURNING VALUE(rv_value) TYPE i.",
+    "  PROTECTED SECTION.",
+    "  PRIVATE SECTION.",
+    "ENDCLASS.",
+    "",
+    "",
+    "",
+    `CLASS ${lower} IMPLEMENTATION.`,
+    "",
+    "  METHOD twice.",
+    "    rv_value = iv_value * 2.",
+    "  ENDMETHOD.",
+    "",
+    "  METHOD quadruple.",
+    "    rv_value = twice( twice( iv_value ) ).",
+    "  ENDMETHOD.",
+    "",
+    "ENDCLASS.",
+    ""
+  ].join("\n");
+}
+
+/**
+ * Two tests: DOUBLES_TWO passes; FAILS_ON_PURPOSE compares two known values that differ, so
+ * ABAP Unit reports a failed assertion (the emulator judges assertions it can decide,
+ * docs/emulator.md "ABAP Unit").
+ */
+function testClassSource(lower) {
+  return [
+    "CLASS ltcl_conf DEFINITION FINAL FOR TESTING",
+    "  DURATION SHORT",
+    "  RISK LEVEL HARMLESS.",
+    "",
+    "  PRIVATE SECTION.",
+    "    METHODS doubles_two FOR TESTING.",
+    "    METHODS fails_on_purpose FOR TESTING.",
+    "ENDCLASS.",
+    "",
+    "",
+    "CLASS ltcl_conf IMPLEMENTATION.",
+    "",
+    "  METHOD doubles_two.",
+    `    DATA(lo_cut) = NEW ${lower}( ).`,
+    "    cl_abap_unit_assert=>assert_equals( act = lo_cut->twice( 2 ) exp = 4 ).",
+    "    cl_abap_unit_assert=>assert_equals( act = 4 exp = 4 ).",
+    "  ENDMETHOD.",
+    "",
+    "  METHOD fails_on_purpose.",
+    "    cl_abap_unit_assert=>assert_equals( act = 4 exp = 5 msg = 'four is not five' ).",
+    "  ENDMETHOD.",
+    "",
+    "ENDCLASS.",
+    ""
+  ].join("\n");
+}
+
 async function devLoop() {
   const S = "dev-loop";
   const c = newClient();
   const jar = () => ({ jarContextId: jarContextId(c) === undefined ? null : jarContextId(c) });
   await runStep(S, "login", () => c.login(), { extra: jar });
-  await devLoopIntelligence(S, c);
-  await devLoopPrettyPrinter(S, c);
-  await devLoopLifecycle(S, c, jar);
+  await devLoopSample(S, c);
+  const name = `ZCL_CONF_${require("crypto").randomBytes(3).toString("hex").toUpperCase()}`;
+  const lower = name.toLowerCase();
+  const url = `${ADT}/oo/classes/${lower}`;
+  const o = { name, lower, url, mainUrl: `${url}/source/main`, testUrl: `${url}/includes/testclasses`, transport: "" };
+  await devLoopCreate(S, c, o);
+  await devLoopWrite(S, c, o, jar);
+  await devLoopActivateAndTest(S, c, o);
+  await devLoopIntelligence(S, c, o);
+  await devLoopPrettyPrinter(S, c, o);
+  await devLoopDelete(S, c, o, jar);
   await runStep(S, "logout", () => c.logout());
 }
 
+/** A new transport request, then the new class in the transportable package ZDEMO_TR. */
+async function devLoopCreate(S, c, o) {
+  const isTransport = r => /^[A-Z0-9]{3}K\d{6}$/.test(r);
+  await runStep(S, "createTransport (new request)", async () => (o.transport = await c.createTransport(o.url, `abap-adt-api conformance ${o.name}`, TR_PACKAGE)), {
+    check: r => { expectShape(isTransport(r), `not a transport number: ${JSON.stringify(r)}`); return `${r} for ${o.name}`; }
+  });
+  await runStep(S, "transportInfo (new class in ZDEMO_TR)", () => c.transportInfo(o.url, TR_PACKAGE, "I"), {
+    check: r => {
+      expectShape(r.RECORDING === "X", `RECORDING=${JSON.stringify(r.RECORDING)}: the package does not record changes`);
+      const numbers = (r.TRANSPORTS || []).map(t => t.TRKORR);
+      expectShape(numbers.includes(o.transport), `the new request ${o.transport} is not offered: ${numbers.join(", ")}`);
+      return `DEVCLASS=${r.DEVCLASS} RECORDING=X, offers ${numbers.join(", ")}`;
+    }
+  });
+  await runStep(S, "validateNewObject (CLAS/OC)", () => c.validateNewObject({ objtype: "CLAS/OC", objname: o.name, packagename: TR_PACKAGE, description: "abap-adt-api conformance" }), {
+    check: r => { expectShape(r && r.success === true, `not valid: ${JSON.stringify(r)}`); return JSON.stringify(r); }
+  });
+  await runStep(S, "createObject (CLAS/OC in ZDEMO_TR with the transport)", () => c.createObject({
+    objtype: "CLAS/OC", name: o.name, parentName: TR_PACKAGE, parentPath: `${ADT}/packages/${TR_PACKAGE.toLowerCase()}`,
+    description: "abap-adt-api conformance", transport: o.transport
+  }));
+  await runStep(S, "objectStructure (created, inactive)", () => c.objectStructure(o.url), {
+    check: r => {
+      const m = r.metaData;
+      expectShape(m["adtcore:name"] === o.name, `adtcore:name ${m["adtcore:name"]}`);
+      expectShape(m["adtcore:version"] === "inactive", `adtcore:version ${m["adtcore:version"]}`);
+      return `${m["adtcore:type"]} ${o.name}, ${m["adtcore:version"]}, includes ${r.includes.map(i => i["class:includeType"]).join(",")}`;
+    }
+  });
+}
+
+/** The edit: stateful → lock → test include → two writes with the transport → unLock → stateless. */
+async function devLoopWrite(S, c, o, jar) {
+  let handle = "";
+  await runStep(S, "stateful switch", () => { c.stateful = session_types.stateful; return c.isStateful; }, {
+    check: r => { expectShape(r === true, "not stateful"); return "stateful"; }
+  });
+  await runStep(S, "lock", async () => c.lock(o.url), {
+    check: r => {
+      handle = r.LOCK_HANDLE;
+      expectShape(handle, "no LOCK_HANDLE");
+      expectShape(r.CORRNR === o.transport, `CORRNR=${JSON.stringify(r.CORRNR)}, expected the new request ${o.transport}`);
+      expectShape(liveContext(c), "the stateful LOCK did not open a context");
+      return `LOCK_HANDLE ${handle}, CORRNR ${r.CORRNR}`;
+    },
+    extra: jar
+  });
+  await runStep(S, "createTestInclude", () => c.createTestInclude(o.name, handle, o.transport), { extra: jar });
+  await runStep(S, "setObjectSource (main)", () => c.setObjectSource(o.mainUrl, classSource(o.lower), handle, o.transport), { extra: jar });
+  await runStep(S, "setObjectSource (testclasses)", () => c.setObjectSource(o.testUrl, testClassSource(o.lower), handle, o.transport), { extra: jar });
+  await runStep(S, "unLock", () => c.unLock(o.url, handle), { extra: jar });
+  await runStep(S, "stateless switch", () => { c.stateful = session_types.stateless; return c.isStateful; }, {
+    check: r => { expectShape(r === false, "still stateful"); return "stateless"; }
+  });
+  await runStep(S, "getObjectSource (inactive main, as written)", () => c.getObjectSource(o.mainUrl, { version: "inactive" }), {
+    check: r => {
+      expectShape(normalize(r).trimEnd() === classSource(o.lower).trimEnd(), `not the text written: ${short(JSON.stringify(r), 200)}`);
+      return `${r.split(/\r?\n/).length} lines`;
+    },
+    extra: jar
+  });
+}
+
+/** Activation of everything written, then ABAP Unit: one test passes, one fails. */
+async function devLoopActivateAndTest(S, c, o) {
+  await runStep(S, "inactiveObjects (lists the new class)", () => c.inactiveObjects(), {
+    check: r => {
+      const mine = r.filter(x => x.object && String(x.object["adtcore:uri"]).startsWith(o.url));
+      expectShape(mine.some(x => x.object["adtcore:uri"] === o.url), `${o.url} not listed: ${r.map(x => x.object && x.object["adtcore:uri"]).join(", ")}`);
+      expectShape(mine.some(x => x.object["adtcore:uri"] === o.testUrl), `${o.testUrl} not listed`);
+      return `${mine.length} entries of ${o.name}`;
+    }
+  });
+  await runStep(S, "activate", () => c.activate(o.name, o.url), {
+    check: r => {
+      expectShape(r.success === true, `activation failed: ${JSON.stringify(r.messages).slice(0, 300)}`);
+      expectShape(r.inactive.length === 0, `still inactive: ${JSON.stringify(r.inactive).slice(0, 200)}`);
+      return `success, ${r.messages.length} messages`;
+    }
+  });
+  await runStep(S, "inactiveObjects (none left)", () => c.inactiveObjects(), {
+    check: r => {
+      const left = r.filter(x => x.object && String(x.object["adtcore:uri"]).startsWith(o.url));
+      expectShape(left.length === 0, `still inactive: ${left.map(x => x.object["adtcore:uri"]).join(", ")}`);
+      return `${r.length} entries, none of ${o.name}`;
+    }
+  });
+  await runStep(S, "unitTestRun (DOUBLES_TWO passes, FAILS_ON_PURPOSE fails)", () => c.unitTestRun(o.url), {
+    check: r => {
+      const cls = r.find(x => x["adtcore:name"] === "LTCL_CONF");
+      expectShape(cls, `no test class LTCL_CONF: ${r.map(x => x["adtcore:name"]).join(", ")}`);
+      expectShape(cls.alerts.length === 0, `class alerts: ${JSON.stringify(cls.alerts).slice(0, 300)}`);
+      const byName = n => cls.testmethods.find(x => x["adtcore:name"] === n);
+      const names = cls.testmethods.map(x => x["adtcore:name"]).join(", ");
+      const pass = byName("DOUBLES_TWO"), fail = byName("FAILS_ON_PURPOSE");
+      expectShape(pass && fail, `test methods ${names}`);
+      expectShape(pass.alerts.length === 0, `DOUBLES_TWO failed: ${JSON.stringify(pass.alerts).slice(0, 300)}`);
+      expectShape(fail.alerts.length === 1, `FAILS_ON_PURPOSE: ${fail.alerts.length} alerts`);
+      const alert = fail.alerts[0];
+      expectShape(alert.kind === "failedAssertion" && alert.severity === "critical", `alert ${alert.kind}/${alert.severity}`);
+      expectShape(/four is not five/.test(alert.title), `alert title ${JSON.stringify(alert.title)}`);
+      const details = JSON.stringify(alert.details);
+      expectShape(/Expected \[5\]/.test(details) && /Actual \[4\]/.test(details), `alert details ${details.slice(0, 200)}`);
+      const frame = alert.stack[0];
+      const failLine = position(testClassSource(o.lower), "assert_equals( act = 4 exp = 5").line;
+      expectShape(frame && frame["adtcore:uri"] === `${o.testUrl}#start=${failLine},0`,
+        `stack ${frame && frame["adtcore:uri"]}, expected ${o.testUrl}#start=${failLine},0`);
+      return `DOUBLES_TWO passed; FAILS_ON_PURPOSE: ${alert.title} at line ${failLine}`;
+    }
+  });
+}
+
+/** Completion, navigation and where-used at real positions of the new class. */
+async function devLoopIntelligence(S, c, o) {
+  const src = classSource(o.lower);
+  const call = position(src, "twice( twice(", position(src, "method quadruple").line);
+  const line = call.line, col = call.column, end = col + "twice".length;
+  const decl = position(src, "methods twice"), declCol = decl.column + "methods ".length;
+  const impl = position(src, "method twice."), implCol = impl.column + "method ".length;
+  let refs = [];
+  await runStep(S, "codeCompletion (tw| in quadruple)", () => c.codeCompletion(o.mainUrl, src, line, col + 2), {
+    check: r => {
+      const p = r.find(x => String(x.IDENTIFIER).toUpperCase() === "TWICE");
+      expectShape(p, `no TWICE among ${r.map(x => x.IDENTIFIER).join(", ")} at ${line},${col + 2}`);
+      expectShape(Number(p.PREFIXLENGTH) === 2, `PREFIXLENGTH ${p.PREFIXLENGTH}, expected 2`);
+      return `${r.length} proposals: ${r.map(x => x.IDENTIFIER).slice(0, 5).join(", ")}`;
+    }
+  });
+  await runStep(S, "codeCompletionFull (twice)", () => c.codeCompletionFull(o.mainUrl, src, line, col + 2, "twice"), {
+    check: r => {
+      expectShape(/^twice\(/i.test(r) && /iv_value\s*=/i.test(r) && /rv_value\s*=/i.test(r) && /\)\.\s*$/.test(r), `not a call pattern: ${JSON.stringify(r)}`);
+      return JSON.stringify(r);
+    }
+  });
+  await runStep(S, "findDefinition (twice call → METHODS twice)", () => c.findDefinition(o.mainUrl, src, line, col, end), {
+    check: r => {
+      expectShape(r.url === o.mainUrl && r.line === decl.line && r.column === declCol,
+        `got ${r.url} ${r.line},${r.column}; expected ${o.mainUrl} ${decl.line},${declCol}`);
+      return `${r.url} ${r.line},${r.column}`;
+    }
+  });
+  await runStep(S, "findDefinition implementation (→ METHOD twice)", () => c.findDefinition(o.mainUrl, src, line, col, end, true), {
+    check: r => {
+      expectShape(r.url === o.mainUrl && r.line === impl.line && r.column === implCol,
+        `got ${r.url} ${r.line},${r.column}; expected ${o.mainUrl} ${impl.line},${implCol}`);
+      return `${r.url} ${r.line},${r.column}`;
+    }
+  });
+  await runStep(S, "usageReferences (method twice)", async () => (refs = await c.usageReferences(o.mainUrl, decl.line, declCol + 1)), {
+    check: r => {
+      const user = r.find(x => x["adtcore:type"] === "CLAS/OM" && x["adtcore:name"] === "QUADRUPLE");
+      expectShape(user, `the calling method QUADRUPLE is not listed: ${r.map(x => `${x["adtcore:type"]} ${x["adtcore:name"]}`).join("; ")}`);
+      expectShape(user.objectIdentifier && user.packageRef["adtcore:name"] === TR_PACKAGE, `row without objectIdentifier/package ${TR_PACKAGE}: ${JSON.stringify(user)}`);
+      const tests = r.find(x => x.uri === o.testUrl);
+      expectShape(tests, `the test include ${o.testUrl} is not listed`);
+      return `${r.length} rows: ${r.map(x => x["adtcore:name"]).join(", ")}`;
+    }
+  });
+  await runStep(S, "usageReferenceSnippets (method twice)", () => c.usageReferenceSnippets(refs), {
+    check: r => {
+      const all = r.reduce((a, g) => a.concat(g.snippets), []);
+      const at = (uri, l, cl) => all.find(s => s.uri.uri === uri && s.uri.start.line === l && s.uri.start.column === cl);
+      // one snippet per line, positioned at the line's first match (both calls of `twice`)
+      const own = at(o.mainUrl, line, col);
+      expectShape(own && /twice\( twice\( iv_value \) \)/.test(own.content),
+        `no snippet at ${o.mainUrl} ${line},${col}: ${all.map(s => `${s.uri.uri} ${s.uri.start.line},${s.uri.start.column}`).join("; ")}`);
+      const testCall = position(testClassSource(o.lower), "lo_cut->twice(");
+      const hit = at(o.testUrl, testCall.line, testCall.column + "lo_cut->".length);
+      expectShape(hit && /lo_cut->twice\( 2 \)/.test(hit.content), `no snippet of the test's call: ${JSON.stringify(hit)}`);
+      return `${r.length} groups, ${all.length} snippets`;
+    }
+  });
+}
+
 /** Completion, element info, navigation and where-used at a real call in ZCL_DEMO_GREETER. */
-async function devLoopIntelligence(S, c) {
+async function devLoopSample(S, c) {
   const DEFS = `${CLS}/includes/definitions`, IMPS = `${CLS}/includes/implementations`;
   let src = "", defs = "", imps = "", refs = [];
   await runStep(S, "getObjectSource(ZCL_DEMO_GREETER main, definitions, implementations)", async () => {
@@ -601,13 +809,14 @@ async function devLoopIntelligence(S, c) {
   });
 }
 
-/** The pretty printer follows the user's settings: indentation and keyword case. */
-async function devLoopPrettyPrinter(S, c) {
+/** The pretty printer follows the user's settings (indentation, keyword case), and leaves the
+ * new class, already laid out in that style, unchanged. */
+async function devLoopPrettyPrinter(S, c, o) {
   let original;
   await runStep(S, "prettyPrinterSetting", async () => (original = await c.prettyPrinterSetting()), {
     check: r => { expectShape(r && typeof r["abapformatter:indentation"] === "boolean" && r["abapformatter:style"], `settings ${JSON.stringify(r)}`); return JSON.stringify(r); }
   });
-  for (const [style, keyword] of [["keywordUpper", "upper"], ["keywordLower", "lower"]]) {
+  for (const [style, keyword] of [["keywordLower", "lower"], ["keywordUpper", "upper"]]) {
     await runStep(S, `setPrettyPrinterSetting (indentation, ${style})`, async () => {
       await c.setPrettyPrinterSetting(true, style);
       return c.prettyPrinterSetting();
@@ -625,126 +834,36 @@ async function devLoopPrettyPrinter(S, c) {
       }
     });
   }
+  await runStep(S, "prettyPrinter (the new class, keywordUpper: unchanged)", () => c.prettyPrinter(classSource(o.lower)), {
+    check: r => {
+      expectShape(normalize(r) === classSource(o.lower), `changed: ${short(JSON.stringify(normalize(r)), 300)}`);
+      return "unchanged";
+    }
+  });
   await runStep(S, "setPrettyPrinterSetting (restore)", async () => {
-    const o = original || { "abapformatter:indentation": true, "abapformatter:style": "keywordUpper" };
-    await c.setPrettyPrinterSetting(o["abapformatter:indentation"], o["abapformatter:style"]);
+    const p = original || { "abapformatter:indentation": true, "abapformatter:style": "keywordUpper" };
+    await c.setPrettyPrinterSetting(p["abapformatter:indentation"], p["abapformatter:style"]);
     return c.prettyPrinterSetting();
   }, { check: r => JSON.stringify(r) });
 }
 
-/**
- * create → write → activate → unit test run → delete of a new class in the transportable
- * package ZDEMO_TR, recorded in a new transport request.
- */
-async function devLoopLifecycle(S, c, jar) {
-  const name = `ZCL_CONF_${require("crypto").randomBytes(3).toString("hex").toUpperCase()}`;
-  const lower = name.toLowerCase();
-  const url = `${ADT}/oo/classes/${lower}`;
-  const mainUrl = `${url}/source/main`, testUrl = `${url}/includes/testclasses`;
-  let transport = "", handle = "";
-  const isTransport = r => /^[A-Z0-9]{3}K\d{6}$/.test(r);
-
-  await runStep(S, "createTransport (new request)", async () => (transport = await c.createTransport(url, `abap-adt-api conformance ${name}`, TR_PACKAGE)), {
-    check: r => { expectShape(isTransport(r), `not a transport number: ${JSON.stringify(r)}`); return `${r} for ${name}`; }
-  });
-  await runStep(S, "transportInfo (new class in ZDEMO_TR)", () => c.transportInfo(url, TR_PACKAGE, "I"), {
-    check: r => {
-      expectShape(r.RECORDING === "X", `RECORDING=${JSON.stringify(r.RECORDING)}: the package does not record changes`);
-      const numbers = (r.TRANSPORTS || []).map(t => t.TRKORR);
-      expectShape(numbers.includes(transport), `the new request ${transport} is not offered: ${numbers.join(", ")}`);
-      return `DEVCLASS=${r.DEVCLASS} RECORDING=X, offers ${numbers.join(", ")}`;
-    }
-  });
-  await runStep(S, "validateNewObject (CLAS/OC)", () => c.validateNewObject({ objtype: "CLAS/OC", objname: name, packagename: TR_PACKAGE, description: "abap-adt-api conformance" }), {
-    check: r => { expectShape(r && r.success === true, `not valid: ${JSON.stringify(r)}`); return JSON.stringify(r); }
-  });
-  await runStep(S, "createObject (CLAS/OC in ZDEMO_TR with the transport)", () => c.createObject({
-    objtype: "CLAS/OC", name, parentName: TR_PACKAGE, parentPath: `${ADT}/packages/${TR_PACKAGE.toLowerCase()}`,
-    description: "abap-adt-api conformance", transport
-  }));
-  await runStep(S, "objectStructure (created, inactive)", () => c.objectStructure(url), {
-    check: r => {
-      expectShape(r.metaData["adtcore:name"] === name, `adtcore:name ${r.metaData["adtcore:name"]}`);
-      expectShape(r.metaData["adtcore:version"] === "inactive", `adtcore:version ${r.metaData["adtcore:version"]}`);
-      return `${r.metaData["adtcore:type"]} ${name}, ${r.metaData["adtcore:version"]}, includes ${r.includes.map(i => i["class:includeType"]).join(",")}`;
-    }
-  });
-  await runStep(S, "stateful switch", () => { c.stateful = session_types.stateful; return c.isStateful; }, {
-    check: r => { expectShape(r === true, "not stateful"); return "stateful"; }
-  });
-  await runStep(S, "lock", async () => c.lock(url), {
-    check: r => {
-      handle = r.LOCK_HANDLE;
-      expectShape(handle, "no LOCK_HANDLE");
-      expectShape(r.CORRNR === transport, `CORRNR=${JSON.stringify(r.CORRNR)}, expected the new request ${transport}`);
-      return `LOCK_HANDLE ${handle}, CORRNR ${r.CORRNR}`;
-    },
-    extra: jar
-  });
-  await runStep(S, "createTestInclude", () => c.createTestInclude(name, handle, transport), { extra: jar });
-  await runStep(S, "setObjectSource (main)", () => c.setObjectSource(mainUrl, classSource(lower), handle, transport), { extra: jar });
-  await runStep(S, "setObjectSource (testclasses)", () => c.setObjectSource(testUrl, testClassSource(lower), handle, transport), { extra: jar });
-  await runStep(S, "unLock", () => c.unLock(url, handle), { extra: jar });
-  await runStep(S, "stateless switch", () => { c.stateful = session_types.stateless; return c.isStateful; }, {
-    check: r => { expectShape(r === false, "still stateful"); return "stateless"; }
-  });
-  await runStep(S, "inactiveObjects (lists the new class)", () => c.inactiveObjects(), {
-    check: r => {
-      const mine = r.filter(x => x.object && String(x.object["adtcore:uri"]).startsWith(url));
-      expectShape(mine.some(x => x.object["adtcore:uri"] === url), `${url} not listed: ${r.map(x => x.object && x.object["adtcore:uri"]).join(", ")}`);
-      expectShape(mine.some(x => x.object["adtcore:uri"] === testUrl), `${testUrl} not listed`);
-      return `${mine.length} entries of ${name}`;
-    },
-    extra: jar
-  });
-  await runStep(S, "activate", () => c.activate(name, url), {
-    check: r => {
-      expectShape(r.success === true, `activation failed: ${JSON.stringify(r.messages).slice(0, 300)}`);
-      expectShape(r.inactive.length === 0, `still inactive: ${JSON.stringify(r.inactive).slice(0, 200)}`);
-      return `success, ${r.messages.length} messages`;
-    }
-  });
-  await runStep(S, "inactiveObjects (none left)", () => c.inactiveObjects(), {
-    check: r => {
-      const left = r.filter(x => x.object && String(x.object["adtcore:uri"]).startsWith(url));
-      expectShape(left.length === 0, `still inactive: ${left.map(x => x.object["adtcore:uri"]).join(", ")}`);
-      return `${r.length} entries, none of ${name}`;
-    }
-  });
-  await runStep(S, "unitTestRun", () => c.unitTestRun(url), {
-    check: r => {
-      const cls = r.find(x => x["adtcore:name"] === "LTCL_CONF");
-      expectShape(cls, `no test class LTCL_CONF: ${r.map(x => x["adtcore:name"]).join(", ")}`);
-      expectShape(cls.alerts.length === 0, `class alerts: ${JSON.stringify(cls.alerts).slice(0, 300)}`);
-      const m = cls.testmethods.find(x => x["adtcore:name"] === "DOUBLES_TWO");
-      expectShape(m, `no test method DOUBLES_TWO: ${cls.testmethods.map(x => x["adtcore:name"]).join(", ")}`);
-      expectShape(m.alerts.length === 0, `DOUBLES_TWO failed: ${JSON.stringify(m.alerts).slice(0, 300)}`);
-      return `LTCL_CONF->DOUBLES_TWO passed (${cls.riskLevel}, ${cls.durationCategory})`;
-    }
-  });
-  await runStep(S, "transportDetails (the request records the class)", () => c.transportDetails(transport), {
-    check: r => {
-      const objects = (r.objects || []).concat(...(r.tasks || []).map(t => t.objects || []));
-      expectShape(r["tm:number"] === transport, `tm:number ${r["tm:number"]}`);
-      expectShape(objects.some(o => o["tm:type"] === "CLAS" && o["tm:name"] === name),
-        `R3TR CLAS ${name} not recorded: ${objects.map(o => `${o["tm:pgmid"]} ${o["tm:type"]} ${o["tm:name"]}`).join("; ")}`);
-      return `${transport}: ${objects.length} object(s), tasks ${(r.tasks || []).map(t => t["tm:number"]).join(",")}`;
-    }
-  });
+/** lock → deleteObject with the transport; the class is gone and the request records it. */
+async function devLoopDelete(S, c, o, jar) {
+  let handle = "";
   await runStep(S, "stateful switch (delete)", () => { c.stateful = session_types.stateful; return c.isStateful; }, {
     check: r => { expectShape(r === true, "not stateful"); return "stateful"; }
   });
-  await runStep(S, "lock (delete)", async () => c.lock(url), {
+  await runStep(S, "lock (delete)", async () => c.lock(o.url), {
     check: r => {
       handle = r.LOCK_HANDLE;
       expectShape(handle, "no LOCK_HANDLE");
-      expectShape(r.CORRNR === transport, `CORRNR=${JSON.stringify(r.CORRNR)}, expected ${transport}`);
+      expectShape(r.CORRNR === o.transport, `CORRNR=${JSON.stringify(r.CORRNR)}, expected ${o.transport}`);
       return `LOCK_HANDLE ${handle}, CORRNR ${r.CORRNR}`;
     },
     extra: jar
   });
-  await runStep(S, "deleteObject (with the transport)", () => c.deleteObject(url, handle, transport), { extra: jar });
-  await runStep(S, "unLock (delete)", () => c.unLock(url, handle), { extra: jar });
+  await runStep(S, "deleteObject (with the transport)", () => c.deleteObject(o.url, handle, o.transport), { extra: jar });
+  await runStep(S, "unLock (delete)", () => c.unLock(o.url, handle), { extra: jar });
   // abap-adt-api drops the Set-Cookie headers of error answers (upstream issue #50), so the
   // first request after the stateless switch must succeed to receive the deletion cookie;
   // dropSession() is that request (abapfs does the same after unlocking).
@@ -752,10 +871,19 @@ async function devLoopLifecycle(S, c, jar) {
     check: () => { expectShape(jarContextId(c) === "0", `context not dropped (jar: ${jarContextId(c)})`); return "context dropped"; },
     extra: jar
   });
-  await runStep(S, "objectStructure after delete (404)", () => expectNotFound(() => c.objectStructure(url)), { check: r => r, extra: jar });
-  await runStep(S, "getObjectSource after delete (404)", () => expectNotFound(() => c.getObjectSource(mainUrl)), { check: r => r, extra: jar });
-  await runStep(S, "searchObject after delete (no hit)", () => c.searchObject(name, "CLAS/OC"), {
-    check: r => { expectShape(!r.some(x => x["adtcore:name"] === name), `${name} still found`); return `${r.length} hits`; }
+  await runStep(S, "objectStructure after delete (404)", () => expectNotFound(() => c.objectStructure(o.url)), { check: r => r, extra: jar });
+  await runStep(S, "getObjectSource after delete (404)", () => expectNotFound(() => c.getObjectSource(o.mainUrl)), { check: r => r, extra: jar });
+  await runStep(S, "searchObject after delete (no hit)", () => c.searchObject(o.name, "CLAS/OC"), {
+    check: r => { expectShape(!r.some(x => x["adtcore:name"] === o.name), `${o.name} still found`); return `${r.length} hits`; }
+  });
+  await runStep(S, "transportDetails (the request records the class)", () => c.transportDetails(o.transport), {
+    check: r => {
+      const objects = (r.objects || []).concat(...(r.tasks || []).map(t => t.objects || []));
+      expectShape(r["tm:number"] === o.transport, `tm:number ${r["tm:number"]}`);
+      expectShape(objects.some(x => x["tm:pgmid"] === "R3TR" && x["tm:type"] === "CLAS" && x["tm:name"] === o.name),
+        `R3TR CLAS ${o.name} not recorded: ${objects.map(x => `${x["tm:pgmid"]} ${x["tm:type"]} ${x["tm:name"]}`).join("; ")}`);
+      return `${o.transport}: ${objects.length} object(s), tasks ${(r.tasks || []).map(t => t["tm:number"]).join(",")}`;
+    }
   });
 }
 
