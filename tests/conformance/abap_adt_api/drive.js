@@ -934,7 +934,9 @@ function surveySteps(ctx) {
   add("findCollectionByUrl(/sap/bc/adt/oo/classes)", "discovery", c => c.findCollectionByUrl("/sap/bc/adt/oo/classes"), {
     check: r => { expectShape(r !== undefined, "not found"); return `workspace ${r.discoveryResult.title}`; }
   });
-  add("hasTransportConfig", "discovery", c => c.hasTransportConfig(), { check: r => `${r}` });
+  add("hasTransportConfig", "discovery", c => c.hasTransportConfig(), {
+    check: r => { expectShape(r === true, "the discovery lists no transport search configurations"); return `${r}`; }
+  });
   add("objectTypes", "discovery", c => c.objectTypes(), { check: nonEmptyArray("types") });
   add("loadTypes", "create", c => c.loadTypes(), { check: nonEmptyArray("types") });
   add("syntaxCheckTypes", "check", c => c.syntaxCheckTypes(), {
@@ -952,19 +954,22 @@ function surveySteps(ctx) {
   add("nodeContents(DEVC/K $ZDEMO)", "tree", c => c.nodeContents("DEVC/K", "$ZDEMO"), {
     check: r => {
       ctx.nodeIds = r.objectTypes.map(o => Number.parseInt(o.NODE_ID, 10)).filter(n => n > 0);
-      ctx.nodeTypes = r.objectTypes.filter(o => Number.parseInt(o.NODE_ID, 10) > 0).map(o => o.OBJECT_TYPE);
+      ctx.objects = r.nodes.filter(n => n.OBJECT_NAME).map(n => `${n.OBJECT_TYPE} ${n.OBJECT_NAME}`).sort();
       const note = `nodes=${r.nodes.length} categories=${r.categories.length} objectTypes=${r.objectTypes.length}`;
       expectShape(r.nodes.length > 0, `${note}: the no-body call lists no objects (A4H capture 852 lists every object of the package in TREE_CONTENT)`);
       return note;
     }
   });
+  // the node ids of the folders, in one body: the children of every folder asked for, i.e.
+  // the same objects the body-less call listed (its folder nodes have no OBJECT_NAME)
   add("nodeContents(DEVC/K $ZDEMO, parentnodes=type node ids)", "tree",
     c => c.nodeContents("DEVC/K", "$ZDEMO", undefined, undefined, undefined, ctx.nodeIds && ctx.nodeIds.length ? ctx.nodeIds : [1]), {
       check: r => {
+        const got = r.nodes.map(n => `${n.OBJECT_TYPE} ${n.OBJECT_NAME}`).sort();
         const note = `nodes=${r.nodes.length} [${r.nodes.map(n => n.OBJECT_NAME).join(",")}]`;
         expectShape(r.nodes.length > 0, "no nodes");
-        const missing = (ctx.nodeTypes || []).filter(t => !r.nodes.some(n => n.OBJECT_TYPE === t));
-        expectShape(!missing.length, `${note}: asked for the nodes of ${(ctx.nodeTypes || []).join(", ")} in one body, got none of ${missing.join(", ")} (only the first TV_NODEKEY is honoured)`);
+        const missing = (ctx.objects || []).filter(o => !got.includes(o));
+        expectShape(!missing.length, `${note}: asked for every folder of $ZDEMO in one body, missing ${missing.join(", ")}`);
         return note;
       }
     });
@@ -1146,13 +1151,26 @@ function surveySteps(ctx) {
     check: r => { expectShape(/^[A-Z0-9]{3}K\d{6}$/.test(r), `not a transport number: ${r}`); return r; }
   });
   add("userTransports", "transports", c => c.userTransports(OPTS.user), { check: r => `workbench targets=${r.workbench.length}, customizing=${r.customizing.length}` });
-  add("transportConfigurations", "transports", async c => (ctx.tconfs = await c.transportConfigurations()), { check: nonEmptyArray("configurations") });
+  // a user has no saved search until one is created (A4H answers the empty list first)
+  add("createTransportsConfig", "transports", c => c.createTransportsConfig(), {
+    check: r => { expectShape(r && r.User === OPTS.user && r.WorkbenchRequests === true, `defaults ${JSON.stringify(r)}`); return shape(r); }
+  });
+  add("transportConfigurations", "transports", async c => (ctx.tconfs = await c.transportConfigurations()), {
+    check: r => {
+      expectShape(Array.isArray(r) && r.length > 0, "configurations: empty array after createTransportsConfig");
+      expectShape(r.every(x => x.link && x.etag), `configuration without link or etag: ${JSON.stringify(r[0])}`);
+      return `${r.length} configurations`;
+    }
+  });
   const confUri = () => (ctx.tconfs && ctx.tconfs.length ? ctx.tconfs[0].link : "/sap/bc/adt/cts/transportrequests/searchconfiguration/configurations/0001");
-  add("getTransportConfiguration", "transports", c => c.getTransportConfiguration(confUri()), { check: r => shape(r) });
-  add("createTransportsConfig", "transports", c => c.createTransportsConfig(), { check: r => shape(r) });
+  add("getTransportConfiguration", "transports", c => c.getTransportConfiguration(confUri()), {
+    check: r => { expectShape(r && r.User === OPTS.user, `configuration ${JSON.stringify(r)}`); return shape(r); }
+  });
   add("setTransportsConfig", "transports", c => c.setTransportsConfig(confUri(), (ctx.tconfs && ctx.tconfs[0] && ctx.tconfs[0].etag) || "1", {
     WorkbenchRequests: true, CustomizingRequests: false, TransportOfCopies: false, DateFilter: 2, Modifiable: true, Released: false, User: OPTS.user, FromDate: new Date(), ToDate: new Date()
-  }), { check: r => shape(r) });
+  }), {
+    check: r => { expectShape(r && r.Released === false && r.CustomizingRequests === false, `not changed: ${JSON.stringify(r)}`); return shape(r); }
+  });
   add("transportsByConfig", "transports", c => c.transportsByConfig(confUri()), { check: r => `workbench targets=${r.workbench.length}` });
   const trnum = () => ctx.transport || "A4HK900101";
   add("transportDetails", "transports", c => c.transportDetails(trnum()), { check: r => shape(r) });
