@@ -91,13 +91,13 @@ class PoolText:
         return None
 
     def block(self, kind: BlockKind, name: str) -> Block | None:
-        for block in self._all_blocks():
+        for block in self.all_blocks():
             token = block.name_token
             if block.kind is kind and token is not None and token.upper == name.upper():
                 return block
         return None
 
-    def _all_blocks(self) -> Iterator[Block]:
+    def all_blocks(self) -> Iterator[Block]:
         stack = list(self.blocks)
         while stack:
             block = stack.pop(0)
@@ -200,24 +200,24 @@ def _interface_parts(pool: PoolText, symbol: Symbol) -> list[StructureElement]:
             element.links.append(
                 Link("definitionBlock", _statement_span(unit, statement).href(base))
             )
-        for block in _method_blocks(pool, name):
-            block_span = _block_span(block)
-            token = block.name_token
-            assert token is not None
-            ident = Span(block.unit, token.line, token.column, token.line, token.end)
+        for block, full_name in _method_blocks(pool, name):
+            token = block.header.tokens[1]
+            ident = Span(
+                block.unit, token.line, token.column, token.line, token.column + len(full_name)
+            )
             if not any(link.rel == "implementationIdentifier" for link in element.links):
                 element.links.insert(
                     1, Link("implementationIdentifier", ident.href(base), "CLAS/OM")
                 )
             method = StructureElement(
                 "CLAS/OM",
-                token.upper,
+                full_name,
                 [("clif_name", pool.obj.name), ("level", "instance"), ("visibility", "public")],
             )
             if element.links:
                 method.links.append(Link("definitionIdentifier", element.links[0].href, "CLAS/OR"))
             method.links.append(Link("implementationIdentifier", ident.href(base), "CLAS/OM"))
-            method.links.append(Link("implementationBlock", block_span.href(base)))
+            method.links.append(Link("implementationBlock", _block_span(block).href(base)))
             methods.append(method)
         parts.append(element)
     return parts + methods
@@ -240,15 +240,14 @@ def _interfaces_statement(pool: PoolText, name: str) -> tuple[Statement, int, in
     return None
 
 
-def _method_blocks(pool: PoolText, interface: str) -> list[Block]:
-    prefix = interface.upper() + "~"
-    return [
-        block
-        for block in pool._all_blocks()
-        if block.kind is BlockKind.METHOD
-        and block.name_token is not None
-        and block.name_token.upper.startswith(prefix)
-    ]
+def _method_blocks(pool: PoolText, interface: str) -> list[tuple[Block, str]]:
+    """The ``METHOD zif_x~m`` blocks of the interface, with the full name ``ZIF_X~M``."""
+    found: list[tuple[Block, str]] = []
+    for block in pool.all_blocks():
+        words = [t.upper for t in block.header.tokens[1:4]]
+        if block.kind is BlockKind.METHOD and len(words) == 3 and words[:2] == [interface, "~"]:
+            found.append((block, "".join(words)))
+    return found
 
 
 # --- type hierarchy ---------------------------------------------------------------------
