@@ -84,6 +84,8 @@ STEPS: tuple[tuple[str, str], ...] = (
     ("dev-loop", "codeCompletionFull (twice)"),
     ("dev-loop", "findDefinition (twice call → METHODS twice)"),
     ("dev-loop", "findDefinition implementation (→ METHOD twice)"),
+    ("dev-loop", "classComponents (the new class)"),
+    ("dev-loop", "findObjectPath (the new class in ZDEMO_TR)"),
     ("dev-loop", "usageReferences (method twice)"),
     ("dev-loop", "usageReferenceSnippets (method twice)"),
     ("dev-loop", "prettyPrinterSetting"),

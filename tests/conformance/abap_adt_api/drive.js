@@ -28,7 +28,8 @@
  *               stateful lock → createTestInclude → setObjectSource ×2 (with the lock
  *               handle and the request) → unLock → stateless → activate → unitTestRun
  *               (one test passes, one fails) → codeCompletion / codeCompletionFull /
- *               findDefinition / usageReferences + snippets in that class → pretty
+ *               findDefinition / classComponents / findObjectPath / usageReferences +
+ *               snippets in that class → pretty
  *               printer under two settings → lock → deleteObject (with the request) →
  *               404 → transportDetails lists the class in the request.
  *   survey      calls (almost) every public ADTClient method with plausible
@@ -708,6 +709,24 @@ async function devLoopIntelligence(S, c, o) {
       expectShape(r.url === o.mainUrl && r.line === impl.line && r.column === implCol,
         `got ${r.url} ${r.line},${r.column}; expected ${o.mainUrl} ${impl.line},${implCol}`);
       return `${r.url} ${r.line},${r.column}`;
+    }
+  });
+  await runStep(S, "classComponents (the new class)", () => c.classComponents(o.url), {
+    check: r => {
+      expectShape(r["adtcore:name"] === o.name && r["adtcore:type"] === "CLAS/OC", `root ${r["adtcore:type"]} ${r["adtcore:name"]}`);
+      const twice = r.components.find(x => x["adtcore:name"] === "TWICE");
+      expectShape(twice && r.components.some(x => x["adtcore:name"] === "QUADRUPLE"), `components ${r.components.map(x => x["adtcore:name"]).join(", ")}`);
+      const link = twice.links.find(l => /implementationIdentifier$/.test(l.rel));
+      const want = `./source/main#start=${impl.line},${implCol};end=${impl.line},${implCol + "twice".length}`;
+      expectShape(link && link.href === want, `TWICE implementation link ${link && link.href}, expected ${want}`);
+      return `${r.components.length} components: ${r.components.map(x => `${x["adtcore:type"]} ${x["adtcore:name"]}`).join(", ")}`;
+    }
+  });
+  await runStep(S, "findObjectPath (the new class in ZDEMO_TR)", () => c.findObjectPath(o.url), {
+    check: r => {
+      const names = r.map(x => x["adtcore:name"]);
+      expectShape(names[names.length - 1] === o.name && names[names.length - 2] === TR_PACKAGE, `path ${names.join(" / ")}`);
+      return names.join(" / ");
     }
   });
   await runStep(S, "usageReferences (method twice)", async () => (refs = await c.usageReferences(o.mainUrl, decl.line, declCol + 1)), {
