@@ -173,7 +173,7 @@ def test_a_members_missing_password_names_the_member(tmp_path: Path) -> None:
     config = _team_file(tmp_path, "http://127.0.0.1:1")
     env = _team_env(config, tmp_path)
     del env["BOB_PASSWORD"]
-    with pytest.raises(ConfigurationError, match="team member 'bob'.*BOB_PASSWORD"):
+    with pytest.raises(ConfigurationError, match=r"team member 'bob'.*BOB_PASSWORD"):
         load_settings(env=env, config_file=config)
 
 
