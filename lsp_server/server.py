@@ -27,17 +27,15 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from adt.errors import ConfigurationError
-from adt.systems import Connections, EditorSettings, Settings, SystemsConfig, load_settings
-from adt.systems.settings import load_section
 from lsp_server.buffer import UTF16, Edit, index_to_units, units_to_index
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.protocol import AdtProtocol
 from lsp_server.wire import FrameQueue, parse_did_change
-from lsp_server.workspace import EditorWorkspace
 
 if TYPE_CHECKING:
     from adt.agent import AgentTools, WritePolicy
     from adt.agent.channel import ChannelServer
+    from lsp_server.workspace import EditorWorkspace
 
 log = logging.getLogger("lsp_server")
 
@@ -80,7 +78,8 @@ class AdtLanguageServer(LanguageServer):
             protocol_cls=AdtProtocol,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
         )
-        self.adt = EditorWorkspace(Connections(SystemsConfig()), EditorSettings(), self)
+        self._options: dict[str, Any] | None = None
+        self._workspace: EditorWorkspace | None = None
         self.encoding = UTF16
         self.workspace_uris: list[str] = []
         self._channel: ChannelServer | None = None
@@ -90,18 +89,39 @@ class AdtLanguageServer(LanguageServer):
     # --- configuration --------------------------------------------------------------------
 
     def configure(self, options: dict[str, Any] | None) -> None:
+        """Keep the editor's options (``initialize``); the workspace is built from them on
+        first use — at ``initialized`` at the latest — so the answer to ``initialize`` waits
+        for neither the settings nor the features."""
+        self._options = options
+        self._workspace = None
+
+    @property
+    def adt(self) -> EditorWorkspace:
+        """The workspace: the open documents and every feature, over the configured
+        systems."""
+        if self._workspace is None:
+            self._workspace = self._build_workspace()
+        return self._workspace
+
+    def _build_workspace(self) -> EditorWorkspace:
         """Read the settings; on an error, tell the user which key is wrong and run with the
         defaults (no system: every request then says that none is configured)."""
+        from adt.systems import Connections, Settings, load_settings
+        from lsp_server.workspace import EditorWorkspace
+
         try:
-            settings = load_settings(init_options=options, env=os.environ)
+            settings = load_settings(init_options=self._options, env=os.environ)
         except ConfigurationError as exc:
             self.notify(Severity.ERROR, f"abap-adt configuration: {exc}; using the defaults")
             settings = Settings()
         connections = Connections(settings.systems, source_config=settings.source.to_config())
-        self.adt = EditorWorkspace(connections, settings.editor, self)
+        return EditorWorkspace(connections, settings.editor, self)
 
     def update_settings(self, section: dict[str, Any]) -> None:
         """``didChangeConfiguration``: the editor settings change at once."""
+        from adt.systems import EditorSettings
+        from adt.systems.settings import load_section
+
         try:
             settings = load_section(EditorSettings, options=section, base=self.adt.settings)
         except ConfigurationError as exc:
@@ -279,7 +299,8 @@ class AdtLanguageServer(LanguageServer):
     async def _release(self) -> None:
         if self._channel is not None:
             await self._channel.close()
-        await self.adt.close()
+        if self._workspace is not None:  # never built: nothing was opened or locked
+            await self._workspace.close()
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve on stdio: our own framing and the ``didChange`` fast path

@@ -4,15 +4,17 @@ fixes, resolved lazily (an editor asks for code actions at every cursor move).""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
 
 from adt.errors import AdtError
-from lsp_server.features.formatting import DocumentEdits
 from lsp_server.handlers.requests import source_error
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
+
+if TYPE_CHECKING:
+    from lsp_server.features.formatting import DocumentEdits
 
 FORMAT_KIND = "source.format"
 FORMAT_TITLE = "Format with the pretty printer (keyword case, indentation)"

@@ -9,13 +9,13 @@ from lsprotocol import types
 from pygls.capabilities import get_capability
 
 from adt.errors import AdtError
-from lsp_server.features.intelligence import Proposal, ProposalDetails, Target
 from lsp_server.handlers.requests import source_error
 from lsp_server.progress import Progress
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
 
 if TYPE_CHECKING:
     from adt.workbench import SymbolInfo
+    from lsp_server.features.intelligence import Proposal, ProposalDetails, Target
 
 TRIGGERS = [">", "~"]  # after -> => and ~ the system proposes components
 _KINDS = {
