@@ -7,9 +7,11 @@
  */
 
 const vscode = require('vscode');
+const { AutoSaveAdvice } = require('./autoSave');
 const commands = require('./commands');
 const { ServerConnection } = require('./connection');
 const { AdtFileSystem } = require('./fileSystem');
+const { EarlyWorkspaceSymbols } = require('./symbols');
 const { SCHEME } = require('./uris');
 
 /** @type {ServerConnection | undefined} */
@@ -19,6 +21,7 @@ let connection;
 function activate(context) {
   const output = vscode.window.createOutputChannel('ABAP ADT');
   const server = new ServerConnection(context.secrets, output);
+  const autoSave = new AutoSaveAdvice(context.globalState);
   connection = server;
   context.subscriptions.push(
     output,
@@ -26,6 +29,8 @@ function activate(context) {
     vscode.workspace.registerFileSystemProvider(SCHEME, new AdtFileSystem(server), {
       isCaseSensitive: true,
     }),
+    vscode.languages.registerWorkspaceSymbolProvider(new EarlyWorkspaceSymbols(server)),
+    vscode.workspace.onDidOpenTextDocument((document) => void autoSave.opened(document)),
     vscode.commands.registerCommand(
       'abapAdt.openObject',
       commands.guarded(() => commands.openObject(server)),

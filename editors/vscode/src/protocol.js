@@ -13,6 +13,7 @@ const OPEN_OBJECT = 'adt/openObject';
 const OBJECT_STRUCTURE = 'adt/objectStructure';
 const SEARCH_OBJECTS = 'adt/searchObjects';
 const EXECUTE_COMMAND = 'workspace/executeCommand';
+const WORKSPACE_SYMBOL = 'workspace/symbol';
 const DID_CHANGE_CONFIGURATION = 'workspace/didChangeConfiguration';
 const ACTIVATE_COMMAND = 'adt.activate';
 
@@ -117,6 +118,7 @@ module.exports = {
   OBJECT_STRUCTURE,
   SEARCH_OBJECTS,
   EXECUTE_COMMAND,
+  WORKSPACE_SYMBOL,
   DID_CHANGE_CONFIGURATION,
   ACTIVATE_COMMAND,
   ADT_FAILURE,
