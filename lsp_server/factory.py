@@ -11,10 +11,10 @@ import sys
 from typing import BinaryIO, NoReturn
 
 from adt import logs
-from lsp_server.handlers import documents, requests, symbols
+from lsp_server.handlers import documents, requests, state, symbols
 from lsp_server.server import AdtLanguageServer
 
-HANDLERS = (documents, requests, symbols)
+HANDLERS = (documents, requests, state, symbols)
 
 
 def create_server() -> AdtLanguageServer:

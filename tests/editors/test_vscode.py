@@ -212,6 +212,11 @@ def test_language_abap_covers_adt_documents() -> None:
 SYSTEM = "A4H"
 NAME = "/ABC/CL_X"
 SOURCE = "CLASS /abc/cl_x DEFINITION PUBLIC.\nENDCLASS.\nCLASS /abc/cl_x IMPLEMENTATION.\nENDCLASS."
+PACKAGE = (
+    '<?xml version="1.0" encoding="utf-8"?><abapGit version="v1.0.0"><asx:abap '
+    'xmlns:asx="http://www.sap.com/abapxml" version="1.0"><asx:values><DEVC>'
+    "<CTEXT>An empty package</CTEXT></DEVC></asx:values></asx:abap></abapGit>"
+)
 
 
 def _contract(mode: str, payload: object) -> dict[str, Any]:
@@ -222,9 +227,12 @@ def _contract(mode: str, payload: object) -> dict[str, Any]:
 
 @pytest.fixture
 def emulator(tmp_path: Path) -> Emulator:
-    """A system with one namespaced class (and a colleague who changes it)."""
+    """A system with one namespaced class (and a colleague who changes it) and an empty
+    package."""
     (tmp_path / "#abc#cl_x.clas.abap").write_text(SOURCE + "\n", encoding="utf-8")
     (tmp_path / "#abc#cl_x.clas.testclasses.abap").write_text("* tests\n", encoding="utf-8")
+    (tmp_path / "$zabc").mkdir()
+    (tmp_path / "$zabc" / "package.devc.xml").write_text(PACKAGE, encoding="utf-8")
     return Emulator(users=USERS, seed_dirs=[tmp_path])
 
 
@@ -319,3 +327,55 @@ async def test_pure_modules_decide_right_on_the_servers_answers(
     testclasses = uri.replace("/source/main", "/includes/testclasses")
     assert {item["documentUri"] for item in seen["includeItems"]} == {uri, testclasses}
     assert seen["activation"] == {"level": "info", "message": f"Activated {NAME}."}
+
+
+@needs_node
+async def test_status_bar_follows_the_servers_lock(
+    vscode: EditorClient, emulator: Emulator
+) -> None:
+    client = vscode
+    uri = (await client.request("adt/openObject", {"name": NAME}))["uri"]
+    await client.open(uri)
+    state = await client.request("adt/documentState", {"uri": uri})
+    assert state == {
+        "uri": uri,
+        "system": SYSTEM,
+        "objectUrl": "/sap/bc/adt/oo/classes/%2fabc%2fcl_x",
+        "lockMode": "onSave",
+        "locked": False,
+        "open": True,
+        "dirty": False,
+    }
+    assert _contract("status", {"state": state})["text"] == "$(unlock) A4H"
+
+    client.configure({"lockMode": "onEdit", "pollInterval": 0})
+    client.insert_line(uri, 0, "* typing")
+    await client.until(lambda: emulator.locks())
+    locked = await client.request("adt/documentState", {"uri": uri})
+    assert locked["locked"] and locked["dirty"] and locked["lockMode"] == "onEdit"
+    shown = _contract("status", {"state": locked})
+    assert shown["text"] == "$(lock) A4H"
+    assert shown["tooltip"].startswith(f"{NAME} on A4H: locked for your edits")
+
+
+@needs_node
+async def test_open_object_offers_no_package(vscode: EditorClient) -> None:
+    """A package is found by name but has no source: "Open Object" says so instead of
+    offering it (and failing to open it)."""
+    opened = await vscode.request("adt/openObject", {"name": "$ZABC"})
+    assert opened["found"] is False
+    assert [(hit["name"], "documentUri" in hit) for hit in opened["candidates"]] == [
+        ("$ZABC", False)
+    ]
+    choice = _contract("candidates", {"name": "$ZABC", "opened": opened})
+    assert choice["items"] == []
+    assert choice["message"] == (
+        "No ABAP source is named $ZABC; found only objects without a source: $ZABC (DEVC/K)."
+    )
+    # a candidate with a source is offered and opened by its documentUri, without asking again
+    partial = await vscode.request("adt/openObject", {"name": "/ABC/CL"})
+    assert partial["found"] is False
+    offered = _contract("candidates", {"name": "/ABC/CL", "opened": partial})["items"]
+    assert [item["documentUri"] for item in offered] == [
+        f"adt://{SYSTEM}/sap/bc/adt/oo/classes/%2fabc%2fcl_x/source/main"
+    ]

@@ -300,6 +300,10 @@ function show(outcome) {
 }
 
 module.exports = {
+  adtDocument,
+  openDocument,
+  show,
+  systemParam,
   openObject,
   searchObjects,
   openInclude,

@@ -11,6 +11,7 @@
 const vscode = require('vscode');
 const { LanguageClient, State } = require('vscode-languageclient/node');
 const { systemNames, uriConverters } = require('./editorUris');
+const { showCommandResult } = require('./devloop');
 const { languageClientChannel } = require('./output');
 const { collectPasswords, secretKey, storeAccepted } = require('./passwords');
 const { DID_CHANGE_CONFIGURATION, SEARCH_OBJECTS } = require('./protocol');
@@ -177,6 +178,14 @@ class ServerConnection {
         initializationOptions: options,
         outputChannel: languageClientChannel(this.output),
         uriConverters,
+        middleware: {
+          // a code lens runs the server's command directly: show its outcome too
+          executeCommand: async (command, args, next) => {
+            const result = await next(command, args);
+            showCommandResult(command, args, result);
+            return result;
+          },
+        },
       },
     );
     client.onDidChangeState(({ newState }) => {
