@@ -13,6 +13,7 @@ const { LanguageClient, State } = require('vscode-languageclient/node');
 const { systemNames, uriConverters } = require('./editorUris');
 const { showCommandResult } = require('./devloop');
 const { languageClientChannel } = require('./output');
+const { nameObjectsInServerMessages } = require('./serverMessages');
 const { collectPasswords, secretKey, storeAccepted } = require('./passwords');
 const { DID_CHANGE_CONFIGURATION, SEARCH_OBJECTS } = require('./protocol');
 const { logonOutcome } = require('./results');
@@ -188,6 +189,7 @@ class ServerConnection {
         },
       },
     );
+    nameObjectsInServerMessages(client);
     client.onDidChangeState(({ newState }) => {
       this.#running = newState === State.Running;
       this.#changed.fire(undefined);

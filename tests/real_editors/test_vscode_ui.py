@@ -1,0 +1,165 @@
+"""The extension in a real VS Code (code-server 4.139, Code 1.139) as a person uses it, against
+the emulator: log on, open, edit, save, a colleague's change and the merge, class includes,
+a syntax error undone, a restart, Ctrl+T in a new window. The tests run in file order and
+build on each other (one editor for the module); after each write the emulator's stored
+source is checked, and every step leaves a screenshot in artifacts/screenshots."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from workbench import Editor
+
+REPORT = "/sap/bc/adt/programs/programs/zdemo_report/source/main"
+GREETER_IMPL = "/sap/bc/adt/oo/classes/zcl_demo_greeter/includes/implementations"
+
+
+def test_a_mistyped_password_is_refused_and_not_kept(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZDEMO_REPORT")
+    ui.until(lambda: "A4H" in ui.quick_input_title(), "the password prompt of A4H")
+    ui.shot("password-prompt")
+    ui.answer("wrong-password")
+    refused = ui.notification(r"A4H refused the logon")
+    assert "The password was not stored" in refused
+    failed = ui.notification(r"The ABAP system refused the logon: wrong user or password\?")
+    assert "new client" not in failed
+    ui.shot("password-refused")
+    ui.click_in_notification(r"A4H refused the logon", "Enter Password")
+    ui.until(lambda: "A4H" in ui.quick_input_title(), "the password prompt again")
+    ui.answer("developer")  # accepted and stored: the next test opens without a prompt
+
+
+def test_open_object_shows_the_object_named_and_coloured(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZDEMO_REPORT")
+    ui.wait_for_tab("ZDEMO_REPORT")
+    stored = editor.emulator.source(REPORT) or ""
+    ui.until(lambda: ui.editor_lines()[:3] == stored.splitlines()[:3], "the report's text")
+    keyword = ui.page.locator(".view-line span", has_text=re.compile(r"^REPORT$")).first
+    comment = ui.page.locator(".view-line span", has_text=re.compile(r"^\*&-")).first
+    assert keyword.evaluate("e => getComputedStyle(e).color") != comment.evaluate(
+        "e => getComputedStyle(e).color"
+    ), "keywords and comments are coloured apart by the extension's grammar"
+    ui.until(lambda: ui.status_item(r"A4H").count(), "the system in the status bar")
+    ui.shot("report-opened")
+
+
+def test_typing_is_not_auto_saved_but_ctrl_s_writes(editor: Editor) -> None:
+    ui = editor.workbench
+    before = editor.emulator.source(REPORT)
+    ui.type_at_top("* written from VS Code\n")
+    time.sleep(2.5)  # web VS Code would auto-save after 1 s, the extension turns that off
+    assert editor.emulator.source(REPORT) == before
+    assert ui.tab_is_dirty("ZDEMO_REPORT")
+    ui.shot("typed-not-saved")
+    ui.save()
+    ui.until(
+        lambda: (editor.emulator.source(REPORT) or "").startswith("* written from VS Code\n"),
+        "the save in the emulator",
+    )
+    ui.until(lambda: not ui.tab_is_dirty("ZDEMO_REPORT"), "a clean tab")
+    assert editor.emulator.source(REPORT) == "* written from VS Code\n" + (before or "")
+    ui.shot("saved")
+
+
+def test_a_colleagues_change_is_merged_not_overwritten(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.type_at_top("* mine\n")
+    stored = (editor.emulator.source(REPORT) or "").rstrip("\n")
+    editor.emulator.write_as("COLLEAGUE", REPORT, f"{stored}\n* COLLEAGUE was here\n")
+    theirs = editor.emulator.source(REPORT)
+    assert theirs is not None and "* COLLEAGUE was here" in theirs
+    ui.save()
+    # the server's question, with the object named (not its URI)
+    question = ui.notification(r"^ZDEMO_REPORT was changed on the server by COLLEAGUE")
+    assert "adt://" not in question
+    ui.shot("conflict-question")
+    assert editor.emulator.source(REPORT) == theirs, "nothing was written"
+    ui.click_in_notification(r"ZDEMO_REPORT was changed on the server", "Merge")
+    ui.until(
+        lambda: (editor.emulator.source(REPORT) or "").startswith("* mine\n"),
+        "the merged source in the emulator",
+    )
+    merged = editor.emulator.source(REPORT) or ""
+    assert merged.rstrip("\n").endswith("* COLLEAGUE was here"), "their line is kept"
+    ui.save()  # clears VS Code's dirty mark; writes nothing
+    ui.until(lambda: not ui.tab_is_dirty("ZDEMO_REPORT"), "a clean tab after the merge")
+    assert editor.emulator.source(REPORT) == merged
+    ui.shot("merged")
+
+
+def test_class_includes_have_readable_tab_titles(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZCL_DEMO_GREETER")
+    ui.wait_for_tab("ZCL_DEMO_GREETER")
+    ui.run("ABAP: Open Class Include…")
+    ui.pick("implementations")
+    ui.wait_for_tab("ZCL_DEMO_GREETER (implementations)")
+    assert {"ZDEMO_REPORT", "ZCL_DEMO_GREETER", "ZCL_DEMO_GREETER (implementations)"} <= set(
+        ui.tab_titles()
+    )
+    ui.shot("class-include")
+    log = editor.output_log()
+    assert "adt://a4h/" not in log, "the server sees every URI in one spelling"
+
+
+def test_an_error_undone_leaves_no_problem_and_no_lock(editor: Editor) -> None:
+    ui = editor.workbench
+    editor.workspace_settings(**{"abapAdt.lockMode": "onEdit"})
+    ui.until(lambda: "workspace/didChangeConfiguration" in editor.output_log(), "the new lock mode")
+    ui.type_at_top("IF 1 = 1.\n")
+    ui.until(lambda: editor.emulator.locks(), "the onEdit lock in the emulator")
+    ui.until(lambda: ui.status_item(r"A4H").count(), "the status bar item")
+    ui.until(lambda: any("IF" in row or "ENDIF" in row for row in ui.problems()), "the error")
+    ui.shot("syntax-error-locked")
+    ui.click_editor()
+    for _ in range(5):  # the typing and the Enter are separate undo steps
+        if not ui.tab_is_dirty("ZCL_DEMO_GREETER (implementations)"):
+            break
+        ui.page.keyboard.press("Control+z")
+        time.sleep(0.3)
+    assert not ui.tab_is_dirty("ZCL_DEMO_GREETER (implementations)")
+    ui.until(lambda: not editor.emulator.locks(), "the lock released after undo")
+    ui.until(lambda: not ui.problems(), "an empty Problems panel after undo")
+    assert editor.emulator.source(GREETER_IMPL) is not None
+    ui.shot("undone")
+    editor.workspace_settings(**{"abapAdt.lockMode": "onSave"})
+
+
+def test_a_restart_is_logged_as_a_normal_stop(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Restart Language Server")
+    ui.notification(r"The ABAP language server was restarted")
+    log = editor.output_log()
+    assert "stopped normally (exit code 0)" in log
+    assert not re.search(r"\[Error[^\]]*\] Server process exited", log), log[-3000:]
+    ui.shot("restarted")
+
+
+def test_ctrl_t_finds_objects_in_a_new_window_before_anything_is_open(editor: Editor) -> None:
+    ui = editor.workbench
+    page = ui.page.context.new_page()
+    try:
+        page.goto(editor.url)
+        page.locator(".statusbar").wait_for(timeout=90_000)
+        time.sleep(2)
+        window = type(ui)(page, ui.shots)
+        page.keyboard.press("Control+t")
+        box = window.quick_input().locator(".quick-input-box input")
+        box.type("ZCL_DEMO_GREE")
+        row = page.locator(".quick-input-list .monaco-list-row").filter(has_text="ZCL_DEMO_GREETER")
+        window.until(lambda: row.count(), "ZCL_DEMO_GREETER among the workspace symbols")
+        window.shot("ctrl-t-new-window")
+        box.press("Enter")
+        window.wait_for_tab("ZCL_DEMO_GREETER")
+    finally:
+        page.close()
