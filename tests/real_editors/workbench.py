@@ -4,6 +4,7 @@ the Problems panel. Every step can be photographed into the artefacts directory.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -18,13 +19,13 @@ from adt.emulator import Emulator
 
 T = TypeVar("T")
 STEP_TIMEOUT = 30.0
+_SHOTS = itertools.count(1)  # one numbering for every window's screenshots
 
 
 class Workbench:
     def __init__(self, page: Page, shots: Path) -> None:
         self.page = page
         self.shots = shots
-        self._count = 0
 
     # --- waiting and pictures -------------------------------------------------------------
 
@@ -42,8 +43,7 @@ class Workbench:
             time.sleep(0.2)
 
     def shot(self, name: str) -> Path:
-        self._count += 1
-        path = self.shots / f"{self._count:02d}-{name}.png"
+        path = self.shots / f"{next(_SHOTS):02d}-{name}.png"
         self.page.screenshot(path=str(path))
         return path
 
