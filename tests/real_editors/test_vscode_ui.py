@@ -134,6 +134,20 @@ def test_an_error_undone_leaves_no_problem_and_no_lock(editor: Editor) -> None:
     editor.workspace_settings(**{"abapAdt.lockMode": "onSave"})
 
 
+def test_auto_save_switched_on_for_abap_is_explained(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    editor.workspace_settings(**{"[abap]": {"files.autoSave": "afterDelay"}})
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZDEMO_INCLUDE")
+    ui.wait_for_tab("ZDEMO_INCLUDE")  # a program include, named as such
+    advice = ui.notification(r"Auto save is on for ABAP objects")
+    assert "ZDEMO_INCLUDE will be written to A4H whenever you pause typing" in advice
+    ui.shot("auto-save-advice")
+    ui.click_in_notification(r"Auto save is on", "Keep Auto Save")
+    editor.workspace_settings(**{"[abap]": {"files.autoSave": "off"}})
+
+
 def test_a_restart_is_logged_as_a_normal_stop(editor: Editor) -> None:
     ui = editor.workbench
     ui.clear_notifications()
