@@ -196,6 +196,12 @@ def test_system_entries_take_the_documented_keys_but_no_password() -> None:
     assert systems["items"]["required"] == ["name", "url", "user"]
 
 
+def test_readme_has_no_relative_links_which_vsce_refuses() -> None:
+    """`vsce package` stops on a relative link when package.json names no repository."""
+    readme = (EXTENSION / "README.md").read_text(encoding="utf-8")
+    assert re.findall(r"\]\((?!https?://|#)[^)]*\)", readme) == []
+
+
 def test_language_abap_covers_adt_documents() -> None:
     (language,) = _manifest()["contributes"]["languages"]
     assert language["id"] == "abap"
