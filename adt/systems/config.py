@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -223,6 +222,8 @@ class ConfigFile:
     def read(cls, path: Path) -> ConfigFile:
         if not path.is_file():
             return cls(path, {})
+        import tomllib  # ~20 ms (it loads datetime): only when there is a file to read
+
         try:
             return cls(path, tomllib.loads(path.read_text(encoding="utf-8")))
         except tomllib.TOMLDecodeError as exc:
