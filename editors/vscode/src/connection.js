@@ -11,7 +11,6 @@
 const vscode = require('vscode');
 const { LanguageClient, State } = require('vscode-languageclient/node');
 const { systemNames, uriConverters } = require('./editorUris');
-const { showCommandResult } = require('./devloop');
 const { languageClientChannel } = require('./output');
 const { nameObjectsInServerMessages } = require('./serverMessages');
 const { collectPasswords, secretKey, storeAccepted } = require('./passwords');
@@ -179,14 +178,6 @@ class ServerConnection {
         initializationOptions: options,
         outputChannel: languageClientChannel(this.output),
         uriConverters,
-        middleware: {
-          // a code lens runs the server's command directly: show its outcome too
-          executeCommand: async (command, args, next) => {
-            const result = await next(command, args);
-            showCommandResult(command, args, result);
-            return result;
-          },
-        },
       },
     );
     nameObjectsInServerMessages(client);

@@ -12,14 +12,15 @@ const vscode = require('vscode');
 const { adtDocument, openDocument, show, systemParam } = require('./commands');
 const {
   OBJECT_KINDS,
-  atcOutcome,
   createParams,
   objectNameProblem,
-  unitTestOutcome,
+  transportMessage,
   versionItems,
 } = require('./devloopResults');
 const { toServerUri } = require('./editorUris');
+const { activationOutcome } = require('./results');
 const {
+  ACTIVATE_COMMAND,
   CHOOSE_TRANSPORT_COMMAND,
   CREATE_OBJECT_COMMAND,
   EXECUTE_COMMAND,
@@ -31,8 +32,6 @@ const {
 const { objectLabel, parseAdtUri } = require('./uris');
 
 /** @typedef {import('./connection').ServerConnection} ServerConnection */
-/** @typedef {import('./protocol').UnitTestResult} UnitTestResult */
-/** @typedef {import('./protocol').AtcResult} AtcResult */
 /** @typedef {import('./protocol').CreateObjectResult} CreateObjectResult */
 /** @typedef {import('./protocol').CreateObjectParams} CreateObjectParams */
 /** @typedef {import('./protocol').VersionsResult} VersionsResult */
@@ -61,36 +60,14 @@ function labelOf(uri) {
 }
 
 /**
- * Show the outcome of a development-loop command the server ran, whoever started it (the
- * palette, or a code lens through the language client's middleware).
- * @param {string} command
- * @param {unknown[]} args
- * @param {unknown} result
- */
-function showCommandResult(command, args, result) {
-  if (!result || typeof result !== 'object') {
-    return;
-  }
-  if (command === RUN_UNIT_TESTS_COMMAND) {
-    show(unitTestOutcome(/** @type {UnitTestResult} */ (result), labelOf(args[0])));
-  } else if (command === RUN_ATC_COMMAND) {
-    show(atcOutcome(/** @type {AtcResult} */ (result), labelOf(args[0])));
-  }
-}
-
-/**
  * @param {ServerConnection} connection
  * @param {unknown} resource
  */
 async function runUnitTests(connection, resource) {
   const document = await adtDocument(resource, 'run its unit tests');
-  if (document && (await savedFirst(document, 'the system tests the saved version'))) {
-    const args = [toServerUri(document.uri)];
-    showCommandResult(
-      RUN_UNIT_TESTS_COMMAND,
-      args,
-      await execute(connection, RUN_UNIT_TESTS_COMMAND, args),
-    );
+  if (document && (await activeFirst(connection, document, 'ABAP Unit'))) {
+    // the server reports the run (a message, progress) and places failures in Problems
+    await execute(connection, RUN_UNIT_TESTS_COMMAND, [toServerUri(document.uri)]);
   }
 }
 
@@ -100,9 +77,8 @@ async function runUnitTests(connection, resource) {
  */
 async function runAtc(connection, resource) {
   const document = await adtDocument(resource, 'run ATC on it');
-  if (document && (await savedFirst(document, 'ATC checks the saved version'))) {
-    const args = [toServerUri(document.uri)];
-    showCommandResult(RUN_ATC_COMMAND, args, await execute(connection, RUN_ATC_COMMAND, args));
+  if (document && (await activeFirst(connection, document, 'ATC'))) {
+    await execute(connection, RUN_ATC_COMMAND, [toServerUri(document.uri)]);
   }
 }
 
@@ -123,14 +99,13 @@ async function createObject(connection) {
       prompt: `Name, e.g. ${kind.example}`,
       validateInput: (value) => objectNameProblem(kind.objectKind, value),
     }));
-  const group =
-    name && kind.objectKind === 'functionModule'
-      ? await vscode.window.showInputBox({ title: `Function group of ${name.toUpperCase()}` })
-      : '';
-  const description =
-    name && group !== undefined && (await ask(`Description of ${name.toUpperCase()}`));
-  const pkg = description && (await ask(`Package of ${name.toUpperCase()}, e.g. $TMP or ZPACKAGE`));
-  if (!system || !name || !description || !pkg) {
+  const upper = name ? name.toUpperCase() : '';
+  const isModule = kind.objectKind === 'functionModule';
+  const group = name && isModule ? await ask(`Function group of ${upper}`) : '';
+  const description = name && group !== undefined && (await ask(`Description of ${upper}`));
+  const pkg =
+    description && !isModule ? await ask(`Package of ${upper}, e.g. $TMP or ZPACKAGE`) : '';
+  if (!system || !name || !description || pkg === undefined) {
     return;
   }
   const params = createParams({
@@ -157,13 +132,9 @@ async function chooseTransport(connection, resource) {
   if (!document) {
     return;
   }
-  /** @type {{transport?: string | null}} */
   const chosen = await execute(connection, CHOOSE_TRANSPORT_COMMAND, [toServerUri(document.uri)]);
-  const label = objectLabel(document.uri.path);
   void vscode.window.showInformationMessage(
-    chosen?.transport
-      ? `${label}: changes go to transport ${chosen.transport} in this session.`
-      : `${label}: no transport chosen (a local object needs none).`,
+    transportMessage(chosen ?? {}, objectLabel(document.uri.path)),
   );
 }
 
@@ -253,20 +224,36 @@ class VersionTexts {
 }
 
 /**
+ * The system tests and checks the active version: offer to save and activate unsaved changes
+ * first.
+ * @param {ServerConnection} connection
  * @param {vscode.TextDocument} document
- * @param {string} why
- * @returns {Promise<boolean>} false when the user did not want to save
+ * @param {string} what `ABAP Unit` or `ATC`
+ * @returns {Promise<boolean>} whether to go on
  */
-async function savedFirst(document, why) {
+async function activeFirst(connection, document, what) {
   if (!document.isDirty) {
     return true;
   }
-  const save = 'Save and Go On';
+  const activate = 'Save and Activate';
+  const anyway = 'Run on the Active Version';
   const answer = await vscode.window.showWarningMessage(
-    `${objectLabel(document.uri.path)} has unsaved changes; ${why}.`,
-    save,
+    `${objectLabel(document.uri.path)} has unsaved changes; ${what} runs the active version.`,
+    activate,
+    anyway,
   );
-  return answer === save && document.save();
+  if (answer !== activate) {
+    return answer === anyway;
+  }
+  if (!(await document.save())) {
+    return false;
+  }
+  const result = await execute(connection, ACTIVATE_COMMAND, [toServerUri(document.uri)]);
+  if (!result?.activated) {
+    show(activationOutcome(result ?? { activated: false }, objectLabel(document.uri.path)));
+    return false;
+  }
+  return true;
 }
 
 /**
@@ -280,7 +267,6 @@ async function ask(title) {
 module.exports = {
   VERSION_SCHEME,
   VersionTexts,
-  showCommandResult,
   runUnitTests,
   runAtc,
   createObject,

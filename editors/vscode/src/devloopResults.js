@@ -2,62 +2,13 @@
 'use strict';
 
 /**
- * The development loop's answers as the user sees them (unit tests, ATC, new objects,
- * transports, versions): pure functions, tested without VS Code. The requests and commands
+ * The development loop's answers as the user sees them (new objects, transports, versions;
+ * the server itself reports unit test and ATC runs): pure functions, tested without VS Code. The requests and commands
  * are described in docs/lsp-protocol.md.
  */
 
-/** @typedef {import('./protocol').UnitTestResult} UnitTestResult */
-/** @typedef {import('./protocol').AtcResult} AtcResult */
 /** @typedef {import('./protocol').VersionsResult} VersionsResult */
 /** @typedef {import('./protocol').CreateObjectParams} CreateObjectParams */
-/** @typedef {import('./results').Outcome} Outcome */
-
-/**
- * @param {UnitTestResult} result
- * @param {string} label
- * @returns {Outcome}
- */
-function unitTestOutcome(result, label) {
-  const skipped = result.skipped ? `, ${result.skipped} skipped` : '';
-  const counts = `${result.passed} passed, ${result.failed} failed${skipped}`;
-  if (!result.failed) {
-    const none = result.passed === 0 && !result.skipped;
-    return none
-      ? {
-          level: 'warning',
-          message: `${label}: no unit tests ran (no test class, or none in the chosen scope).`,
-        }
-      : { level: 'info', message: `${label}: unit tests ${counts}.` };
-  }
-  const first = result.failures[0];
-  const where = first ? ` First: ${first.testClass}->${first.method}: ${first.message}` : '';
-  return { level: 'error', message: `${label}: unit tests ${counts} (see Problems).${where}` };
-}
-
-/**
- * @param {AtcResult} result
- * @param {string} label
- * @returns {Outcome}
- */
-function atcOutcome(result, label) {
-  const findings = result.findings ?? [];
-  if (!findings.length) {
-    return { level: 'info', message: `${label}: ATC found nothing.` };
-  }
-  const errors = findings.filter((finding) => finding.priority === 1).length;
-  const warnings = findings.filter((finding) => finding.priority === 2).length;
-  const others = findings.length - errors - warnings;
-  const parts = [
-    errors && plural(errors, 'error'),
-    warnings && plural(warnings, 'warning'),
-    others && plural(others, 'note'),
-  ].filter(Boolean);
-  return {
-    level: errors ? 'error' : warnings ? 'warning' : 'info',
-    message: `${label}: ATC found ${parts.join(', ')} (see Problems).`,
-  };
-}
 
 /** What "ABAP: New Object…" can create, with ADT's longest names. */
 const OBJECT_KINDS = Object.freeze([
@@ -109,8 +60,10 @@ function createParams(input) {
     kind: input.kind,
     name: input.name.trim().toUpperCase(),
     description: input.description.trim(),
-    package: input.package.trim().toUpperCase(),
   };
+  if (input.kind !== 'functionModule') {
+    params.package = input.package.trim().toUpperCase(); // a module lives in its group's package
+  }
   for (const key of /** @type {const} */ (['system', 'transport', 'functionGroup'])) {
     const value = input[key]?.trim();
     if (value) {
@@ -121,44 +74,42 @@ function createParams(input) {
 }
 
 /**
- * Quick-pick items of an object's versions for "Compare with Revision…".
+ * Quick-pick items of an object's versions for "Compare with Revision…", as the server lists
+ * them: newest first, the inactive version (when there is one) and the active one included.
  * @param {VersionsResult} versions
  * @returns {Array<{label: string, description: string, detail?: string, version: string}>}
  */
 function versionItems(versions) {
-  const items = versions.revisions.map((revision) => ({
+  return versions.revisions.map((revision) => ({
     label: revision.label,
     description: [revision.author, revision.date].filter(Boolean).join(' · '),
     detail: revision.transport ? `transport ${revision.transport}` : undefined,
     version: revision.id,
   }));
-  const active = {
-    label: 'active version',
-    description: 'what the system runs',
-    version: 'active',
-  };
-  const inactive = {
-    label: 'inactive version',
-    description: 'saved, not activated yet',
-    version: 'inactive',
-  };
-  return versions.inactive ? [inactive, active, ...items] : [active, ...items];
 }
 
 /**
- * @param {number} count
- * @param {string} noun
+ * What `adt.chooseTransport` settled.
+ * @param {{transport?: string | null, required?: boolean, lockedIn?: boolean}} chosen
+ * @param {string} label
  * @returns {string}
  */
-function plural(count, noun) {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+function transportMessage(chosen, label) {
+  if (chosen.required === false) {
+    return `${label} is in a local package: its changes need no transport request.`;
+  }
+  if (!chosen.transport) {
+    return `${label}: no transport request chosen; the next save asks again.`;
+  }
+  return chosen.lockedIn
+    ? `${label} is recorded in ${chosen.transport}: its changes go there.`
+    : `${label}: changes go to ${chosen.transport} in this session.`;
 }
 
 module.exports = {
   OBJECT_KINDS,
-  unitTestOutcome,
-  atcOutcome,
   objectNameProblem,
   createParams,
   versionItems,
+  transportMessage,
 };

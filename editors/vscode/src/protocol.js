@@ -115,9 +115,10 @@ const INVALID_PARAMS = -32602;
  * @typedef {object} UnitTestResult
  * @property {string} uri
  * @property {string} objectUrl
+ * @property {number} tests
  * @property {number} passed
  * @property {number} failed
- * @property {number} [skipped]
+ * @property {string[]} [notes]
  * @property {Array<{testClass: string, method: string, message: string, uri?: string,
  *   line?: number}>} failures
  */
@@ -127,8 +128,10 @@ const INVALID_PARAMS = -32602;
  * @typedef {object} AtcResult
  * @property {string} uri
  * @property {string} objectUrl
- * @property {Array<{priority?: number, text?: string, message?: string}>} findings
- * @property {Record<string, number>} [counts]
+ * @property {string} [variant]
+ * @property {Array<{priority: number, check: string, message: string, line?: number}>} findings
+ * @property {Record<string, number>} counts
+ * @property {string[]} [notes]
  */
 
 /**
@@ -139,12 +142,15 @@ const INVALID_PARAMS = -32602;
  *   | 'functionModule'} kind
  * @property {string} name
  * @property {string} description
- * @property {string} package
+ * @property {string} [package] not for a function module (it lives in its group's package)
  * @property {string} [transport]
  * @property {string} [functionGroup] for a function module
  */
 
-/** @typedef {{uri: string, objectUrl: string, transport?: string}} CreateObjectResult */
+/**
+ * @typedef {{uri: string, objectUrl: string, name: string, kind: string, system: string,
+ *   transport?: string}} CreateObjectResult
+ */
 
 /**
  * `adt/versions` and `adt/readVersion`.

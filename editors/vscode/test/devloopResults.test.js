@@ -5,64 +5,15 @@ const assert = require('node:assert/strict');
 const { describe, it } = require('node:test');
 const {
   OBJECT_KINDS,
-  atcOutcome,
   createParams,
   objectNameProblem,
-  unitTestOutcome,
+  transportMessage,
   versionItems,
 } = require('../src/devloopResults');
 const { statusText } = require('../src/documentState');
 
 const URI = 'adt://A4H/sap/bc/adt/oo/classes/zcl_x/source/main';
 const OBJECT = '/sap/bc/adt/oo/classes/zcl_x';
-
-describe('unitTestOutcome', () => {
-  const base = { uri: URI, objectUrl: OBJECT, failures: [] };
-
-  it('reports passing tests as information', () => {
-    assert.deepEqual(unitTestOutcome({ ...base, passed: 3, failed: 0 }, 'ZCL_X'), {
-      level: 'info',
-      message: 'ZCL_X: unit tests 3 passed, 0 failed.',
-    });
-  });
-
-  it('names the first failure and points at Problems', () => {
-    const failures = [{ testClass: 'LTC_X', method: 'ADDS', message: 'expected 3, got 4' }];
-    const outcome = unitTestOutcome(
-      { ...base, passed: 1, failed: 1, skipped: 2, failures },
-      'ZCL_X',
-    );
-    assert.equal(outcome.level, 'error');
-    assert.equal(
-      outcome.message,
-      'ZCL_X: unit tests 1 passed, 1 failed, 2 skipped (see Problems). First: LTC_X->ADDS: ' +
-        'expected 3, got 4',
-    );
-  });
-
-  it('warns when nothing ran', () => {
-    assert.equal(unitTestOutcome({ ...base, passed: 0, failed: 0 }, 'ZCL_X').level, 'warning');
-  });
-});
-
-describe('atcOutcome', () => {
-  it('counts findings by priority, the worst setting the level', () => {
-    const findings = [{ priority: 1 }, { priority: 2 }, { priority: 2 }, { priority: 3 }];
-    assert.deepEqual(atcOutcome({ uri: URI, objectUrl: OBJECT, findings }, 'ZCL_X'), {
-      level: 'error',
-      message: 'ZCL_X: ATC found 1 error, 2 warnings, 1 note (see Problems).',
-    });
-    const warnings = atcOutcome({ uri: URI, objectUrl: OBJECT, findings: [{ priority: 2 }] }, 'Z');
-    assert.equal(warnings.level, 'warning');
-  });
-
-  it('says so when there is nothing', () => {
-    assert.deepEqual(atcOutcome({ uri: URI, objectUrl: OBJECT, findings: [] }, 'ZCL_X'), {
-      level: 'info',
-      message: 'ZCL_X: ATC found nothing.',
-    });
-  });
-});
 
 describe('new objects', () => {
   it('offers every kind the server creates', () => {
@@ -85,20 +36,13 @@ describe('new objects', () => {
   it('sends names in upper case and leaves out what was not given', () => {
     assert.deepEqual(
       createParams({
-        kind: 'functionModule',
-        name: ' z_new ',
-        description: ' Adds ',
+        kind: 'class',
+        name: ' zcl_new ',
+        description: ' New ',
         package: '$tmp',
-        functionGroup: 'zgrp',
         transport: '',
       }),
-      {
-        kind: 'functionModule',
-        name: 'Z_NEW',
-        description: 'Adds',
-        package: '$TMP',
-        functionGroup: 'ZGRP',
-      },
+      { kind: 'class', name: 'ZCL_NEW', description: 'New', package: '$TMP' },
     );
     assert.equal(
       createParams({ kind: 'class', name: 'x', description: 'd', package: 'p', system: 'A4H' })
@@ -106,13 +50,28 @@ describe('new objects', () => {
       'A4H',
     );
   });
+
+  it('gives a function module its group and no package', () => {
+    assert.deepEqual(
+      createParams({
+        kind: 'functionModule',
+        name: 'z_new',
+        description: 'Adds',
+        package: '',
+        functionGroup: 'zgrp',
+      }),
+      { kind: 'functionModule', name: 'Z_NEW', description: 'Adds', functionGroup: 'ZGRP' },
+    );
+  });
 });
 
 describe('versionItems', () => {
-  it('offers the inactive and active versions before the revisions', () => {
+  it('offers the versions as the server lists them, newest first', () => {
     const items = versionItems({
       inactive: true,
       revisions: [
+        { id: 'inactive', label: 'inactive version', author: 'DEVELOPER' },
+        { id: 'active', label: 'active version', author: 'DEVELOPER', date: '2026-11-21' },
         {
           id: '2',
           label: 'Version 2',
@@ -132,7 +91,22 @@ describe('versionItems', () => {
     );
     assert.equal(items[2].description, 'COLLEAGUE · 2026-11-20');
     assert.equal(items[2].detail, 'transport A4HK900002');
-    assert.equal(versionItems({ inactive: false, revisions: [] }).length, 1);
+    assert.equal(items[0].detail, undefined);
+  });
+});
+
+describe('transportMessage', () => {
+  it('says where the changes go, or why nowhere', () => {
+    assert.equal(
+      transportMessage({ transport: 'A4HK900010', required: true }, 'ZCL_X'),
+      'ZCL_X: changes go to A4HK900010 in this session.',
+    );
+    assert.equal(
+      transportMessage({ transport: 'A4HK900003', required: true, lockedIn: true }, 'ZCL_X'),
+      'ZCL_X is recorded in A4HK900003: its changes go there.',
+    );
+    assert.match(transportMessage({ transport: null, required: false }, 'ZCL_X'), /local package/);
+    assert.match(transportMessage({ transport: null, required: true }, 'ZCL_X'), /asks again/);
   });
 });
 
