@@ -79,6 +79,7 @@ def user_settings(emulator_url: str) -> dict[str, object]:
         "security.workspace.trust.enabled": False,
         "window.restoreWindows": "none",
         "git.openRepositoryInParentFolders": "never",
+        "remote.autoForwardPorts": False,
     }
 
 

@@ -6,13 +6,33 @@ source is checked, and every step leaves a screenshot in artifacts/screenshots."
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 
+import pytest
 from workbench import Editor
 
 REPORT = "/sap/bc/adt/programs/programs/zdemo_report/source/main"
 GREETER_IMPL = "/sap/bc/adt/oo/classes/zcl_demo_greeter/includes/implementations"
+
+
+@functools.cache
+def _server_offers() -> frozenset[str]:
+    """The methods and commands of the language server the extension runs here."""
+    from lsp_server.factory import create_server
+
+    features = create_server().protocol.fm
+    return frozenset([*features.features, *features.commands])
+
+
+def needs_server(*names: str) -> pytest.MarkDecorator:
+    """Skip a step whose server side is not there yet (docs/lsp-protocol.md, development
+    loop): the suite keeps running on a branch without it."""
+    missing = [name for name in names if name not in _server_offers()]
+    return pytest.mark.skipif(
+        bool(missing), reason=f"the language server does not offer {', '.join(missing)} yet"
+    )
 
 
 def test_a_mistyped_password_is_refused_and_not_kept(editor: Editor) -> None:
@@ -94,9 +114,45 @@ def test_a_colleagues_change_is_merged_not_overwritten(editor: Editor) -> None:
     ui.shot("merged")
 
 
+@needs_server("textDocument/completion")
+def test_completion_offers_the_methods_of_a_reference(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.open_tab("ZDEMO_REPORT")
+    ui.click_editor()
+    ui.page.keyboard.press("Control+End")
+    ui.page.keyboard.type("\n  lo_greeter->")
+    rows = ui.page.locator(".suggest-widget .monaco-list-row")
+    ui.until(lambda: rows.count(), "the completion list after lo_greeter->")
+    offered = [text.split("\n")[0].strip() for text in rows.all_inner_texts()]
+    assert any(re.fullmatch(r"(?i)greet(_all)?(\(.*)?", text) for text in offered), offered
+    ui.shot("completion")
+    ui.page.keyboard.press("Escape")
+    for _ in range(5):  # back to the saved text
+        if not ui.tab_is_dirty("ZDEMO_REPORT"):
+            break
+        ui.page.keyboard.press("Control+z")
+        time.sleep(0.3)
+    assert not ui.tab_is_dirty("ZDEMO_REPORT")
+
+
+@needs_server("textDocument/definition")
+def test_go_to_definition_opens_the_class(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.click_editor()
+    ui.page.keyboard.press("Control+f")  # put the cursor into the class name, as a person would
+    ui.page.keyboard.type("NEW zcl_demo_gr")
+    ui.page.keyboard.press("Enter")
+    ui.page.keyboard.press("Escape")
+    ui.run("Go to Definition")  # F12, from the palette: the find box may still hold the focus
+    ui.until(lambda: ui.active_tab().startswith("ZCL_DEMO_GREETER"), "the class's tab")
+    ui.shot("definition")
+    ui.page.keyboard.press("Escape")  # the find box
+
+
 def test_class_includes_have_readable_tab_titles(editor: Editor) -> None:
     ui = editor.workbench
     ui.clear_notifications()
+    ui.open_tab("ZDEMO_REPORT")  # so that the class's tab below is the one Open Object shows
     ui.run("ABAP: Open Object…")
     ui.answer("ZCL_DEMO_GREETER")
     ui.wait_for_tab("ZCL_DEMO_GREETER")
@@ -111,8 +167,31 @@ def test_class_includes_have_readable_tab_titles(editor: Editor) -> None:
     assert "adt://a4h/" not in log, "the server sees every URI in one spelling"
 
 
+@needs_server("adt.runUnitTests", "textDocument/codeLens")
+def test_unit_tests_run_from_the_palette_and_the_code_lens(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZCL_DEMO_COUNTER")
+    ui.wait_for_tab("ZCL_DEMO_COUNTER")
+    ui.run("ABAP: Run Unit Tests")
+    summary = ui.notification(r"ABAP Unit: \d+ passed, \d+ failed")
+    assert summary.startswith("ABAP Unit: 2 passed, 0 failed"), summary
+    ui.shot("unit-tests")
+    ui.clear_notifications()
+    ui.run("ABAP: Open Class Include…")
+    ui.pick("testclasses")
+    ui.wait_for_tab("ZCL_DEMO_COUNTER (testclasses)")
+    lens = ui.page.locator(".contentWidgets .codelens-decoration a", has_text="Run tests")
+    ui.until(lambda: lens.count(), "a Run tests code lens")
+    lens.first.click()
+    ui.notification(r"ABAP Unit: \d+ passed, \d+ failed")
+    ui.shot("unit-tests-code-lens")
+
+
 def test_an_error_undone_leaves_no_problem_and_no_lock(editor: Editor) -> None:
     ui = editor.workbench
+    ui.open_tab("ZCL_DEMO_GREETER (implementations)")
     editor.workspace_settings(**{"abapAdt.lockMode": "onEdit"})
     ui.until(lambda: "workspace/didChangeConfiguration" in editor.output_log(), "the new lock mode")
     ui.type_at_top("IF 1 = 1.\n")

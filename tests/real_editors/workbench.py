@@ -53,7 +53,7 @@ class Workbench:
         """Run a command from the palette by its title, e.g. ``ABAP: Open Object…``."""
         self.page.keyboard.press("F1")
         box = self.page.locator(".quick-input-widget .quick-input-box input")
-        box.wait_for(state="visible")
+        self.until(lambda: box.is_visible() and box.is_editable(), "the command palette")
         box.fill(f">{command}")
         row = self.page.locator(".quick-input-list .monaco-list-row").filter(has_text=command)
         self.until(lambda: row.count() > 0, f"the command {command} in the palette")
@@ -115,6 +115,13 @@ class Workbench:
         self.until(
             lambda: self.active_tab() == title if self.tab_titles() else False, f"the tab {title}"
         )
+
+    def open_tab(self, title: str) -> None:
+        tab = self.page.locator(".tabs-container .tab").filter(
+            has=self.page.locator(".label-name", has_text=re.compile(f"^{re.escape(title)}$"))
+        )
+        tab.first.click()
+        self.wait_for_tab(title)
 
     def editor_lines(self) -> list[str]:
         """The visible lines of the active editor, top to bottom (non-breaking spaces as

@@ -28,6 +28,7 @@ const {
   startFailure,
   userServerCommand,
 } = require('./settings');
+const { silenceClientSymbols } = require('./symbols');
 const { SCHEME } = require('./uris');
 
 /** @typedef {import('./settings').SystemSetting} SystemSetting */
@@ -178,6 +179,7 @@ class ServerConnection {
         initializationOptions: options,
         outputChannel: languageClientChannel(this.output),
         uriConverters,
+        middleware: silenceClientSymbols, // symbols.js answers Ctrl+T
       },
     );
     nameObjectsInServerMessages(client);

@@ -2,11 +2,12 @@
 'use strict';
 
 /**
- * Ctrl+T (workspace symbols) before the language server runs. The language client registers
- * its own provider only once the server started, which used to happen at the first opened
- * object; until then Ctrl+T found nothing. This provider starts the server at the first query
- * (when ABAP systems are configured) and answers that query; once the client's own provider
- * is registered, it answers nothing, so no object is listed twice.
+ * Ctrl+T (workspace symbols), also before the language server runs. The language client
+ * registers its own provider only once the server started, which used to happen at the first
+ * opened object; until then Ctrl+T found nothing. This provider is registered at activation,
+ * starts the server at the first query (when ABAP systems are configured) and answers every
+ * query; the client's own provider is silenced (`silenceClientSymbols`), so nothing is listed
+ * twice and no query falls between the two.
  */
 
 const vscode = require('vscode');
@@ -27,7 +28,7 @@ class EarlyWorkspaceSymbols {
    * @returns {Promise<vscode.SymbolInformation[]>}
    */
   async provideWorkspaceSymbols(query, token) {
-    if (this.connection.running || !query.trim() || !this.connection.systems().length) {
+    if (!query.trim() || (!this.connection.running && !this.connection.systems().length)) {
       return [];
     }
     const client = await this.connection.client();
@@ -42,4 +43,7 @@ class EarlyWorkspaceSymbols {
   }
 }
 
-module.exports = { EarlyWorkspaceSymbols };
+/** The language client's middleware that keeps its own provider from answering. */
+const silenceClientSymbols = Object.freeze({ provideWorkspaceSymbols: () => [] });
+
+module.exports = { EarlyWorkspaceSymbols, silenceClientSymbols };
