@@ -189,6 +189,45 @@ def test_unit_tests_run_from_the_palette_and_the_code_lens(editor: Editor) -> No
     ui.shot("unit-tests-code-lens")
 
 
+@needs_server("adt/readVersion")
+def test_compare_with_the_active_version_shows_a_diff(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.open_tab("ZDEMO_REPORT")
+    ui.type_at_top("* not saved yet\n")
+    ui.run("ABAP: Compare with Active Version")
+    diff = ui.page.locator(".editor-group-container.active .monaco-diff-editor")
+    ui.until(lambda: diff.count(), "the diff editor")
+    ui.until(lambda: "ZDEMO_REPORT" in ui.active_tab(), "the diff's tab")
+    inserted = diff.locator(".line-insert, .char-insert")
+    ui.until(lambda: inserted.count(), "the unsaved line marked as inserted")
+    ui.shot("compare-with-active")
+    ui.page.keyboard.press("Control+w")  # close the diff, then undo the line
+    ui.open_tab("ZDEMO_REPORT")
+    ui.click_editor()
+    for _ in range(5):
+        if not ui.tab_is_dirty("ZDEMO_REPORT"):
+            break
+        ui.page.keyboard.press("Control+z")
+        time.sleep(0.3)
+    assert not ui.tab_is_dirty("ZDEMO_REPORT")
+
+
+@needs_server("adt.createObject")
+def test_a_new_class_is_created_and_opened(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: New Object…")
+    ui.pick("Class")
+    ui.answer("zcl_made_in_vscode")
+    ui.answer("Made in VS Code")
+    ui.answer("$zdemo")
+    ui.wait_for_tab("ZCL_MADE_IN_VSCODE")
+    ui.notification(r"Created ZCL_MADE_IN_VSCODE")
+    stored = editor.emulator.source("/sap/bc/adt/oo/classes/zcl_made_in_vscode/source/main")
+    assert stored is not None and "zcl_made_in_vscode" in stored.lower()
+    ui.shot("new-class")
+
+
 def test_an_error_undone_leaves_no_problem_and_no_lock(editor: Editor) -> None:
     ui = editor.workbench
     ui.open_tab("ZCL_DEMO_GREETER (implementations)")
