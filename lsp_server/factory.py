@@ -11,10 +11,18 @@ import sys
 from typing import BinaryIO, NoReturn
 
 from adt import logs
-from lsp_server.handlers import documents, requests, state, symbols
+from lsp_server.handlers import (
+    documents,
+    formatting,
+    intelligence,
+    requests,
+    state,
+    symbols,
+    workbench,
+)
 from lsp_server.server import AdtLanguageServer
 
-HANDLERS = (documents, requests, state, symbols)
+HANDLERS = (documents, requests, state, symbols, intelligence, formatting, workbench)
 
 
 def create_server() -> AdtLanguageServer:
