@@ -4,15 +4,25 @@ and every handler module; :func:`run_stdio` is ``abap-adt lsp``. Nothing happens
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
+from typing import BinaryIO, NoReturn
 
 from adt import logs
-from lsp_server.handlers import documents, formatting, intelligence, requests, symbols, workbench
+from lsp_server.handlers import (
+    documents,
+    formatting,
+    intelligence,
+    requests,
+    state,
+    symbols,
+    workbench,
+)
 from lsp_server.server import AdtLanguageServer
 
-HANDLERS = (documents, requests, symbols, intelligence, formatting, workbench)
+HANDLERS = (documents, requests, state, symbols, intelligence, formatting, workbench)
 
 
 def create_server() -> AdtLanguageServer:
@@ -23,7 +33,7 @@ def create_server() -> AdtLanguageServer:
     return server
 
 
-def run_stdio(args: argparse.Namespace | None = None) -> int:
+def run_stdio(args: argparse.Namespace | None = None) -> NoReturn:
     """``abap-adt lsp``: serve on stdin/stdout. Logs go to a file, never to stdout."""
     log_file = getattr(args, "log_file", None) or os.environ.get("ABAP_ADT_LSP_LOG")
     handler = logs.private_file_handler(log_file) if log_file else logging.NullHandler()
@@ -31,5 +41,18 @@ def run_stdio(args: argparse.Namespace | None = None) -> int:
     logging.getLogger("pygls").setLevel(logging.WARNING)
     stdout = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print() must never corrupt the protocol stream
-    create_server().start_io(sys.stdin.buffer, stdout)
-    return 0
+    server = create_server()
+    server.start_io(sys.stdin.buffer, stdout)
+    _leave(server.exit_code, stdout)
+
+
+def _leave(code: int, stdout: BinaryIO) -> NoReturn:
+    """End the process now that everything is released. The thread reading stdin may still
+    block in a read (an editor keeps the pipe open after ``exit``); letting the interpreter
+    finalise then aborts it ("could not acquire lock for <stdin>", SIGABRT), which editors
+    report as a crash. So flush and leave without finalising."""
+    logging.shutdown()
+    for stream in (stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # the editor may have closed the pipe
+            stream.flush()
+    os._exit(code)

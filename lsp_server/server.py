@@ -85,6 +85,7 @@ class AdtLanguageServer(LanguageServer):
         self._channel: ChannelServer | None = None
         self._agent_tools: dict[WritePolicy, AgentTools] = {}
         self._releasing: asyncio.Future[None] | None = None
+        self.exit_code = 0  # LSP: 0 after ``shutdown`` + ``exit`` or a closed pipe, else 1
 
     # --- configuration --------------------------------------------------------------------
 
@@ -323,7 +324,9 @@ class AdtLanguageServer(LanguageServer):
             asyncio.run(serve())
         except BrokenPipeError:
             log.error("the connection to the client is lost")
-        except (KeyboardInterrupt, SystemExit):
+        except KeyboardInterrupt:
             pass
+        except SystemExit as exc:  # pygls' ``exit`` handler
+            self.exit_code = exc.code if isinstance(exc.code, int) else 1
         finally:
             self.shutdown()  # type: ignore[no-untyped-call]

@@ -141,11 +141,13 @@ class EditLocks(Feature):
                     await self.release(ref)
 
     async def _settle(self, uri: str) -> None:
-        """After typing pauses: release the lock if clean again, else check the unsaved text."""
+        """After typing pauses: check the unsaved text; clean again (undone), release the lock
+        and check the stored object instead, whose findings replace those of the unsaved text."""
         doc = self.ctx.documents.get(uri)
         if doc is None:
             return
         if not any(d.dirty for d in self.ctx.documents.of_object(doc.ref.object_url)):
             await self.release_if_unused(doc.ref)
+            await self._diagnostics.check_saved(doc.ref)
             return
         await self._diagnostics.check_unsaved(doc)

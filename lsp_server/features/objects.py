@@ -69,7 +69,7 @@ class Objects(Feature):
                 if exact
                 else f"no source object is named {name!r}"
             )
-            candidates = [h.to_dict() for h in hits]
+            candidates = [_hit(service.system, h) for h in hits]
             return OpenObjectResult(False, message=message, candidates=candidates)
         hit = exact[0]
         return OpenObjectResult(

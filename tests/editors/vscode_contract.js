@@ -8,6 +8,8 @@
  * extension would start the server with.
  * `node vscode_contract.js answers`: answers of the real server → what the extension makes of
  * them (URI round trip, labels, stat, save/resolve/activation outcomes, quick-pick items).
+ * `logon`, `candidates`, `status`: the logon check's verdict on a request's failure, what
+ * "Open Object" offers for the server's candidates, the status bar for `adt/documentState`.
  */
 
 const { readFileSync } = require("node:fs");
@@ -16,6 +18,7 @@ const path = require("node:path");
 const src = path.join(__dirname, "..", "..", "editors", "vscode", "src");
 const results = require(path.join(src, "results.js"));
 const settings = require(path.join(src, "settings.js"));
+const { statusText } = require(path.join(src, "documentState.js"));
 const { DocumentStats } = require(path.join(src, "stats.js"));
 const { formatAdtUri, objectLabel, parseAdtUri } = require(
   path.join(src, "uris.js"),
@@ -53,7 +56,23 @@ function understand(answers) {
   };
 }
 
-const modes = { options, understand };
+/** @param {{system: string, error?: unknown}} input */
+function logon(input) {
+  return results.logonOutcome(input.system, input.error);
+}
+
+/** @param {{name: string, opened: Record<string, any>}} input */
+function candidates(input) {
+  return results.candidateChoice(input.name, input.opened.candidates);
+}
+
+/** @param {{state: any}} input */
+function status(input) {
+  const parts = parseAdtUri(input.state.uri);
+  return statusText(input.state, parts ? objectLabel(parts.path) : "");
+}
+
+const modes = { options, understand, logon, candidates, status };
 const mode = /** @type {keyof typeof modes} */ (process.argv[2]);
 if (!(mode in modes)) {
   throw new Error(

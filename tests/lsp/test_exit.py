@@ -142,9 +142,13 @@ def test_on_edit_locks_are_released_when_the_editor_goes_away(
         elif goodbye == "exit without shutdown":
             server.notify("exit", None)
         else:
-            server.send({"id": 99, "method": "shutdown", "params": None})
+            server.request("shutdown", None)  # an editor sends exit after the answer
             server.notify("exit", None)
-        server.process.wait(timeout=TIMEOUT)
+        code = server.process.wait(timeout=TIMEOUT)
+        # LSP: 0 after shutdown, else 1; never killed by a signal (a negative code)
+        assert code == (
+            0 if goodbye == "shutdown, exit" else 1 if goodbye.startswith("exit") else 0
+        )
         assert emulator.locks() == []
         assert stat.S_IMODE(log.stat().st_mode) == 0o600, "only its owner reads the log"
         text = log.read_text()

@@ -19,9 +19,10 @@ const {
 const {
   CONFLICT_CHOICES,
   activationOutcome,
-  candidateItems,
+  candidateChoice,
   errorMessage,
   includeItems,
+  nameObjects,
   resolveOutcome,
   searchItems,
   searchPattern,
@@ -38,7 +39,8 @@ const { SCHEME, objectLabel } = require('./uris');
 /** @typedef {import('./results').Outcome} Outcome */
 
 /**
- * Name → `adt/openObject` → editor. Several or no exact matches: pick among the candidates.
+ * Name → `adt/openObject` → editor. Several or no exact matches: pick among the candidates
+ * that have a source.
  * @param {ServerConnection} connection
  */
 async function openObject(connection) {
@@ -61,27 +63,17 @@ async function openObject(connection) {
     await openDocument(result.uri);
     return;
   }
-  if (!result.candidates.length) {
-    void vscode.window.showInformationMessage(result.message);
+  const choice = candidateChoice(name, result.candidates);
+  if (!choice.items.length) {
+    void vscode.window.showInformationMessage(choice.message ?? nameObjects(result.message));
     return;
   }
-  const pick = await vscode.window.showQuickPick(candidateItems(result.candidates), {
-    title: `${result.message}: pick one`,
+  const pick = await vscode.window.showQuickPick(choice.items, {
+    title: `${nameObjects(result.message)}: pick one`,
     matchOnDescription: true,
   });
-  if (!pick) {
-    return;
-  }
-  /** @type {OpenObjectResult} */
-  const chosen = await connection.request(OPEN_OBJECT, {
-    name: pick.hit.name,
-    type: pick.hit.type,
-    ...system,
-  });
-  if (chosen.found) {
-    await openDocument(chosen.uri);
-  } else {
-    void vscode.window.showInformationMessage(chosen.message);
+  if (pick) {
+    await openDocument(pick.documentUri);
   }
 }
 
@@ -308,6 +300,10 @@ function show(outcome) {
 }
 
 module.exports = {
+  adtDocument,
+  openDocument,
+  show,
+  systemParam,
   openObject,
   searchObjects,
   openInclude,

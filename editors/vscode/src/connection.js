@@ -4,14 +4,18 @@
 /**
  * The language server (`abap-adt lsp`) behind the extension: started on first use, with the
  * systems from the settings and their passwords from VS Code's secret storage; restarted when
- * the systems or the server command change (the server takes those only at start).
+ * the systems or the server command change (the server takes those only at start). A password
+ * typed at start is stored only after a first request to its system logged on.
  */
 
 const vscode = require('vscode');
-const { LanguageClient } = require('vscode-languageclient/node');
-const { uriConverters } = require('./editorUris');
-const { collectPasswords, secretKey } = require('./passwords');
-const { DID_CHANGE_CONFIGURATION } = require('./protocol');
+const { LanguageClient, State } = require('vscode-languageclient/node');
+const { systemNames, uriConverters } = require('./editorUris');
+const { languageClientChannel } = require('./output');
+const { nameObjectsInServerMessages } = require('./serverMessages');
+const { collectPasswords, secretKey, storeAccepted } = require('./passwords');
+const { DID_CHANGE_CONFIGURATION, SEARCH_OBJECTS } = require('./protocol');
+const { logonOutcome } = require('./results');
 const {
   SECTION,
   SERVER_SECTION,
@@ -21,7 +25,10 @@ const {
   liveSettings,
   readSettings,
   serverCommand,
+  startFailure,
+  userServerCommand,
 } = require('./settings');
+const { silenceClientSymbols } = require('./symbols');
 const { SCHEME } = require('./uris');
 
 /** @typedef {import('./settings').SystemSetting} SystemSetting */
@@ -32,6 +39,9 @@ const STOP_TIMEOUT_MS = 5000;
 class ServerConnection {
   /** @type {Promise<LanguageClient> | undefined} */
   #client;
+  /** Whether a started client is running (its own providers are registered). */
+  #running = false;
+  #changed = new vscode.EventEmitter();
 
   /**
    * @param {vscode.SecretStorage} secrets
@@ -40,6 +50,13 @@ class ServerConnection {
   constructor(secrets, output) {
     this.secrets = secrets;
     this.output = output;
+    /** Fires when the server started or stopped. */
+    this.onDidChangeState = this.#changed.event;
+  }
+
+  /** Whether the server is up, so that the language client answers standard requests. */
+  get running() {
+    return this.#running;
   }
 
   /**
@@ -75,6 +92,11 @@ class ServerConnection {
   /** The configured systems that pass the checks (for pickers). */
   systems() {
     return checkSystems(this.#settings().systems).systems;
+  }
+
+  /** The settings as the extension reads them now. */
+  settings() {
+    return this.#settings();
   }
 
   /**
@@ -126,17 +148,21 @@ class ServerConnection {
 
   dispose() {
     void this.stop();
+    this.#changed.dispose();
   }
 
   /** @returns {Promise<LanguageClient>} */
   async #start() {
+    const configuration = vscode.workspace.getConfiguration(SECTION);
+    const command = userServerCommand(configuration.inspect('serverCommand'));
     const settings = this.#settings();
-    const { command, args } = serverCommand(settings);
+    const commandLine = serverCommand(settings);
     const { systems, warnings } = checkSystems(settings.systems);
-    for (const warning of warnings) {
+    for (const warning of command.warning ? [command.warning, ...warnings] : warnings) {
       void vscode.window.showWarningMessage(warning);
     }
-    const passwords = await collectPasswords(systems, this.secrets, askPassword);
+    systems.forEach((system) => systemNames.learn(system.name));
+    const { passwords, typed } = await collectPasswords(systems, this.secrets, askPassword);
     const { options, withoutPassword } = initializationOptions(settings, systems, passwords);
     if (withoutPassword.length) {
       void vscode.window.showWarningMessage(
@@ -147,29 +173,77 @@ class ServerConnection {
     const client = new LanguageClient(
       SECTION, // the client's id: it reads abapAdt.trace.server
       'ABAP ADT',
-      { command, args },
+      commandLine,
       {
         documentSelector: [{ scheme: SCHEME }],
         initializationOptions: options,
-        outputChannel: this.output,
+        outputChannel: languageClientChannel(this.output),
         uriConverters,
+        middleware: silenceClientSymbols, // symbols.js answers Ctrl+T
       },
     );
+    nameObjectsInServerMessages(client);
+    client.onDidChangeState(({ newState }) => {
+      this.#running = newState === State.Running;
+      this.#changed.fire(undefined);
+    });
     try {
       await client.start();
     } catch (error) {
-      throw new Error(
-        `Could not start the ABAP language server (${[command, ...args].join(' ')}): ` +
-          `${error instanceof Error ? error.message : String(error)}. Install abap-adt or set ` +
-          `${SECTION}.serverCommand.`,
-      );
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(startFailure(commandLine, reason, command.value !== undefined));
     }
+    await this.#checkLogons(client, typed, passwords);
     return client;
+  }
+
+  /**
+   * Log on to each system whose password was just typed (one small search); store the
+   * password when that worked, offer to type it again when the system refused it.
+   * @param {LanguageClient} client
+   * @param {SystemSetting[]} typed
+   * @param {Map<string, string>} passwords
+   */
+  async #checkLogons(client, typed, passwords) {
+    for (const system of typed) {
+      /** @type {unknown} */
+      let failure;
+      try {
+        await client.sendRequest(SEARCH_OBJECTS, {
+          query: '*',
+          system: system.name,
+          maxResults: 1,
+        });
+      } catch (error) {
+        failure = error ?? new Error('the logon check failed');
+      }
+      const outcome = logonOutcome(system.name, failure);
+      const password = passwords.get(system.name);
+      if (outcome.verdict === 'accepted' && password) {
+        await storeAccepted(this.secrets, system, password);
+      } else if (outcome.verdict === 'refused') {
+        void this.#offerRetyping(outcome.message);
+      } else if (outcome.verdict === 'unknown') {
+        void vscode.window.showWarningMessage(outcome.message);
+      }
+    }
+  }
+
+  /** @param {string} message */
+  async #offerRetyping(message) {
+    const again = 'Enter Password';
+    if ((await vscode.window.showErrorMessage(message, again)) === again) {
+      await this.restart();
+    }
   }
 
   #settings() {
     const configuration = vscode.workspace.getConfiguration(SECTION);
-    return readSettings((key) => configuration.get(key));
+    return readSettings((key) =>
+      key === 'serverCommand'
+        ? userServerCommand(configuration.inspect(key)).value
+        : configuration.get(key),
+    );
   }
 }
 
@@ -180,7 +254,7 @@ class ServerConnection {
 function askPassword(system) {
   return vscode.window.showInputBox({
     title: `ABAP system ${system.name}`,
-    prompt: `Password of ${system.user} at ${system.url} (kept in VS Code's secret storage)`,
+    prompt: `Password of ${system.user} at ${system.url} (stored in VS Code's secret storage once the system accepts it)`,
     password: true,
     ignoreFocusOut: true,
   });

@@ -3,11 +3,23 @@
 
 /**
  * Conversion between the server's `adt://` strings and VS Code `Uri`s, keeping `%2f` and the
- * authority's case (see uris.js). Also the language client's `uriConverters`.
+ * server's spelling of the authority, and adding or dropping the name segment of tab titles
+ * (see uris.js).
+ * Also the language client's `uriConverters`.
  */
 
 const vscode = require('vscode');
-const { SCHEME, formatAdtUri, parseAdtUri } = require('./uris');
+const {
+  SCHEME,
+  SystemNames,
+  editorPath,
+  formatAdtUri,
+  parseAdtUri,
+  serverPath,
+} = require('./uris');
+
+/** The server's spelling of system names (see uris.js); the connection adds the configured. */
+const systemNames = new SystemNames();
 
 /**
  * The string the server knows a document by.
@@ -15,7 +27,9 @@ const { SCHEME, formatAdtUri, parseAdtUri } = require('./uris');
  * @returns {string}
  */
 function toServerUri(uri) {
-  return uri.scheme === SCHEME ? formatAdtUri(uri) : uri.toString();
+  return uri.scheme === SCHEME
+    ? formatAdtUri({ authority: systemNames.spell(uri.authority), path: serverPath(uri.path) })
+    : uri.toString();
 }
 
 /**
@@ -25,9 +39,14 @@ function toServerUri(uri) {
  */
 function toEditorUri(value) {
   const parts = parseAdtUri(value);
-  return parts ? vscode.Uri.from({ scheme: SCHEME, ...parts }) : vscode.Uri.parse(value);
+  if (parts) {
+    systemNames.learn(parts.authority);
+  }
+  return parts
+    ? vscode.Uri.from({ scheme: SCHEME, authority: parts.authority, path: editorPath(parts.path) })
+    : vscode.Uri.parse(value);
 }
 
 const uriConverters = Object.freeze({ code2Protocol: toServerUri, protocol2Code: toEditorUri });
 
-module.exports = { toServerUri, toEditorUri, uriConverters };
+module.exports = { toServerUri, toEditorUri, uriConverters, systemNames };

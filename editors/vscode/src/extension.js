@@ -7,9 +7,13 @@
  */
 
 const vscode = require('vscode');
+const { AutoSaveAdvice } = require('./autoSave');
 const commands = require('./commands');
 const { ServerConnection } = require('./connection');
+const devloop = require('./devloop');
 const { AdtFileSystem } = require('./fileSystem');
+const { DocumentStatus } = require('./statusBar');
+const { EarlyWorkspaceSymbols } = require('./symbols');
 const { SCHEME } = require('./uris');
 
 /** @type {ServerConnection | undefined} */
@@ -19,6 +23,14 @@ let connection;
 function activate(context) {
   const output = vscode.window.createOutputChannel('ABAP ADT');
   const server = new ServerConnection(context.secrets, output);
+  const autoSave = new AutoSaveAdvice(context.globalState);
+  const versions = new devloop.VersionTexts();
+  /**
+   * A command on the given or active `adt://` document.
+   * @param {(server: ServerConnection, resource: unknown) => Promise<void>} run
+   */
+  const onResource = (run) =>
+    commands.guarded((/** @type {unknown} */ resource) => run(server, resource));
   connection = server;
   context.subscriptions.push(
     output,
@@ -26,6 +38,29 @@ function activate(context) {
     vscode.workspace.registerFileSystemProvider(SCHEME, new AdtFileSystem(server), {
       isCaseSensitive: true,
     }),
+    vscode.languages.registerWorkspaceSymbolProvider(new EarlyWorkspaceSymbols(server)),
+    vscode.workspace.onDidOpenTextDocument((document) => void autoSave.opened(document)),
+    vscode.workspace.registerTextDocumentContentProvider(devloop.VERSION_SCHEME, versions),
+    new DocumentStatus(server),
+    vscode.commands.registerCommand('abapAdt.runUnitTests', onResource(devloop.runUnitTests)),
+    vscode.commands.registerCommand('abapAdt.runAtc', onResource(devloop.runAtc)),
+    vscode.commands.registerCommand(
+      'abapAdt.createObject',
+      commands.guarded(() => devloop.createObject(server)),
+    ),
+    vscode.commands.registerCommand('abapAdt.chooseTransport', onResource(devloop.chooseTransport)),
+    vscode.commands.registerCommand(
+      'abapAdt.compareWithActive',
+      onResource((connection, resource) =>
+        devloop.compareWithActive(connection, versions, resource),
+      ),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.compareWithRevision',
+      onResource((connection, resource) =>
+        devloop.compareWithRevision(connection, versions, resource),
+      ),
+    ),
     vscode.commands.registerCommand(
       'abapAdt.openObject',
       commands.guarded(() => commands.openObject(server)),

@@ -3,7 +3,8 @@
 
 /**
  * Passwords of the configured systems, kept in VS Code's SecretStorage (`context.secrets`).
- * Asked once per system, user and URL; handed to the server in memory only.
+ * Asked once per system, user and URL; handed to the server in memory only; stored only
+ * after the system accepted the logon, so a mistyped password is never kept.
  */
 
 const { needsPassword } = require('./settings');
@@ -18,6 +19,12 @@ const { needsPassword } = require('./settings');
  */
 
 /**
+ * @typedef {object} CollectedPasswords
+ * @property {Map<string, string>} passwords by system name, stored and newly typed ones
+ * @property {SystemSetting[]} typed the systems whose password was typed now (not stored yet)
+ */
+
+/**
  * The secret's key. The URL is part of it, so a system entry pointing elsewhere (a workspace
  * setting, say) never receives a password that was given for another server.
  * @param {SystemSetting} system
@@ -28,30 +35,42 @@ function secretKey(system) {
 }
 
 /**
- * The stored password of each system that needs one, asking for the missing ones. An empty
- * or cancelled answer leaves the system without a password (and stores nothing).
+ * The stored password of each system that needs one, asking for the missing ones. A typed
+ * password is not stored here: {@link storeAccepted} does that once the logon worked. An
+ * empty or cancelled answer leaves the system without a password.
  * @param {SystemSetting[]} systems
  * @param {SecretStore} store
  * @param {(system: SystemSetting) => PromiseLike<string | undefined>} ask
- * @returns {Promise<Map<string, string>>} by system name
+ * @returns {Promise<CollectedPasswords>}
  */
 async function collectPasswords(systems, store, ask) {
   /** @type {Map<string, string>} */
   const passwords = new Map();
+  /** @type {SystemSetting[]} */
+  const typed = [];
   for (const system of systems.filter(needsPassword)) {
-    const key = secretKey(system);
-    let password = await store.get(key);
+    let password = await store.get(secretKey(system));
     if (!password) {
       password = await ask(system);
       if (password) {
-        await store.store(key, password);
+        typed.push(system);
       }
     }
     if (password) {
       passwords.set(system.name, password);
     }
   }
-  return passwords;
+  return { passwords, typed };
 }
 
-module.exports = { secretKey, collectPasswords };
+/**
+ * Keep a typed password after the system accepted it.
+ * @param {SecretStore} store
+ * @param {SystemSetting} system
+ * @param {string} password
+ */
+async function storeAccepted(store, system, password) {
+  await store.store(secretKey(system), password);
+}
+
+module.exports = { secretKey, collectPasswords, storeAccepted };

@@ -12,9 +12,17 @@ const RESOLVE_CONFLICT = 'adt/resolveConflict';
 const OPEN_OBJECT = 'adt/openObject';
 const OBJECT_STRUCTURE = 'adt/objectStructure';
 const SEARCH_OBJECTS = 'adt/searchObjects';
+const DOCUMENT_STATE = 'adt/documentState';
 const EXECUTE_COMMAND = 'workspace/executeCommand';
+const WORKSPACE_SYMBOL = 'workspace/symbol';
 const DID_CHANGE_CONFIGURATION = 'workspace/didChangeConfiguration';
 const ACTIVATE_COMMAND = 'adt.activate';
+const RUN_UNIT_TESTS_COMMAND = 'adt.runUnitTests';
+const RUN_ATC_COMMAND = 'adt.runAtc';
+const CREATE_OBJECT_COMMAND = 'adt.createObject';
+const CHOOSE_TRANSPORT_COMMAND = 'adt.chooseTransport';
+const VERSIONS = 'adt/versions';
+const READ_VERSION = 'adt/readVersion';
 
 /** JSON-RPC error code of an ABAP/ADT failure; its `data` is an {@link AdtError}. */
 const ADT_FAILURE = -32001;
@@ -102,6 +110,56 @@ const INVALID_PARAMS = -32602;
  * @property {Finding[]} [findings]
  */
 
+/**
+ * `adt.runUnitTests` (docs/lsp-protocol.md): failures are also published as diagnostics.
+ * @typedef {object} UnitTestResult
+ * @property {string} uri
+ * @property {string} objectUrl
+ * @property {number} tests
+ * @property {number} passed
+ * @property {number} failed
+ * @property {string[]} [notes]
+ * @property {Array<{testClass: string, method: string, message: string, uri?: string,
+ *   line?: number}>} failures
+ */
+
+/**
+ * `adt.runAtc`: findings are also published as diagnostics (source `atc`).
+ * @typedef {object} AtcResult
+ * @property {string} uri
+ * @property {string} objectUrl
+ * @property {string} [variant]
+ * @property {Array<{priority: number, check: string, message: string, line?: number}>} findings
+ * @property {Record<string, number>} counts
+ * @property {string[]} [notes]
+ */
+
+/**
+ * `adt.createObject` parameters and result.
+ * @typedef {object} CreateObjectParams
+ * @property {string} [system]
+ * @property {'class' | 'interface' | 'program' | 'include' | 'functionGroup'
+ *   | 'functionModule'} kind
+ * @property {string} name
+ * @property {string} description
+ * @property {string} [package] not for a function module (it lives in its group's package)
+ * @property {string} [transport]
+ * @property {string} [functionGroup] for a function module
+ */
+
+/**
+ * @typedef {{uri: string, objectUrl: string, name: string, kind: string, system: string,
+ *   transport?: string}} CreateObjectResult
+ */
+
+/**
+ * `adt/versions` and `adt/readVersion`.
+ * @typedef {{id: string, label: string, author?: string, date?: string,
+ *   transport?: string}} Revision
+ * @typedef {{inactive: boolean, revisions: Revision[]}} VersionsResult
+ * @typedef {{text: string, label: string}} VersionText
+ */
+
 /** The settings the running server takes over through `workspace/didChangeConfiguration`.
  * @typedef {object} LiveSettings
  * @property {'onSave' | 'onEdit'} lockMode
@@ -116,9 +174,17 @@ module.exports = {
   OPEN_OBJECT,
   OBJECT_STRUCTURE,
   SEARCH_OBJECTS,
+  DOCUMENT_STATE,
   EXECUTE_COMMAND,
+  WORKSPACE_SYMBOL,
   DID_CHANGE_CONFIGURATION,
   ACTIVATE_COMMAND,
+  RUN_UNIT_TESTS_COMMAND,
+  RUN_ATC_COMMAND,
+  CREATE_OBJECT_COMMAND,
+  CHOOSE_TRANSPORT_COMMAND,
+  VERSIONS,
+  READ_VERSION,
   ADT_FAILURE,
   INVALID_PARAMS,
 };

@@ -7,6 +7,7 @@
  */
 
 const { ADT_FAILURE, INVALID_PARAMS } = require('./protocol');
+const { objectLabel } = require('./uris');
 
 /** @typedef {import('./protocol').AdtError} AdtError */
 /** @typedef {import('./protocol').SaveResult} SaveResult */
@@ -18,8 +19,12 @@ const { ADT_FAILURE, INVALID_PARAMS } = require('./protocol');
 const NOT_FOUND_CODES = new Set([4007, 4008, 4011, 4018]);
 const AUTH_FAILED = 4016;
 const NETWORK_ERROR = 4017;
-const FORGET_PASSWORD_HINT =
-  'If VS Code stored that password, run "ABAP: Forget Stored Password" to enter it again.';
+const LOGON_REFUSED =
+  'The ABAP system refused the logon: wrong user or password? Nothing more is sent with ' +
+  'this password, because repeated failed logons lock the SAP user. Correct it (run ' +
+  '"ABAP: Forget Stored Password…" when VS Code keeps it), then restart the language server.';
+/** Object URLs and document URIs in a message (ended by blanks, quotes or punctuation). */
+const OBJECT_REFERENCE = /(?:adt:\/\/[^/\s'"]+)?(\/sap\/bc\/adt\/[^\s'",;:)]+)/g;
 
 /**
  * @typedef {object} Outcome
@@ -158,7 +163,7 @@ function errorMessage(error) {
   if (adt) {
     return adtErrorText(adt);
   }
-  return typeof rpc.message === 'string' && rpc.message ? rpc.message : String(error);
+  return nameObjects(typeof rpc.message === 'string' && rpc.message ? rpc.message : String(error));
 }
 
 /**
@@ -203,12 +208,26 @@ function searchItems(hits) {
 }
 
 /**
- * Quick-pick items of `adt/openObject` candidates (objects with and without a source).
- * @param {SearchHit[]} hits
- * @returns {Array<HitItem & {hit: SearchHit}>}
+ * What "Open Object" offers when the name was not unique: the candidates with a source
+ * (a package has none and could not be opened), or a message when there are none.
+ * @param {string} name what the user typed
+ * @param {SearchHit[]} candidates of `adt/openObject`
+ * @returns {{items: Array<HitItem & {documentUri: string}>, message?: string}}
  */
-function candidateItems(hits) {
-  return hits.map((hit) => ({ ...hitItem(hit), hit }));
+function candidateChoice(name, candidates) {
+  const items = searchItems(candidates);
+  if (items.length || !candidates.length) {
+    return { items };
+  }
+  const others = candidates
+    .slice(0, 3)
+    .map((hit) => `${hit.name} (${hit.type})`)
+    .join(', ');
+  const more = candidates.length > 3 ? ', …' : '';
+  return {
+    items,
+    message: `No ABAP source is named ${name}; found only objects without a source: ${others}${more}.`,
+  };
 }
 
 /**
@@ -292,8 +311,47 @@ function adtErrorText(adt) {
   if (!adt) {
     return 'the server gave no reason.';
   }
-  const text = `${adt.error} (${adt.name ?? 'error'} ${adt.code})`;
-  return adt.code === AUTH_FAILED ? `${text} ${FORGET_PASSWORD_HINT}` : text;
+  if (adt.code === AUTH_FAILED) {
+    return `${LOGON_REFUSED} (${adt.name ?? 'AUTH_FAILED'} ${adt.code})`;
+  }
+  return `${nameObjects(adt.error)} (${adt.name ?? 'error'} ${adt.code})`;
+}
+
+/**
+ * A message with its object URLs and document URIs replaced by object names:
+ * `/sap/bc/adt/programs/programs/zdemo_report` → `ZDEMO_REPORT`.
+ * @param {string} text
+ * @returns {string}
+ */
+function nameObjects(text) {
+  return text.replace(OBJECT_REFERENCE, (_match, path) => objectLabel(path));
+}
+
+/**
+ * What to tell after checking a newly typed password with a first request to its system.
+ * @param {string} system the system's name
+ * @param {unknown} error the request's failure, undefined when it worked
+ * @returns {{verdict: 'accepted' | 'refused' | 'unknown', message: string}}
+ */
+function logonOutcome(system, error) {
+  if (error === undefined) {
+    return { verdict: 'accepted', message: `Logged on to ${system}; the password is stored.` };
+  }
+  const adt = adtErrorOf(/** @type {RpcErrorLike} */ (error ?? {}));
+  if (adt?.code === AUTH_FAILED) {
+    return {
+      verdict: 'refused',
+      message:
+        `${system} refused the logon: wrong user or password? The password was not stored. ` +
+        'Enter it again?',
+    };
+  }
+  return {
+    verdict: 'unknown',
+    message:
+      `Could not check the logon to ${system}: ${errorMessage(error)} The password is used ` +
+      'until the language server restarts, but not stored.',
+  };
 }
 
 /**
@@ -343,8 +401,10 @@ module.exports = {
   errorMessage,
   fileErrorKind,
   searchItems,
-  candidateItems,
+  candidateChoice,
   includeItems,
+  logonOutcome,
+  nameObjects,
   searchPattern,
   writeRefusal,
 };

@@ -91,6 +91,50 @@ function serverCommand(settings) {
 }
 
 /**
+ * What `WorkspaceConfiguration.inspect` reports of one setting (the fields used here).
+ * @typedef {object} SettingInspection
+ * @property {unknown} [globalValue] User settings, or Remote settings in a remote window
+ * @property {unknown} [workspaceValue]
+ * @property {unknown} [workspaceFolderValue]
+ */
+
+/**
+ * The server command of the User (or Remote) settings. A workspace must not choose which
+ * program the extension runs, so a value in workspace or folder settings is ignored, and
+ * said so.
+ * @param {SettingInspection | undefined} inspection of `abapAdt.serverCommand`
+ * @returns {{value: unknown, warning: string | undefined}}
+ */
+function userServerCommand(inspection) {
+  const fromWorkspace =
+    inspection?.workspaceFolderValue !== undefined || inspection?.workspaceValue !== undefined;
+  return {
+    value: inspection?.globalValue,
+    warning: fromWorkspace
+      ? `${SECTION}.serverCommand in the workspace settings is ignored: a workspace does not ` +
+        'choose which program runs. Set it in your User settings.'
+      : undefined,
+  };
+}
+
+/**
+ * Why the server did not start, and what to do.
+ * @param {{command: string, args: string[]}} commandLine
+ * @param {string} reason
+ * @param {boolean} configured whether the User settings name the command
+ * @returns {string}
+ */
+function startFailure(commandLine, reason, configured) {
+  const line = [commandLine.command, ...commandLine.args].join(' ');
+  const fix = configured
+    ? `Check ${SECTION}.serverCommand in your User settings.`
+    : `Install abap-adt (pip install -e . in the abap-adt repository) so that \`abap-adt\` is ` +
+      `on the PATH of VS Code's extension host, or set ${SECTION}.serverCommand in your ` +
+      'User settings (Preferences: Open User Settings), e.g. ["/path/to/.venv/bin/abap-adt", "lsp"].';
+  return `Could not start the ABAP language server (${line}): ${reason}. ${fix}`;
+}
+
+/**
  * @param {ExtensionSettings} settings
  * @returns {LiveSettings}
  */
@@ -195,6 +239,8 @@ module.exports = {
   RESTART_SETTINGS,
   readSettings,
   serverCommand,
+  userServerCommand,
+  startFailure,
   liveSettings,
   checkSystems,
   needsPassword,

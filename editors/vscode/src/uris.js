@@ -2,8 +2,7 @@
 'use strict';
 
 /**
- * `adt://SYSTEM/sap/bc/adt/...` document URIs, spelled exactly as the language server spells
- * them.
+ * `adt://SYSTEM/sap/bc/adt/...` document URIs: the server's spelling and the editor's.
  *
  * VS Code's `Uri.parse` percent-decodes the path and `Uri.toString()` encodes `%` again and
  * lower-cases the authority, so `adt://A4H/.../classes/%2fabc%2fcl_x/source/main` would reach
@@ -12,13 +11,22 @@
  * therefore never lets VS Code parse or print these URIs: the server's string is split into
  * authority and path here (path kept percent-encoded, so `%2f` is a literal part of it), the
  * editor's `Uri` is built from those parts, and the string sent back is put together from the
- * same parts. The language client's URI converters, the file system provider and the commands
- * all go through these two functions, so the server always sees the URI it issued.
+ * same parts.
+ *
+ * VS Code titles a tab with the last path segment, which would be `main` or
+ * `implementations` for every class. The editor's path therefore has one more segment, the
+ * object's name (`.../zcl_foo/includes/implementations/ZCL_FOO (implementations)`), which
+ * is dropped again on the way back. The language client's URI converters, the file system
+ * provider and the commands all go through editorUris.js, so the server always sees the URI
+ * it issued.
  */
 
 const SCHEME = 'adt';
 const ADT_URI = /^adt:\/\/([^/?#]+)(\/[^?#]*)$/;
-const SOURCE_SEGMENT = /^(source|includes)$/;
+/** A source path: an object's `/source/main`, or a class include `/includes/<type>`. */
+const SOURCE_PATH = /\/(?:([^/]+)\/source\/main|classes\/([^/]+)\/includes\/([a-z]+))$/;
+/** Looks like `/` in a tab title; a path segment cannot hold `/` itself. */
+const NAME_SLASH = '\u2215';
 
 /**
  * @typedef {object} AdtUriParts
@@ -46,31 +54,99 @@ function formatAdtUri(parts) {
 }
 
 /**
- * A short name for messages: `ZDEMO_REPORT`, `/ABC/CL_X (definitions)`, `Z_FM`.
- * @param {string} path the path of a document URI
+ * A short name for messages and tab titles: `ZDEMO_REPORT`, `/ABC/CL_X (definitions)`,
+ * `Z_FM`, `ZDEMO_INCLUDE`. Takes the path of a server URI or of an editor URI; another path
+ * is named by its last segment (`ZPKG` for a package).
+ * @param {string} path
  * @returns {string}
  */
 function objectLabel(path) {
-  const segments = path.split('/');
-  const at = segments.findIndex((segment) => SOURCE_SEGMENT.test(segment));
-  if (at < 1) {
-    return path;
+  const match = SOURCE_PATH.exec(serverPath(path));
+  if (!match) {
+    const last = path.split('/').filter(Boolean).pop();
+    return last ? decodeName(last) : path;
   }
-  const name = safeDecode(segments[at - 1]).toUpperCase();
-  const include = segments[at] === 'includes' ? segments[at + 1] : undefined;
-  return include ? `${name} (${include})` : name;
+  const [, name, className, include] = match;
+  return className ? `${decodeName(className)} (${include})` : decodeName(name);
 }
 
 /**
+ * The editor's path of a server path: the server path plus one segment with the object's
+ * name, so that VS Code's tab reads `ZCL_FOO (implementations)` instead of `implementations`.
+ * Paths that are no source paths are kept as they are.
+ * @param {string} path a server path
+ * @returns {string}
+ */
+function editorPath(path) {
+  return SOURCE_PATH.test(path) ? `${path}/${titleSegment(path)}` : path;
+}
+
+/**
+ * The server's path of an editor path: without the name segment {@link editorPath} added.
+ * A path without it (a server path, or one VS Code restored from an older session) is kept.
+ * @param {string} path
+ * @returns {string}
+ */
+function serverPath(path) {
+  const cut = path.lastIndexOf('/');
+  const parent = path.slice(0, cut);
+  return cut > 0 && SOURCE_PATH.test(parent) && path.slice(cut + 1) === titleSegment(parent)
+    ? parent
+    : path;
+}
+
+/**
+ * @param {string} path a server source path
+ * @returns {string}
+ */
+function titleSegment(path) {
+  return objectLabel(path).replaceAll('/', NAME_SLASH);
+}
+
+/**
+ * `%2fabc%2fcl_x` → `/ABC/CL_X` (a bad escape is kept).
  * @param {string} segment
  * @returns {string}
  */
-function safeDecode(segment) {
+function decodeName(segment) {
   try {
-    return decodeURIComponent(segment);
+    return decodeURIComponent(segment).toUpperCase();
   } catch {
-    return segment;
+    return segment.toUpperCase();
   }
 }
 
-module.exports = { SCHEME, parseAdtUri, formatAdtUri, objectLabel };
+/**
+ * System names as the server spells them. VS Code lower-cases the authority of a URI on some
+ * of its ways (a document opened by `showTextDocument` reaches the language client as
+ * `adt://a4h/...`, one opened from Ctrl+T as `adt://A4H/...`), while the server knows a
+ * document by its exact URI. The extension learns every name the server uses and the
+ * configured ones, and writes the authority of every URI it sends in that spelling.
+ */
+class SystemNames {
+  /** @type {Map<string, string>} */
+  #names = new Map();
+
+  /** @param {string} name */
+  learn(name) {
+    this.#names.set(name.toLowerCase(), name);
+  }
+
+  /**
+   * @param {string} authority
+   * @returns {string} the learnt spelling, else the authority as it is
+   */
+  spell(authority) {
+    return this.#names.get(authority.toLowerCase()) ?? authority;
+  }
+}
+
+module.exports = {
+  SCHEME,
+  SystemNames,
+  parseAdtUri,
+  formatAdtUri,
+  objectLabel,
+  editorPath,
+  serverPath,
+};

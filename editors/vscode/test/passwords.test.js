@@ -3,7 +3,7 @@
 
 const assert = require('node:assert/strict');
 const { describe, it } = require('node:test');
-const { collectPasswords, secretKey } = require('../src/passwords');
+const { collectPasswords, secretKey, storeAccepted } = require('../src/passwords');
 
 /** @typedef {import('../src/settings').SystemSetting} SystemSetting */
 
@@ -51,34 +51,48 @@ describe('secretKey', () => {
 });
 
 describe('collectPasswords', () => {
-  it('asks once, stores the answer and reuses it', async () => {
+  it('asks once, keeps the answer unstored until the logon worked, then reuses it', async () => {
     const store = new MemoryStore();
     const first = prompt(['s3cret']);
-    const passwords = await collectPasswords([A4H], store, first.ask);
-    assert.deepEqual([...passwords], [['A4H', 's3cret']]);
+    const collected = await collectPasswords([A4H], store, first.ask);
+    assert.deepEqual([...collected.passwords], [['A4H', 's3cret']]);
+    assert.deepEqual(collected.typed, [A4H]);
     assert.deepEqual(first.asked, ['A4H']);
-    assert.equal(store.values.get(secretKey(A4H)), 's3cret');
+    assert.equal(store.values.size, 0, 'nothing is stored before the logon check');
 
+    await storeAccepted(store, A4H, 's3cret');
+    assert.equal(store.values.get(secretKey(A4H)), 's3cret');
     const second = prompt([]);
     const again = await collectPasswords([A4H], store, second.ask);
-    assert.equal(again.get('A4H'), 's3cret');
+    assert.equal(again.passwords.get('A4H'), 's3cret');
+    assert.deepEqual(again.typed, []);
     assert.deepEqual(second.asked, []);
+  });
+
+  it('asks again at the next start when the typed password was not accepted', async () => {
+    const store = new MemoryStore();
+    await collectPasswords([A4H], store, prompt(['wrong']).ask);
+    const next = prompt(['right']);
+    const collected = await collectPasswords([A4H], store, next.ask);
+    assert.deepEqual(next.asked, ['A4H']);
+    assert.equal(collected.passwords.get('A4H'), 'right');
   });
 
   it('does not ask for systems that read their own password', async () => {
     const store = new MemoryStore();
     const { ask, asked } = prompt([]);
-    const passwords = await collectPasswords([DEV, { ...A4H, keyring: true }], store, ask);
-    assert.equal(passwords.size, 0);
+    const collected = await collectPasswords([DEV, { ...A4H, keyring: true }], store, ask);
+    assert.equal(collected.passwords.size, 0);
     assert.deepEqual(asked, []);
   });
 
-  it('stores nothing when the prompt is cancelled or left empty', async () => {
+  it('keeps nothing when the prompt is cancelled or left empty', async () => {
     const store = new MemoryStore();
     const qas = { ...A4H, name: 'QAS' };
     const { ask, asked } = prompt([undefined, '']);
-    const passwords = await collectPasswords([A4H, qas], store, ask);
-    assert.equal(passwords.size, 0);
+    const collected = await collectPasswords([A4H, qas], store, ask);
+    assert.equal(collected.passwords.size, 0);
+    assert.deepEqual(collected.typed, []);
     assert.deepEqual(asked, ['A4H', 'QAS']);
     assert.equal(store.values.size, 0);
   });

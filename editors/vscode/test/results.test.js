@@ -6,10 +6,12 @@ const { describe, it } = require('node:test');
 const {
   CONFLICT_CHOICES,
   activationOutcome,
-  candidateItems,
+  candidateChoice,
   errorMessage,
   fileErrorKind,
   includeItems,
+  logonOutcome,
+  nameObjects,
   resolveOutcome,
   saveOutcome,
   searchItems,
@@ -172,11 +174,38 @@ describe('errorMessage and fileErrorKind', () => {
       fileErrorKind(rpc(-32602, "'adt://A4H/x' is not an adt://SYSTEM/sap/bc/adt/... URI")),
       'notFound',
     );
-    const auth = rpc(-32001, 'x', { error: 'logon failed', code: 4016, name: 'AUTH_FAILED' });
+    const auth = rpc(-32001, 'x', {
+      error: 'logon failed earlier with these credentials; ... create a new client.',
+      code: 4016,
+      name: 'AUTH_FAILED',
+    });
     assert.equal(fileErrorKind(auth), 'noPermissions');
-    assert.match(errorMessage(auth), /^logon failed \(AUTH_FAILED 4016\) .*Forget Stored Password/);
+    const message = errorMessage(auth);
+    assert.match(message, /^The ABAP system refused the logon: wrong user or password\?/);
+    assert.match(message, /"ABAP: Forget Stored Password…".*restart the language server/);
+    assert.match(message, /\(AUTH_FAILED 4016\)$/);
+    assert.doesNotMatch(message, /new client/);
     const network = rpc(-32001, 'x', { error: 'unreachable', code: 4017, name: 'NETWORK_ERROR' });
     assert.equal(fileErrorKind(network), 'unavailable');
+  });
+
+  it('names objects instead of showing their URLs', () => {
+    const locked = rpc(-32001, 'x', {
+      error: 'Could not lock /sap/bc/adt/programs/programs/zdemo_report: locked by OTHER',
+      code: 4009,
+      name: 'OBJECT_LOCKED',
+    });
+    assert.equal(
+      errorMessage(locked),
+      'Could not lock ZDEMO_REPORT: locked by OTHER (OBJECT_LOCKED 4009)',
+    );
+    assert.equal(
+      nameObjects(
+        "'adt://A4H/sap/bc/adt/oo/classes/%2fabc%2fcl_x/includes/definitions' is not open",
+      ),
+      "'/ABC/CL_X (definitions)' is not open",
+    );
+    assert.equal(nameObjects('nothing to name here'), 'nothing to name here');
   });
 
   it('falls back to the message of any other error', () => {
@@ -212,15 +241,25 @@ describe('quick-pick items', () => {
     ]);
   });
 
-  it('offers every candidate of openObject, keeping the hit', () => {
-    const items = candidateItems(hits);
+  it('offers the candidates of openObject that have a source', () => {
+    const choice = candidateChoice('ZCL', hits);
     assert.deepEqual(
-      items.map((item) => [item.label, item.description, item.detail, item.hit]),
-      [
-        ['ZCL_X', 'CLAS/OC · $TMP', 'Demo', hits[0]],
-        ['ZTAB', 'TABL/DT', undefined, hits[1]],
-      ],
+      choice.items.map((item) => item.documentUri),
+      ['adt://A4H/sap/bc/adt/oo/classes/zcl_x/source/main'],
     );
+    assert.equal(choice.message, undefined);
+  });
+
+  it('says so when every candidate lacks a source (a package, a table)', () => {
+    const pkg = { uri: '/sap/bc/adt/packages/zpkg', type: 'DEVC/K', name: 'ZPKG' };
+    const choice = candidateChoice('ZPKG', [pkg, hits[1]]);
+    assert.deepEqual(choice.items, []);
+    assert.equal(
+      choice.message,
+      'No ABAP source is named ZPKG; found only objects without a source: ZPKG (DEVC/K), ' +
+        'ZTAB (TABL/DT).',
+    );
+    assert.deepEqual(candidateChoice('ZNONE', []), { items: [] });
   });
 
   it('lists the sources of an object with who changed them last', () => {
@@ -274,5 +313,37 @@ describe('writeRefusal', () => {
     assert.match(writeRefusal('REPORT z.', encode('REPORT y.')) ?? '', /differ/);
     const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...encode('REPORT z.')]);
     assert.equal(writeRefusal('REPORT z.', withBom), undefined);
+  });
+});
+
+describe('logonOutcome', () => {
+  /**
+   * @param {number} code
+   * @param {string} name
+   */
+  const adt = (code, name) =>
+    Object.assign(new Error('x'), { code: -32001, data: { error: 'logon failed', code, name } });
+
+  it('stores a password the system accepted', () => {
+    assert.equal(logonOutcome('A4H', undefined).verdict, 'accepted');
+  });
+
+  it('offers to type a refused password again, saying it was not stored', () => {
+    const outcome = logonOutcome('A4H', adt(4016, 'AUTH_FAILED'));
+    assert.equal(outcome.verdict, 'refused');
+    assert.equal(
+      outcome.message,
+      'A4H refused the logon: wrong user or password? The password was not stored. Enter it again?',
+    );
+  });
+
+  it('keeps an unchecked password for the session only', () => {
+    const outcome = logonOutcome('A4H', adt(4017, 'NETWORK_ERROR'));
+    assert.equal(outcome.verdict, 'unknown');
+    assert.match(
+      outcome.message,
+      /^Could not check the logon to A4H: logon failed \(NETWORK_ERROR 4017\)/,
+    );
+    assert.match(outcome.message, /not stored\.$/);
   });
 });

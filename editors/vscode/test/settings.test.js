@@ -11,6 +11,8 @@ const {
   needsPassword,
   readSettings,
   serverCommand,
+  startFailure,
+  userServerCommand,
 } = require('../src/settings');
 
 /** @typedef {import('../src/settings').ExtensionSettings} ExtensionSettings */
@@ -61,6 +63,42 @@ describe('serverCommand', () => {
         /abapAdt\.serverCommand must be a list of strings/,
       );
     }
+  });
+});
+
+describe('userServerCommand', () => {
+  it('takes the User (or Remote) settings value', () => {
+    assert.deepEqual(userServerCommand({ globalValue: ['/venv/bin/abap-adt', 'lsp'] }), {
+      value: ['/venv/bin/abap-adt', 'lsp'],
+      warning: undefined,
+    });
+    assert.deepEqual(userServerCommand(undefined), { value: undefined, warning: undefined });
+  });
+
+  it('ignores a workspace or folder value, and says so', () => {
+    for (const inspection of [
+      { workspaceValue: ['/tmp/evil', 'lsp'] },
+      { globalValue: ['abap-adt', 'lsp'], workspaceFolderValue: ['/tmp/evil'] },
+    ]) {
+      const { value, warning } = userServerCommand(inspection);
+      assert.equal(value, inspection.globalValue);
+      assert.match(warning ?? '', /in the workspace settings is ignored.*User settings/);
+    }
+  });
+});
+
+describe('startFailure', () => {
+  const commandLine = { command: 'abap-adt', args: ['lsp'] };
+
+  it('tells how to install the server or where to set the command', () => {
+    const message = startFailure(commandLine, 'spawn abap-adt ENOENT', false);
+    assert.match(message, /^Could not start the ABAP language server \(abap-adt lsp\): spawn/);
+    assert.match(message, /set abapAdt\.serverCommand in your User settings/);
+  });
+
+  it('points at the configured command when there is one', () => {
+    const message = startFailure({ command: '/x/abap-adt', args: ['lsp'] }, 'ENOENT', true);
+    assert.match(message, /\(\/x\/abap-adt lsp\): ENOENT\. Check abapAdt\.serverCommand/);
   });
 });
 

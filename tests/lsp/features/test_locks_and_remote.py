@@ -27,6 +27,21 @@ async def test_on_edit_locks_at_the_first_change_and_releases_when_clean(
         await editor.until(lambda: emulator.locks() == [])
 
 
+async def test_undoing_to_the_saved_text_clears_the_unsaved_texts_findings(
+    emulator: Emulator,
+) -> None:
+    async with workspace_on(emulator, ON_EDIT) as (_workspace, editor):
+        await editor.open(REPORT_URI)
+        original = editor.texts[REPORT_URI]
+        editor.insert_line(REPORT_URI, 3, "IF 1 = 1.")
+        await editor.until(
+            lambda: any(d.severity == Severity.ERROR for d in editor.published.get(REPORT_URI, []))
+        )
+        editor.replace(REPORT_URI, original)  # undone: the error's line is gone
+        await editor.until(lambda: editor.published.get(REPORT_URI) == [])
+        await editor.until(lambda: emulator.locks() == [])
+
+
 async def test_closing_a_dirty_document_releases_its_lock(emulator: Emulator) -> None:
     async with workspace_on(emulator, ON_EDIT) as (workspace, editor):
         await editor.open(REPORT_URI)

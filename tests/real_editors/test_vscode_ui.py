@@ -1,0 +1,297 @@
+"""The extension in a real VS Code (code-server 4.139, Code 1.139) as a person uses it, against
+the emulator: log on, open, edit, save, a colleague's change and the merge, class includes,
+a syntax error undone, a restart, Ctrl+T in a new window. The tests run in file order and
+build on each other (one editor for the module); after each write the emulator's stored
+source is checked, and every step leaves a screenshot in artifacts/screenshots."""
+
+from __future__ import annotations
+
+import functools
+import re
+import time
+
+import pytest
+from workbench import Editor
+
+REPORT = "/sap/bc/adt/programs/programs/zdemo_report/source/main"
+GREETER_IMPL = "/sap/bc/adt/oo/classes/zcl_demo_greeter/includes/implementations"
+
+
+@functools.cache
+def _server_offers() -> frozenset[str]:
+    """The methods and commands of the language server the extension runs here."""
+    from lsp_server.factory import create_server
+
+    features = create_server().protocol.fm
+    return frozenset([*features.features, *features.commands])
+
+
+def needs_server(*names: str) -> pytest.MarkDecorator:
+    """Skip a step whose server side is not there yet (docs/lsp-protocol.md, development
+    loop): the suite keeps running on a branch without it."""
+    missing = [name for name in names if name not in _server_offers()]
+    return pytest.mark.skipif(
+        bool(missing), reason=f"the language server does not offer {', '.join(missing)} yet"
+    )
+
+
+def test_a_mistyped_password_is_refused_and_not_kept(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZDEMO_REPORT")
+    ui.until(lambda: "A4H" in ui.quick_input_title(), "the password prompt of A4H")
+    ui.shot("password-prompt")
+    ui.answer("wrong-password")
+    refused = ui.notification(r"A4H refused the logon")
+    assert "The password was not stored" in refused
+    failed = ui.notification(r"The ABAP system refused the logon: wrong user or password\?")
+    assert "new client" not in failed
+    ui.shot("password-refused")
+    ui.click_in_notification(r"A4H refused the logon", "Enter Password")
+    ui.until(lambda: "A4H" in ui.quick_input_title(), "the password prompt again")
+    ui.answer("developer")  # accepted and stored: the next test opens without a prompt
+
+
+def test_open_object_shows_the_object_named_and_coloured(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZDEMO_REPORT")
+    ui.wait_for_tab("ZDEMO_REPORT")
+    stored = editor.emulator.source(REPORT) or ""
+    ui.until(lambda: ui.editor_lines()[:3] == stored.splitlines()[:3], "the report's text")
+    keyword = ui.page.locator(".view-line span", has_text=re.compile(r"^REPORT$")).first
+    comment = ui.page.locator(".view-line span", has_text=re.compile(r"^\*&-")).first
+    assert keyword.evaluate("e => getComputedStyle(e).color") != comment.evaluate(
+        "e => getComputedStyle(e).color"
+    ), "keywords and comments are coloured apart by the extension's grammar"
+    ui.until(lambda: ui.status_item(r"A4H").count(), "the system in the status bar")
+    ui.shot("report-opened")
+
+
+def test_typing_is_not_auto_saved_but_ctrl_s_writes(editor: Editor) -> None:
+    ui = editor.workbench
+    before = editor.emulator.source(REPORT)
+    ui.type_at_top("* written from VS Code\n")
+    time.sleep(2.5)  # web VS Code would auto-save after 1 s, the extension turns that off
+    assert editor.emulator.source(REPORT) == before
+    assert ui.tab_is_dirty("ZDEMO_REPORT")
+    ui.shot("typed-not-saved")
+    ui.save()
+    ui.until(
+        lambda: (editor.emulator.source(REPORT) or "").startswith("* written from VS Code\n"),
+        "the save in the emulator",
+    )
+    ui.until(lambda: not ui.tab_is_dirty("ZDEMO_REPORT"), "a clean tab")
+    assert editor.emulator.source(REPORT) == "* written from VS Code\n" + (before or "")
+    ui.shot("saved")
+
+
+def test_a_colleagues_change_is_merged_not_overwritten(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.type_at_top("* mine\n")
+    stored = (editor.emulator.source(REPORT) or "").rstrip("\n")
+    editor.emulator.write_as("COLLEAGUE", REPORT, f"{stored}\n* COLLEAGUE was here\n")
+    theirs = editor.emulator.source(REPORT)
+    assert theirs is not None and "* COLLEAGUE was here" in theirs
+    ui.save()
+    # the server's question, with the object named (not its URI)
+    question = ui.notification(r"^ZDEMO_REPORT was changed on the server by COLLEAGUE")
+    assert "adt://" not in question
+    ui.shot("conflict-question")
+    assert editor.emulator.source(REPORT) == theirs, "nothing was written"
+    ui.click_in_notification(r"ZDEMO_REPORT was changed on the server", "Merge")
+    ui.until(
+        lambda: (editor.emulator.source(REPORT) or "").startswith("* mine\n"),
+        "the merged source in the emulator",
+    )
+    merged = editor.emulator.source(REPORT) or ""
+    assert merged.rstrip("\n").endswith("* COLLEAGUE was here"), "their line is kept"
+    ui.save()  # clears VS Code's dirty mark; writes nothing
+    ui.until(lambda: not ui.tab_is_dirty("ZDEMO_REPORT"), "a clean tab after the merge")
+    assert editor.emulator.source(REPORT) == merged
+    ui.shot("merged")
+
+
+@needs_server("textDocument/completion")
+def test_completion_offers_the_methods_of_a_reference(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.open_tab("ZDEMO_REPORT")
+    ui.click_editor()
+    ui.page.keyboard.press("Control+End")
+    ui.page.keyboard.type("\n  lo_greeter->")
+    rows = ui.page.locator(".suggest-widget .monaco-list-row")
+    ui.until(lambda: rows.count(), "the completion list after lo_greeter->")
+    offered = [text.split("\n")[0].strip() for text in rows.all_inner_texts()]
+    assert any(re.fullmatch(r"(?i)greet(_all)?(\(.*)?", text) for text in offered), offered
+    ui.shot("completion")
+    ui.page.keyboard.press("Escape")
+    for _ in range(5):  # back to the saved text
+        if not ui.tab_is_dirty("ZDEMO_REPORT"):
+            break
+        ui.page.keyboard.press("Control+z")
+        time.sleep(0.3)
+    assert not ui.tab_is_dirty("ZDEMO_REPORT")
+
+
+@needs_server("textDocument/definition")
+def test_go_to_definition_opens_the_class(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.click_editor()
+    ui.page.keyboard.press("Control+f")  # put the cursor into the class name, as a person would
+    ui.page.keyboard.type("NEW zcl_demo_gr")
+    ui.page.keyboard.press("Enter")
+    ui.page.keyboard.press("Escape")
+    ui.run("Go to Definition")  # F12, from the palette: the find box may still hold the focus
+    ui.until(lambda: ui.active_tab().startswith("ZCL_DEMO_GREETER"), "the class's tab")
+    ui.shot("definition")
+    ui.page.keyboard.press("Escape")  # the find box
+
+
+def test_class_includes_have_readable_tab_titles(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.open_tab("ZDEMO_REPORT")  # so that the class's tab below is the one Open Object shows
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZCL_DEMO_GREETER")
+    ui.wait_for_tab("ZCL_DEMO_GREETER")
+    ui.run("ABAP: Open Class Include…")
+    ui.pick("implementations")
+    ui.wait_for_tab("ZCL_DEMO_GREETER (implementations)")
+    assert {"ZDEMO_REPORT", "ZCL_DEMO_GREETER", "ZCL_DEMO_GREETER (implementations)"} <= set(
+        ui.tab_titles()
+    )
+    ui.shot("class-include")
+    log = editor.output_log()
+    assert "adt://a4h/" not in log, "the server sees every URI in one spelling"
+
+
+@needs_server("adt.runUnitTests", "textDocument/codeLens")
+def test_unit_tests_run_from_the_palette_and_the_code_lens(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZCL_DEMO_COUNTER")
+    ui.wait_for_tab("ZCL_DEMO_COUNTER")
+    ui.run("ABAP: Run Unit Tests")
+    summary = ui.notification(r"ABAP Unit: \d+ passed, \d+ failed")
+    assert summary.startswith("ABAP Unit: 2 passed, 0 failed"), summary
+    ui.shot("unit-tests")
+    ui.clear_notifications()
+    ui.run("ABAP: Open Class Include…")
+    ui.pick("testclasses")
+    ui.wait_for_tab("ZCL_DEMO_COUNTER (testclasses)")
+    lens = ui.page.locator(".contentWidgets .codelens-decoration a", has_text="Run tests")
+    ui.until(lambda: lens.count(), "a Run tests code lens")
+    lens.first.click()
+    ui.notification(r"ABAP Unit: \d+ passed, \d+ failed")
+    ui.shot("unit-tests-code-lens")
+
+
+@needs_server("adt/readVersion")
+def test_compare_with_the_active_version_shows_a_diff(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.open_tab("ZDEMO_REPORT")
+    ui.type_at_top("* not saved yet\n")
+    ui.run("ABAP: Compare with Active Version")
+    diff = ui.page.locator(".editor-group-container.active .monaco-diff-editor")
+    ui.until(lambda: diff.count(), "the diff editor")
+    ui.until(lambda: "ZDEMO_REPORT" in ui.active_tab(), "the diff's tab")
+    inserted = diff.locator(".line-insert, .char-insert")
+    ui.until(lambda: inserted.count(), "the unsaved line marked as inserted")
+    ui.shot("compare-with-active")
+    ui.page.keyboard.press("Control+w")  # close the diff, then undo the line
+    ui.open_tab("ZDEMO_REPORT")
+    ui.click_editor()
+    for _ in range(5):
+        if not ui.tab_is_dirty("ZDEMO_REPORT"):
+            break
+        ui.page.keyboard.press("Control+z")
+        time.sleep(0.3)
+    assert not ui.tab_is_dirty("ZDEMO_REPORT")
+
+
+@needs_server("adt.createObject")
+def test_a_new_class_is_created_and_opened(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: New Object…")
+    ui.pick("Class")
+    ui.answer("zcl_made_in_vscode")
+    ui.answer("Made in VS Code")
+    ui.answer("$zdemo")
+    ui.wait_for_tab("ZCL_MADE_IN_VSCODE")
+    ui.notification(r"Created ZCL_MADE_IN_VSCODE")
+    stored = editor.emulator.source("/sap/bc/adt/oo/classes/zcl_made_in_vscode/source/main")
+    assert stored is not None and "zcl_made_in_vscode" in stored.lower()
+    ui.shot("new-class")
+
+
+def test_an_error_undone_leaves_no_problem_and_no_lock(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.open_tab("ZCL_DEMO_GREETER (implementations)")
+    editor.workspace_settings(**{"abapAdt.lockMode": "onEdit"})
+    ui.until(lambda: "workspace/didChangeConfiguration" in editor.output_log(), "the new lock mode")
+    ui.type_at_top("IF 1 = 1.\n")
+    ui.until(lambda: editor.emulator.locks(), "the onEdit lock in the emulator")
+    ui.until(lambda: ui.status_item(r"A4H").count(), "the status bar item")
+    ui.until(lambda: any("IF" in row or "ENDIF" in row for row in ui.problems()), "the error")
+    ui.shot("syntax-error-locked")
+    ui.click_editor()
+    for _ in range(5):  # the typing and the Enter are separate undo steps
+        if not ui.tab_is_dirty("ZCL_DEMO_GREETER (implementations)"):
+            break
+        ui.page.keyboard.press("Control+z")
+        time.sleep(0.3)
+    assert not ui.tab_is_dirty("ZCL_DEMO_GREETER (implementations)")
+    ui.until(lambda: not editor.emulator.locks(), "the lock released after undo")
+    ui.until(lambda: not ui.problems(), "an empty Problems panel after undo")
+    assert editor.emulator.source(GREETER_IMPL) is not None
+    ui.shot("undone")
+    editor.workspace_settings(**{"abapAdt.lockMode": "onSave"})
+
+
+def test_auto_save_switched_on_for_abap_is_explained(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    editor.workspace_settings(**{"[abap]": {"files.autoSave": "afterDelay"}})
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZDEMO_INCLUDE")
+    ui.wait_for_tab("ZDEMO_INCLUDE")  # a program include, named as such
+    advice = ui.notification(r"Auto save is on for ABAP objects")
+    assert "ZDEMO_INCLUDE will be written to A4H whenever you pause typing" in advice
+    ui.shot("auto-save-advice")
+    ui.click_in_notification(r"Auto save is on", "Keep Auto Save")
+    editor.workspace_settings(**{"[abap]": {"files.autoSave": "off"}})
+
+
+def test_a_restart_is_logged_as_a_normal_stop(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Restart Language Server")
+    ui.notification(r"The ABAP language server was restarted")
+    log = editor.output_log()
+    assert "stopped normally (exit code 0)" in log
+    assert not re.search(r"\[Error[^\]]*\] Server process exited", log), log[-3000:]
+    ui.shot("restarted")
+
+
+def test_ctrl_t_finds_objects_in_a_new_window_before_anything_is_open(editor: Editor) -> None:
+    ui = editor.workbench
+    page = ui.page.context.new_page()
+    try:
+        page.goto(editor.url)
+        page.locator(".statusbar").wait_for(timeout=90_000)
+        time.sleep(2)
+        window = type(ui)(page, ui.shots)
+        page.keyboard.press("Control+t")
+        box = window.quick_input().locator(".quick-input-box input")
+        box.type("ZCL_DEMO_GREE")
+        row = page.locator(".quick-input-list .monaco-list-row").filter(has_text="ZCL_DEMO_GREETER")
+        window.until(lambda: row.count(), "ZCL_DEMO_GREETER among the workspace symbols")
+        window.shot("ctrl-t-new-window")
+        box.press("Enter")
+        window.wait_for_tab("ZCL_DEMO_GREETER")
+    finally:
+        page.close()

@@ -1,0 +1,193 @@
+"""What a person does and sees in VS Code (code-server in Chromium), through Playwright: the
+command palette, quick inputs, notifications, tabs, the editor's lines, the status bar and
+the Problems panel. Every step can be photographed into the artefacts directory."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from playwright.sync_api import Locator, Page
+
+from adt.emulator import Emulator
+
+T = TypeVar("T")
+STEP_TIMEOUT = 30.0
+_SHOTS = itertools.count(1)  # one numbering for every window's screenshots
+
+
+class Workbench:
+    def __init__(self, page: Page, shots: Path) -> None:
+        self.page = page
+        self.shots = shots
+
+    # --- waiting and pictures -------------------------------------------------------------
+
+    def until(self, condition: Callable[[], T], what: str, timeout: float = STEP_TIMEOUT) -> T:
+        """Poll until ``condition`` returns something truthy; a timeout names ``what`` and
+        leaves a screenshot."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = condition()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                path = self.shot(f"timeout-{re.sub(r'[^a-z0-9]+', '-', what.lower())[:40]}")
+                raise AssertionError(f"timed out waiting for {what} (screenshot {path})")
+            time.sleep(0.2)
+
+    def shot(self, name: str) -> Path:
+        path = self.shots / f"{next(_SHOTS):02d}-{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    # --- commands and quick inputs --------------------------------------------------------
+
+    def run(self, command: str) -> None:
+        """Run a command from the palette by its title, e.g. ``ABAP: Open Object…``."""
+        self.page.keyboard.press("F1")
+        box = self.page.locator(".quick-input-widget .quick-input-box input")
+        self.until(lambda: box.is_visible() and box.is_editable(), "the command palette")
+        box.fill(f">{command}")
+        row = self.page.locator(".quick-input-list .monaco-list-row").filter(has_text=command)
+        self.until(lambda: row.count() > 0, f"the command {command} in the palette")
+        box.press("Enter")
+
+    def quick_input(self) -> Locator:
+        widget = self.page.locator(".quick-input-widget")
+        widget.wait_for(state="visible")
+        return widget
+
+    def quick_input_title(self) -> str:
+        return self.quick_input().locator(".quick-input-title").inner_text()
+
+    def answer(self, text: str) -> None:
+        """Type into the open input box or quick pick and accept."""
+        box = self.quick_input().locator(".quick-input-box input")
+        box.fill(text)
+        box.press("Enter")
+
+    def pick(self, label: str) -> None:
+        row = self.quick_input().locator(".monaco-list-row").filter(has_text=label).first
+        row.wait_for(state="visible")
+        row.click()
+
+    # --- notifications --------------------------------------------------------------------
+
+    def notifications(self) -> list[str]:
+        toasts = self.page.locator(".notifications-toasts .notification-list-item-message")
+        return [text.strip() for text in toasts.all_inner_texts()]
+
+    def notification(self, pattern: str) -> str:
+        """Wait for a notification whose text matches ``pattern``; its text."""
+        regex = re.compile(pattern)
+        return self.until(
+            lambda: next((text for text in self.notifications() if regex.search(text)), None),
+            f"a notification /{pattern}/",
+        )
+
+    def click_in_notification(self, pattern: str, button: str) -> None:
+        action = self.page.locator(".monaco-button", has_text=re.compile(f"^{re.escape(button)}$"))
+        item = self.page.locator(".notifications-toasts .notification-list-item").filter(
+            has_text=re.compile(pattern), has=action
+        )
+        item.first.locator(".monaco-button", has_text=re.compile(f"^{re.escape(button)}$")).click()
+
+    def clear_notifications(self) -> None:
+        self.run("Notifications: Clear All Notifications")
+
+    # --- editors --------------------------------------------------------------------------
+
+    def tab_titles(self) -> list[str]:
+        titles = self.page.locator(".tabs-container .tab .label-name")
+        return [text.strip() for text in titles.all_inner_texts()]
+
+    def active_tab(self) -> str:
+        return self.page.locator(".tabs-container .tab.active .label-name").inner_text().strip()
+
+    def wait_for_tab(self, title: str) -> None:
+        self.until(
+            lambda: self.active_tab() == title if self.tab_titles() else False, f"the tab {title}"
+        )
+
+    def open_tab(self, title: str) -> None:
+        tab = self.page.locator(".tabs-container .tab").filter(
+            has=self.page.locator(".label-name", has_text=re.compile(f"^{re.escape(title)}$"))
+        )
+        tab.first.click()
+        self.wait_for_tab(title)
+
+    def editor_lines(self) -> list[str]:
+        """The visible lines of the active editor, top to bottom (non-breaking spaces as
+        blanks)."""
+        lines = self.page.locator(".editor-group-container.active .view-lines .view-line")
+        tops: list[tuple[float, str]] = []
+        for line in lines.all():
+            style = line.get_attribute("style") or ""
+            match = re.search(r"top:\s*([\d.]+)px", style)
+            tops.append((float(match.group(1)) if match else 0.0, line.inner_text()))
+        return [text.replace("\u00a0", " ") for _, text in sorted(tops)]
+
+    def click_editor(self) -> None:
+        self.page.locator(".editor-group-container.active .view-lines").first.click()
+
+    def type_at_top(self, text: str) -> None:
+        """Put the cursor at the start of the document and type ``text`` (``\\n`` is Enter)."""
+        self.click_editor()
+        self.page.keyboard.press("Control+Home")
+        self.page.keyboard.type(text)
+
+    def tab_is_dirty(self, title: str) -> bool:
+        tab = self.page.locator(".tabs-container .tab").filter(has_text=title).first
+        return "dirty" in (tab.get_attribute("class") or "")
+
+    def save(self) -> None:
+        self.page.keyboard.press("Control+s")
+
+    # --- status bar and problems ----------------------------------------------------------
+
+    def status_items(self) -> list[str]:
+        items = self.page.locator(".statusbar .statusbar-item")
+        return [text.strip() for text in items.all_inner_texts() if text.strip()]
+
+    def status_item(self, pattern: str) -> Locator:
+        return self.page.locator(".statusbar .statusbar-item").filter(has_text=re.compile(pattern))
+
+    def problems(self) -> list[str]:
+        """The Problems panel's rows (the panel is opened if needed)."""
+        panel = self.page.locator(".markers-panel")
+        if not panel.is_visible():
+            self.page.keyboard.press("Control+Shift+M")
+            panel.wait_for(state="visible")
+        rows = panel.locator(".monaco-list-row")
+        return [text.strip() for text in rows.all_inner_texts()]
+
+
+@dataclass
+class Editor:
+    """One code-server with the extension, its browser page and the emulator behind it."""
+
+    workbench: Workbench
+    emulator: Emulator
+    state: Path  # code-server's user data directory
+    url: str  # the workbench in the browser
+
+    def output_log(self) -> str:
+        """The "ABAP ADT" output channel as code-server logs it (newest window)."""
+        logs = sorted(self.state.glob("logs/*/exthost*/output_logging_*/*ABAP ADT.log"))
+        return logs[-1].read_text(encoding="utf-8") if logs else ""
+
+    def workspace_settings(self, **changes: object) -> None:
+        """Change the workspace's .vscode/settings.json, as a person editing it would (VS Code
+        watches workspace files; the User settings file on disk is not watched as closely)."""
+        path = self.state / "workspace" / ".vscode" / "settings.json"
+        path.parent.mkdir(exist_ok=True)
+        values = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        values.update(changes)
+        path.write_text(json.dumps(values, indent=2), encoding="utf-8")
