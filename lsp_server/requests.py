@@ -13,6 +13,7 @@ OBJECT_STRUCTURE = "adt/objectStructure"
 SEARCH_OBJECTS = "adt/searchObjects"
 ACTIVATE_COMMAND = "adt.activate"
 CHECK_COMMAND = "adt.check"
+BASE_VERSION = "adt/baseVersion"  # notification to the editor
 
 
 @attrs.define

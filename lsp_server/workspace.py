@@ -19,6 +19,7 @@ from lsp_server.editor import Editor
 from lsp_server.features import Feature
 from lsp_server.features.activation import Activation
 from lsp_server.features.agent_views import AgentViews
+from lsp_server.features.base_versions import BaseVersions
 from lsp_server.features.conflicts import Conflicts
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.locks import EditLocks
@@ -41,6 +42,8 @@ class EditorWorkspace:
         self.activation = Activation(self.ctx, self.locks, self.diagnostics)
         self.objects = Objects(self.ctx)
         self.agent_views = AgentViews(self.ctx, self.diagnostics)
+        self.base_versions = BaseVersions(self.ctx)
+        self.documents.on_rebase = self.base_versions.rebased
         self.features: tuple[Feature, ...] = (
             self.objects,
             self.diagnostics,
@@ -50,6 +53,7 @@ class EditorWorkspace:
             self.remote,
             self.activation,
             self.agent_views,
+            self.base_versions,
         )
 
     @property
