@@ -1,6 +1,7 @@
 """Shared fixtures.
 
 Emulator fixtures: ``emulator`` (built-in samples, users DEVELOPER and COLLEAGUE),
+``make_service``/``service`` (source services on in-process clients; no lock may be left),
 ``adt_client`` (in-process httpx client, logged on as DEVELOPER), ``emulator_url`` (the same
 emulator on a real socket) and ``adt_captures`` (the captured traffic, skipped when absent).
 """
@@ -15,10 +16,11 @@ from pathlib import Path
 import httpx
 import pytest
 from support.captures import CAPTURES
-from support.emulated import USERS
+from support.emulated import USERS, ServiceFactory, make_client, no_sleep
 from support.scratch import ROOT, scratch
 
 from adt.emulator import Emulator
+from adt.source import SourceConfig, SourceService
 
 DEFAULT_AUTH = ("DEVELOPER", "developer")
 
@@ -59,3 +61,32 @@ def adt_captures() -> Path:
     if not CAPTURES.is_dir():
         pytest.skip(f"captures not available at {CAPTURES.resolve()}")
     return CAPTURES.resolve()
+
+
+@pytest.fixture
+async def make_service(emulator: Emulator) -> AsyncIterator[ServiceFactory]:
+    """Build services on their own clients; checks that no lock is left behind."""
+    made: list[SourceService] = []
+
+    def factory(user: str = "DEVELOPER", **config: object) -> SourceService:
+        service = SourceService(
+            make_client(emulator, user),
+            system="A4H",
+            config=SourceConfig(retry_delays=(0.0, 0.0, 0.0), **config),  # type: ignore[arg-type]
+            sleep=no_sleep,
+        )
+        made.append(service)
+        return service
+
+    yield factory
+    leaked = [lock for lock in emulator.locks() if lock.user == "DEVELOPER"]
+    for service in made:
+        await service.close()
+        await service.client.close()
+    assert leaked == [], f"locks left behind by the operations: {leaked}"
+    assert emulator.locks() == [], "every lock is gone once the clients are closed"
+
+
+@pytest.fixture
+def service(make_service: ServiceFactory) -> SourceService:
+    return make_service()

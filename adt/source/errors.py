@@ -139,6 +139,40 @@ class UnknownSystem(SourceError):
     code, name = 4018, "UNKNOWN_SYSTEM"
 
 
+# --- the development loop (objects, transports, named parts) -------------------------------
+
+TRANSPORT = "transport"
+"""The operation that settles a missing or wrong request: pass one (``transport``), after
+listing the candidates or creating one."""
+
+
+class TransportRequired(SourceError):
+    """The change is in a transportable package and names no request; ``details.candidates``
+    lists the user's requests that fit."""
+
+    code, name, retry, retry_action = 4019, "TRANSPORT_REQUIRED", True, TRANSPORT
+
+
+class TransportInvalid(SourceError):
+    """The named request cannot take the change: unknown, released, a task, or the object is
+    locked in another request (``details.request`` names that one)."""
+
+    code, name, retry, retry_action = 4020, "TRANSPORT_INVALID", True, TRANSPORT
+
+
+class SymbolNotFound(SourceError):
+    """No part of the source has that name, or several do; ``details.candidates`` lists the
+    names to use."""
+
+    code, name = 4021, "SYMBOL_NOT_FOUND"
+
+
+class NameRefused(SourceError):
+    """The system refuses the name of a new object (taken, invalid, wrong namespace)."""
+
+    code, name = 4022, "NAME_REFUSED"
+
+
 ALL_ERRORS: tuple[type[SourceError], ...] = (
     CacheExpired,
     TokenInvalid,
@@ -159,6 +193,10 @@ ALL_ERRORS: tuple[type[SourceError], ...] = (
     AuthFailed,
     NetworkError,
     UnknownSystem,
+    TransportRequired,
+    TransportInvalid,
+    SymbolNotFound,
+    NameRefused,
 )
 
 
@@ -166,6 +204,9 @@ def as_source_error(exc: BaseException) -> SourceError:
     """Translate any ADT-layer failure into the source operations' vocabulary."""
     if isinstance(exc, SourceError):
         return exc
+    transport = _transport_error(exc)
+    if transport is not None:
+        return transport
     if isinstance(exc, LockConflictError):
         return ObjectLocked(
             f"{exc.object_name or 'The object'} is locked by {exc.holder or 'another user'}; "
@@ -201,6 +242,36 @@ def as_source_error(exc: BaseException) -> SourceError:
     if isinstance(exc, (ValueError, TypeError)):
         return InvalidArgument(str(exc))
     return BackendError(f"unexpected {type(exc).__name__}: {exc}")
+
+
+def _transport_error(exc: BaseException) -> SourceError | None:
+    """The transport organizer's refusals in this layer's words (imported late: the
+    transport area is only loaded by processes that change transportable objects)."""
+    from adt.areas.transports import (
+        LockedInOtherRequestError,
+        TransportRequestError,
+        TransportRequiredError,
+        transport_error,
+    )
+
+    if isinstance(exc, AdtError):
+        exc = transport_error(exc)
+    if isinstance(exc, TransportRequiredError):
+        return TransportRequired(
+            "the object is in a transportable package: pass a transport request "
+            "(transport); list the candidates or create one",
+            candidates=[],
+        )
+    if isinstance(exc, LockedInOtherRequestError):
+        return TransportInvalid(
+            f"{exc.info.text} Use that request.", request=exc.request, reason=exc.info.text
+        )
+    if isinstance(exc, TransportRequestError):
+        return TransportInvalid(
+            f"{exc.info.text}. Pass the number of one of your modifiable requests.",
+            reason=exc.info.text,
+        )
+    return None
 
 
 def error_payload(exc: BaseException, words: Mapping[str, str] | None = None) -> dict[str, Any]:

@@ -17,11 +17,10 @@ from adt.text import split_lines, to_canonical
 
 
 def content_lines(content: str) -> list[str]:
-    """The lines of a patch's content: ``""`` is no lines (a deletion), a final newline is
-    optional (``"a\\n"`` and ``"a"`` are both one line), CRLF counts as one break."""
+    """The lines of a patch's content, split on line breaks as the V2 design does: ``""`` is
+    one empty line (deleting takes an explicit deletion, :meth:`Patch.deletion`); a final
+    newline is optional (``"a\\n"`` and ``"a"`` are both one line); CRLF is one break."""
     canonical = to_canonical(content)
-    if canonical == "":
-        return []
     if canonical.endswith("\n"):
         canonical = canonical[:-1]
     return canonical.split("\n")
@@ -80,8 +79,15 @@ class Patch:
     lines: tuple[str, ...]
 
     @classmethod
-    def from_content(cls, start_line: int, end_line: int, content: str) -> Patch:
+    def from_content(cls, start_line: int, end_line: int, content: str | None) -> Patch:
+        """Lines ``start..end`` become ``content``; ``None`` deletes them."""
+        if content is None:
+            return cls.deletion(start_line, end_line)
         return cls(int(start_line), int(end_line), tuple(content_lines(content)))
+
+    @classmethod
+    def deletion(cls, start_line: int, end_line: int) -> Patch:
+        return cls(int(start_line), int(end_line), ())
 
     @property
     def is_insertion(self) -> bool:

@@ -23,6 +23,9 @@ class MetadataCache:
         self._entries[object_url] = meta
         return meta
 
+    def forget(self, object_url: str) -> None:
+        self._entries.pop(object_url, None)
+
     def peek(self, object_url: str) -> ObjectMetadata | None:
         """The cached metadata, without a request."""
         return self._entries.get(object_url)

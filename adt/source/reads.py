@@ -13,10 +13,11 @@ from adt.errors import NotFoundError
 from adt.source import grep as grep_module
 from adt.source.cache import CacheEntry, SourceCache
 from adt.source.config import SourceConfig
-from adt.source.errors import IncludeNotFound, as_source_error
+from adt.source.errors import IncludeNotFound, InvalidArgument, as_source_error
 from adt.source.lines import slice_lines
 from adt.source.metadata import MetadataCache, changed_by
 from adt.source.results import GrepOutcome, SourceRead
+from adt.source.symbols import locate
 from adt.source.targets import Target, resolve
 from adt.source.token import make_token
 from adt.urls import object_type_for
@@ -95,19 +96,26 @@ class SourceReads:
         start_line: int | None = None,
         end_line: int | None = None,
         version: str | None = None,
+        symbol: str | None = None,
         fresh: bool = False,
         stateful: bool = False,
         max_chars: int | None = None,
     ) -> SourceRead:
-        """Read lines ``start..end`` (1-based, inclusive) with the token of the whole source.
+        """Read lines ``start..end`` (1-based, inclusive), or the named part ``symbol`` (a
+        method, a section, a form...), with the token of the whole source.
 
         ``fresh`` skips the cache. ``stateful`` reads fresh through the session that holds our
         locks (keeping its context alive, and noticing when it has died).
         ``max_chars`` cuts the range at a line boundary; the result then says
         ``truncated`` and where to continue (``next_start_line``).
         """
+        if symbol is not None and (start_line is not None or end_line is not None):
+            raise InvalidArgument("pass either symbol or startLine/endLine, not both")
         target = resolve(self._system, object_url, object_source_url, include_type, version)
         entry, cached = await self.entry(target, fresh=fresh, stateful=stateful)
+        part = locate(entry.text, symbol) if symbol is not None else None
+        if part is not None:
+            start_line, end_line = part.start_line, part.end_line
         piece = slice_lines(entry.lines, start_line, end_line)
         notes = list(target.notes) + ([piece.note] if piece.note else [])
         content, last, truncated, next_start = piece.content, piece.end_line, False, None
@@ -141,6 +149,7 @@ class SourceReads:
             truncated=truncated,
             next_start_line=next_start,
             notes=tuple(notes),
+            symbol=part.to_dict() if part is not None else None,
         )
 
     async def grep(

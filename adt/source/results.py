@@ -37,10 +37,12 @@ class SourceRead:
     truncated: bool = False
     next_start_line: int | None = None
     notes: tuple[str, ...] = ()
+    symbol: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return _drop_none(
             {
+                "symbol": self.symbol,
                 "content": self.content,
                 "token": self.token,
                 "lineCount": self.line_count,

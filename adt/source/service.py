@@ -101,6 +101,11 @@ class SourceService:
         url = self.resolve(object_url).ref.object_url
         return await self.locks.unlock(url, lock_handle, owner=owner)
 
+    def forget_object(self, object_url: str) -> None:
+        """Drop what is cached of an object (it was created, deleted or changed elsewhere)."""
+        self.cache.invalidate_object(self.system, object_url)
+        self.metadata.forget(object_url)
+
     def locks_of(self, owner: str) -> dict[str, LockInfo]:
         return self.locks.of(owner)
 

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from adt.client import AdtClient
-from adt.errors import AdtTransportError, LineTooLongError, SessionDeadError
+from adt.errors import AdtTransportError, SessionDeadError
 from adt.models import WriteResult
 from adt.source.cache import SourceCache
+from adt.source.changes import Change
 from adt.source.config import SourceConfig
 from adt.source.errors import (
     CacheExpired,
-    InvalidArgument,
     LockRequired,
     NetworkError,
     ObjectLocked,
@@ -39,7 +39,6 @@ from adt.source.lines import (
     Patch,
     apply_patches,
     check_replacement,
-    ordered_without_overlap,
     replace_unique,
 )
 from adt.source.locks import DEFAULT_OWNER, LockTable
@@ -47,7 +46,8 @@ from adt.source.metadata import MetadataCache, changed_by
 from adt.source.results import WriteOutcome
 from adt.source.targets import Target, resolve
 from adt.source.token import is_valid_token, make_token, same_content, token_changed_at
-from adt.text import check_line_lengths, server_canonical, split_lines, to_canonical
+from adt.source.transports import is_transport_refusal, transport_required
+from adt.text import server_canonical, split_lines, to_canonical
 
 log = logging.getLogger("adt.source")
 
@@ -128,19 +128,22 @@ class SourceWrites:
         end_line: int | None = None,
         content: str | None = None,
         patches: Sequence[Patch] | None = None,
+        symbol: str | None = None,
+        delete: bool = False,
         lock_handle: str | None = None,
         transport: str | None = None,
         skip_conflict_check: bool = False,
         owner: str = DEFAULT_OWNER,
     ) -> WriteOutcome:
-        """Replace lines ``start..end`` with ``content`` (or apply several ``patches``
-        atomically), provided the source is still the one ``token`` names."""
+        """Replace lines ``start..end`` (or the named part ``symbol``: a method, a section,
+        a form...) with ``content``, delete them (``delete``), or apply several ``patches``
+        atomically, provided the source is still the one ``token`` names."""
         target = resolve(self._system, object_url, object_source_url, include_type)
-        all_patches = _collect_patches(start_line, end_line, content, patches)
+        change = Change.of(start_line, end_line, content, patches, symbol, delete)
         expected = self._token_to_check(token, target, required=True, skip=skip_conflict_check)
 
         def build(current: Current) -> tuple[str, Applied]:
-            result = apply_patches(current.text, all_patches)
+            result = apply_patches(current.text, change.patches(current.text))
             return result.text, tuple(_ranges(p.old_range, p.new_range) for p in result.applied)
 
         return await self._write(target, expected, build, lock_handle, transport, owner)
@@ -248,6 +251,9 @@ class SourceWrites:
                     ) from exc
                 await self._sleep(self._config.retry_delays[attempt])
             except Exception as exc:
+                if is_transport_refusal(exc):
+                    object_url = target.ref.object_url
+                    raise await transport_required(self._client, object_url) from exc
                 raise as_source_error(exc) from exc
             log.info("retrying the write to %s (attempt %d)", target.ref.source_url, attempt + 2)
         raise NetworkError("the write did not complete")  # pragma: no cover - loop returns
@@ -428,32 +434,3 @@ def _outcome(target: Target, done: _Done) -> WriteOutcome:
         text=done.after.text,
         notes=target.notes,
     )
-
-
-def _collect_patches(
-    start_line: int | None,
-    end_line: int | None,
-    content: str | None,
-    patches: Sequence[Patch] | None,
-) -> list[Patch]:
-    single = start_line is not None or end_line is not None or content is not None
-    if patches and single:
-        raise InvalidArgument("pass either startLine/endLine/content or patches, not both")
-    if patches:
-        ordered_without_overlap(patches)  # refuse before any request
-        collected = list(patches)
-    elif start_line is None or end_line is None or content is None:
-        raise InvalidArgument("startLine, endLine and content are all required (or patches)")
-    else:
-        collected = [Patch.from_content(start_line, end_line, content)]
-    for patch in collected:
-        _check_patch_lines(patch)
-    return collected
-
-
-def _check_patch_lines(patch: Patch) -> None:
-    """Refuse an over-long new line before any request, naming the line it would become."""
-    try:
-        check_line_lengths("\n".join(patch.lines), first_line=patch.start_line)
-    except LineTooLongError as exc:
-        raise as_source_error(exc) from exc

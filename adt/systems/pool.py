@@ -13,6 +13,7 @@ from adt.systems.config import SystemsConfig
 if TYPE_CHECKING:
     from adt.client import AdtClient
     from adt.source.service import SourceService
+    from adt.workbench.service import Workbench
 
 ClientFactory = Callable[[ConnectionProfile], "AdtClient"]
 
@@ -31,6 +32,7 @@ class Connections:
         self.source_config = source_config or SourceConfig()
         self._client_factory = client_factory
         self._services: dict[str, SourceService] = {}
+        self._workbenches: dict[str, Workbench] = {}
 
     def service(self, system: str | None = None) -> SourceService:
         profile = self.systems.get(system)
@@ -48,6 +50,16 @@ class Connections:
                 service.start()
         return service
 
+    def workbench(self, system: str | None = None) -> Workbench:
+        """The development-loop operations of a system, over its source service's client."""
+        service = self.service(system)
+        bench = self._workbenches.get(service.system)
+        if bench is None:
+            from adt.workbench.service import Workbench
+
+            bench = self._workbenches[service.system] = Workbench(service)
+        return bench
+
     def open_services(self) -> list[SourceService]:
         return list(self._services.values())
 
@@ -56,3 +68,4 @@ class Connections:
             await service.close()
             await service.client.close()
         self._services.clear()
+        self._workbenches.clear()

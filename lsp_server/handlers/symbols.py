@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from adt.abap.outline import Symbol, outline
 from adt.errors import AdtError
 from lsp_server.handlers.requests import source_error
-from lsp_server.outline import Symbol, outline
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
 
 _SYMBOL_KINDS = {

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from adt.abap.outline import outline
 from lsp_server.buffer import Hunk
 from lsp_server.merge import OURS_MARK, THEIRS_MARK, diff_hunks, merge
-from lsp_server.outline import outline
 
 CLASS_SOURCE = """CLASS zcl_demo DEFINITION PUBLIC.
   PUBLIC SECTION.

@@ -61,14 +61,14 @@ def test_empty_one_line_unicode_and_trailing_newline() -> None:
 
 
 def test_content_lines() -> None:
-    assert content_lines("") == []
+    assert content_lines("") == [""]  # one empty line, as the V2 design splits it
     assert content_lines("a") == content_lines("a\n") == ["a"]
     assert content_lines("a\r\nb\r\n") == ["a", "b"]
     assert content_lines("\n") == [""]
     assert content_lines("a\n\n") == ["a", ""]
 
 
-def _apply(*patches: tuple[int, int, str]) -> str:
+def _apply(*patches: tuple[int, int, str | None]) -> str:
     return apply_patches(TEXT, [Patch.from_content(*p) for p in patches]).text
 
 
@@ -77,8 +77,10 @@ def test_replace_insert_delete_append() -> None:
     assert _apply((1, 0, "top")) == "top\n" + TEXT
     assert _apply((3, 2, "mid")) == "l1\nl2\nmid\nl3\nl4\nl5"
     assert _apply((6, 5, "end")) == TEXT + "\nend"
-    assert _apply((2, 4, "")) == "l1\nl5"
-    assert _apply((1, 5, "")) == ""
+    assert _apply((2, 4, None)) == "l1\nl5"  # an explicit deletion
+    assert _apply((1, 5, None)) == ""
+    assert _apply((2, 4, "")) == "l1\n\nl5"  # "" is one empty line (the V2 design)
+    assert _apply((1, 5, "")) == ""  # a source of one empty line is the empty source
 
 
 def test_several_hunks_apply_against_the_same_base() -> None:

@@ -1,0 +1,86 @@
+"""What a V2 write changes: fixed line patches, or a named part of the source (``symbol``)
+found in the base text under the lock. Arguments are checked here, before any request."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adt.errors import LineTooLongError
+from adt.source.errors import InvalidArgument, as_source_error
+from adt.source.lines import Patch, content_lines, ordered_without_overlap
+from adt.source.symbols import locate
+from adt.text import check_line_lengths
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a V2 write changes: fixed patches, or a named part found in the base text."""
+
+    fixed: tuple[Patch, ...]
+    symbol: str | None = None
+    lines: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        start_line: int | None,
+        end_line: int | None,
+        content: str | None,
+        patches: Sequence[Patch] | None,
+        symbol: str | None,
+        delete: bool,
+    ) -> Change:
+        """Check the arguments before any request."""
+        if delete and content is not None:
+            raise InvalidArgument("pass either content or delete, not both")
+        if symbol is None:
+            return cls(tuple(collect_patches(start_line, end_line, content, patches, delete)))
+        if patches or start_line is not None or end_line is not None:
+            raise InvalidArgument("pass either symbol or startLine/endLine/patches, not both")
+        if content is None and not delete:
+            raise InvalidArgument("symbol needs content (or delete to remove the part)")
+        lines = () if delete else tuple(content_lines(content or ""))
+        check_patch_lines(Patch(1, 0, lines))
+        return cls((), symbol, lines)
+
+    def patches(self, base: str) -> list[Patch]:
+        if self.symbol is None:
+            return list(self.fixed)
+        part = locate(base, self.symbol, for_write=True)
+        return [Patch(part.start_line, part.end_line, self.lines)]
+
+
+def collect_patches(
+    start_line: int | None,
+    end_line: int | None,
+    content: str | None,
+    patches: Sequence[Patch] | None,
+    delete: bool = False,
+) -> list[Patch]:
+    single = start_line is not None or end_line is not None or content is not None or delete
+    if patches and single:
+        raise InvalidArgument("pass either startLine/endLine/content or patches, not both")
+    if patches:
+        ordered_without_overlap(patches)  # refuse before any request
+        collected = list(patches)
+    elif start_line is None or end_line is None or (content is None and not delete):
+        raise InvalidArgument(
+            "startLine, endLine and content (or delete) are all required (or patches)"
+        )
+    else:
+        collected = [Patch.from_content(start_line, end_line, None if delete else content)]
+    for patch in collected:
+        check_patch_lines(patch)
+    return collected
+
+
+def check_patch_lines(patch: Patch) -> None:
+    """Refuse an over-long new line before any request, naming the line it would become."""
+    try:
+        check_line_lengths("\n".join(patch.lines), first_line=patch.start_line)
+    except LineTooLongError as exc:
+        raise as_source_error(exc) from exc
+
+
+__all__ = ["Change", "check_patch_lines", "collect_patches"]

@@ -1,0 +1,179 @@
+"""Code assistance on a text the caller holds (an editor's unsaved buffer, an agent's draft):
+completion, element info, go to definition, the pretty printer and quick fixes.
+
+Every call posts the caller's text, so answers match what the user sees, not what is stored.
+Positions are 1-based lines and 0-based columns counted in characters (code points); each
+face converts from its own encoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from adt.errors import BadRequestError, NotFoundError
+
+if TYPE_CHECKING:
+    from adt.areas.fixes import FixEdits, FixProposal
+    from adt.areas.navigation import ElementInfo
+    from adt.client import AdtClient
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a source: where a symbol is declared or implemented."""
+
+    object_url: str
+    source_url: str
+    line: int
+    column: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "objectUrl": self.object_url,
+            "sourceUrl": self.source_url,
+            "line": self.line,
+            "column": self.column,
+        }
+
+
+@dataclass(frozen=True)
+class CompletionItem:
+    """One proposal; ``pattern_key`` asks :meth:`CodeAssist.insertion` for the full text
+    (a call pattern) when ``has_insertion``."""
+
+    label: str
+    kind: str
+    description: str
+    prefix_length: int
+    has_insertion: bool
+
+
+@dataclass(frozen=True)
+class Completions:
+    items: tuple[CompletionItem, ...]
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    kind: str
+    type: str
+
+
+@dataclass(frozen=True)
+class SymbolInfo:
+    """What an identifier is, for a hover: kind, name, short text and signature parts."""
+
+    kind: str
+    name: str
+    description: str
+    type: str = ""
+    parameters: tuple[Parameter, ...] = ()
+    properties: dict[str, str] = field(default_factory=dict)
+
+    def signature(self) -> str:
+        """A one-line signature (``NAME( IV_A TYPE STRING ) RETURNING RV_B``) or the name."""
+        if not self.parameters:
+            return f"{self.name} TYPE {self.type}" if self.type else self.name
+        parts = [
+            f"{p.kind} {p.name}" + (f" TYPE {p.type}" if p.type else "") for p in self.parameters
+        ]
+        return f"{self.name}( {' '.join(parts)} )"
+
+
+def _symbol_info(info: ElementInfo) -> SymbolInfo:
+    parameters = tuple(
+        Parameter(
+            p.name,
+            p.properties.get("paramType", "").upper(),
+            p.properties.get("abapType", ""),
+        )
+        for p in info.parameters
+    )
+    kind = info.type
+    type_name = info.properties.get("abapType", "")
+    return SymbolInfo(
+        kind, info.name, info.description, type_name, parameters, dict(info.properties)
+    )
+
+
+class CodeAssist:
+    """Completion, element info, definitions, formatting and quick fixes of one system."""
+
+    def __init__(self, client: AdtClient) -> None:
+        self._client = client
+
+    async def completions(self, source_url: str, text: str, line: int, column: int) -> Completions:
+        found = await self._client.completion.proposals(source_url, text, line, column)
+        items = tuple(
+            CompletionItem(
+                p.identifier.lower() if p.kind.value != "keyword" else p.identifier,
+                p.kind.value,
+                p.description,
+                p.prefix_length,
+                p.wants_insertion,
+            )
+            for p in found
+        )
+        return Completions(items, found.complete)
+
+    async def insertion(
+        self, source_url: str, text: str, line: int, column: int, label: str
+    ) -> str:
+        """The text a chosen proposal inserts (a call pattern for a method)."""
+        return await self._client.completion.insertion(
+            source_url, text, line, column, label.upper()
+        )
+
+    async def symbol_info(
+        self, source_url: str, text: str, line: int, column: int
+    ) -> SymbolInfo | None:
+        """What the identifier at the position is; ``None`` on a keyword, blank or comment."""
+        info = await self._client.navigation.element_info(source_url, text, line, column)
+        return _symbol_info(info) if info is not None else None
+
+    async def definition(
+        self,
+        source_url: str,
+        text: str,
+        line: int,
+        column: int,
+        *,
+        implementation: bool = False,
+    ) -> Location | None:
+        """Where the identifier at the position is declared (``implementation``:
+        implemented); ``None`` when there is nothing to go to."""
+        try:
+            target = await self._client.navigation.definition(
+                source_url, text, line, column, implementation=implementation
+            )
+        except (BadRequestError, NotFoundError):
+            return None
+        return Location(target.object_url, target.source_url, target.line, target.column)
+
+    async def format(self, text: str) -> str:
+        """The text as the system's pretty printer (with the user's settings) writes it."""
+        return (await self._client.formatting.pretty_print(text)).text
+
+    async def format_lines(self, text: str, start_line: int, end_line: int) -> str:
+        """``text`` with only lines ``start_line``..``end_line`` (1-based, inclusive) taken
+        from the pretty-printed whole: indentation depends on the enclosing blocks, so the
+        printer always sees all of it. Unchanged when the printer moved lines around."""
+        formatted = await self.format(text)
+        before, after = text.split("\n"), formatted.split("\n")
+        if len(before) != len(after):
+            return text
+        first, last = max(start_line, 1) - 1, min(end_line, len(before))
+        return "\n".join(before[:first] + after[first:last] + before[last:])
+
+    async def fixes(self, source_url: str, text: str, line: int, column: int) -> list[FixProposal]:
+        """The quick fixes the system offers at a position."""
+        return await self._client.fixes.evaluate(source_url, text, line, column)
+
+    async def apply_fix(self, proposal: FixProposal, text: str) -> FixEdits:
+        return await self._client.fixes.apply(proposal, text)
+
+
+__all__ = ["CodeAssist", "CompletionItem", "Completions", "Location", "Parameter", "SymbolInfo"]

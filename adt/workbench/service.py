@@ -1,0 +1,38 @@
+"""One system's development loop beside its source operations: code assistance,
+where-used, objects, transports, tests and ATC, history."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from adt.workbench.code import CodeAssist
+from adt.workbench.history import History
+from adt.workbench.objects import ObjectLifecycle
+from adt.workbench.quality import Quality
+from adt.workbench.transports import Transports
+from adt.workbench.usages import WhereUsed
+
+if TYPE_CHECKING:
+    from adt.source import SourceService
+
+
+class Workbench:
+    """The development-loop operations of one system, one feature object per concern,
+    sharing the source service's client (and so its sessions and locks)."""
+
+    def __init__(self, source: SourceService) -> None:
+        client = source.client
+        self.source = source
+        self.code = CodeAssist(client)
+        self.usages = WhereUsed(client)
+        self.objects = ObjectLifecycle(client, forget=source.forget_object)
+        self.transports = Transports(client)
+        self.quality = Quality(client)
+        self.history = History(client)
+
+    @property
+    def system(self) -> str:
+        return self.source.system
+
+
+__all__ = ["Workbench"]
