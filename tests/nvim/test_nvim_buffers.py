@@ -49,6 +49,18 @@ T.out.after_bar = vim.g.after_bar
 T.state('include')
 step('retry', 'AdtOpen zcl_demo_greeter')  -- the failed buffer left nothing that blocks this
 T.state('greeter')
+-- without a name: the name under the cursor, here in "zif_demo_greeting=>c_default_name"
+vim.fn.search('zif_demo_greeting=>')
+vim.cmd('normal! 4l')
+step('under_cursor', 'AdtOpen')
+T.state('interface')
+vim.cmd('enew')
+vim.api.nvim_buf_set_lines(0, 0, -1, false, {{ 'DATA lo TYPE REF TO /abc/cl_x. " x=>y' }})
+T.out.names = {{}}
+for _, col in ipairs({{ 21, 26, 20, 34 }}) do
+  vim.api.nvim_win_set_cursor(0, {{ 1, col }})
+  table.insert(T.out.names, require('abap_adt.objects').name_under_cursor())
+end
 """
 
 
@@ -94,6 +106,11 @@ def test_open_errors_leave_no_broken_buffer(
     greeter = result["greeter"]
     assert greeter["name"] == GREETER_MAIN and greeter["attached"]
     assert greeter["text"] == emulator.source(f"{GREETER}/source/main")
+    assert result["under_cursor"]["messages"] == []
+    assert result["names"] == ["/abc/cl_x", "/abc/cl_x", "/abc/cl_x", "x"]
+    assert result["interface"]["name"] == (
+        f"adt://{SYSTEM}/sap/bc/adt/oo/interfaces/zif_demo_greeting/source/main"
+    )
 
 
 FOLLOW_THE_SERVER = f"""

@@ -47,7 +47,7 @@ M.COMMANDS = {
       if not at_most(opts, 2, OPEN_USAGE) then
         return
       end
-      local name = opts.fargs[1] or vim.fn.expand('<cword>')
+      local name = opts.fargs[1] or objects.name_under_cursor()
       if name == '' then
         util.notify('usage: ' .. OPEN_USAGE, vim.log.levels.ERROR)
         return

@@ -38,6 +38,24 @@ function M.edit(uri)
   return true
 end
 
+--- The object name under the cursor: letters, digits, `_` and the slashes of a namespace
+--- (`/ABC/CL_X`), which the keyword under the cursor (<cword>) would cut.
+--- @return string
+function M.name_under_cursor()
+  local line = vim.api.nvim_get_current_line()
+  local col = vim.api.nvim_win_get_cursor(0)[2] + 1
+  local start, finish = col, col - 1
+  while start > 1 and line:sub(start - 1, start - 1):match('[%w_/]') do
+    start = start - 1
+  end
+  while finish < #line and line:sub(finish + 1, finish + 1):match('[%w_/]') do
+    finish = finish + 1
+  end
+  -- "/abc/cl_x" keeps its slashes; a slash that starts no namespace is not part of a name
+  local name = line:sub(start, finish):match('^/?[%w_]+/[%w_]+$') or line:sub(start, finish)
+  return name:match('[%w_]') and name or vim.fn.expand('<cword>')
+end
+
 --- @param hit table a search hit
 local function label(hit)
   local text = ('%s  %s'):format(hit.type or '?', hit.name or '?')
