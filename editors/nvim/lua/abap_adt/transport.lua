@@ -24,23 +24,29 @@ function M.choose(bufnr, on_done)
     { command = 'adt.chooseTransport', arguments = { uri } },
     bufnr,
     function(result, err)
-      local transport = type(result) == 'table' and result.transport or nil
+      result = type(result) == 'table' and result or {}
+      local transport = result.transport ~= vim.NIL and result.transport or nil
       if err then
         util.notify(
           ('cannot choose a transport request for %s: %s'):format(name, util.error_text(err)),
           levels.ERROR
         )
-      elseif transport and transport ~= vim.NIL then
-        require('abap_adt.document').update_state(bufnr, { transport = transport })
-        util.notify(('changes of %s go to %s'):format(name, transport))
-      else
+      elseif result.required == false then
         util.notify(
-          ('no transport request chosen for %s%s'):format(
+          ('%s needs no transport request (its package %s is not transported)'):format(
             name,
-            type(result) == 'table' and result.reason and (': ' .. result.reason) or ''
-          ),
-          levels.WARN
+            result.package or '?'
+          )
         )
+      elseif transport then
+        require('abap_adt.document').update_state(bufnr, { transport = transport })
+        util.notify(
+          result.lockedIn
+              and ('%s is on request %s already: its changes go there'):format(name, transport)
+            or ('changes of %s go to %s'):format(name, transport)
+        )
+      else
+        util.notify(('no transport request chosen for %s'):format(name), levels.WARN)
       end
       if on_done then
         on_done(result, err)
