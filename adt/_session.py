@@ -30,6 +30,7 @@ from adt.errors import (
     SessionTimedOutError,
     error_for,
 )
+from adt.metering import count_request
 from adt.profile import ConnectionProfile
 
 log = logging.getLogger("adt.http")
@@ -342,6 +343,7 @@ class AdtSession:
         self.request_count += 1
         response = await self._http.send(request)
         await response.aread()
+        count_request(len(content or b""), len(response.content))
         self._reached = True
         self._http.cookies.clear()  # we keep our own jar; see CookieJar
         self.cookies.update(response.headers.get_list("set-cookie"))

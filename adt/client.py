@@ -25,6 +25,7 @@ from adt.areas.formatting import Formatting
 from adt.areas.history import History
 from adt.areas.lifecycle import Lifecycle
 from adt.areas.navigation import Navigation
+from adt.areas.structure import Structure
 from adt.areas.transports import Transports
 from adt.areas.unit import AbapUnit
 from adt.errors import (
@@ -183,6 +184,11 @@ class AdtClient:
     def navigation(self) -> Navigation:
         """Go to definition, element info (hover) and where-used with snippets."""
         return Navigation(self)
+
+    @functools.cached_property
+    def structure(self) -> Structure:
+        """Node paths, main programs of includes, object structures and type hierarchies."""
+        return Structure(self)
 
     @functools.cached_property
     def completion(self) -> Completion:

@@ -13,6 +13,8 @@ from urllib.parse import quote, unquote
 
 from adt.errors import InvalidObjectUrlError, NotAClassError
 
+MAX_URL_LENGTH = 1024
+"""Longer than any ADT URL: names have at most 40 characters, namespaces 10."""
 ADT_ROOT = "/sap/bc/adt/"
 CLASS_INCLUDE_TYPES = ("main", "definitions", "implementations", "macros", "testclasses")
 
@@ -40,6 +42,11 @@ def check_adt_path(url: object) -> str:
     :func:`validate_adt_path`."""
     if not isinstance(url, str) or not url:
         raise InvalidObjectUrlError("an object URL must be a non-empty string")
+    if len(url) > MAX_URL_LENGTH:
+        raise InvalidObjectUrlError(
+            f"object URL is {len(url)} characters long; ADT URLs have at most "
+            f"{MAX_URL_LENGTH} (object names at most 40): {url[:80]}..."
+        )
     decoded = unquote(url)
     if _CONTROL.search(url) or _CONTROL.search(decoded):
         raise InvalidObjectUrlError(f"object URL {url!r} contains control characters")

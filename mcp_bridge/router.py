@@ -324,6 +324,7 @@ class Router:
         if retry_action is not None:
             payload["retryAction"] = retry_action
         payload["executionTimeMs"] = round((time.perf_counter() - started) * 1000, 1)
+        payload["adtRequests"] = 0  # refused while routing, before any ADT request
         return ToolOutcome(False, payload)
 
     async def close(self) -> None:

@@ -55,10 +55,10 @@ def tool_list() -> list[Tool]:
             name=tool.name,
             description=tool.description,
             input_schema=tool.input_schema,
-            annotations=ToolAnnotations(
-                read_only_hint=tool.read_only,
+            annotations=ToolAnnotations(  # a hint equal to MCP's default is left out
+                read_only_hint=tool.read_only or None,
                 destructive_hint=tool.destructive if not tool.read_only else None,
-                idempotent_hint=tool.idempotent,
+                idempotent_hint=tool.idempotent or None,
                 open_world_hint=False,
             ),
         )

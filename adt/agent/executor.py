@@ -15,6 +15,7 @@ from adt.agent.fitting import dumps, size
 from adt.agent.policy import WritePolicy
 from adt.agent.registry import WORDS, DocumentViews, ToolCall, ToolDefinition
 from adt.agent.tools import BY_NAME, TOOLS
+from adt.metering import metered
 from adt.source.errors import InvalidArgument, error_payload
 from adt.systems import Connections
 
@@ -69,12 +70,14 @@ class AgentTools:
         MCP bridge sends its own limit with every call it passes to a language server)."""
         started = time.perf_counter()
         limit = max_response_chars if max_response_chars else self.max_response_chars
-        try:
-            payload = await self._run(name, dict(arguments or {}), owner, limit)
-            ok = True
-        except Exception as exc:
-            payload, ok = error_payload(exc, WORDS), False
+        with metered() as meter:
+            try:
+                payload = await self._run(name, dict(arguments or {}), owner, limit)
+                ok = True
+            except Exception as exc:
+                payload, ok = error_payload(exc, WORDS), False
         payload["executionTimeMs"] = round((time.perf_counter() - started) * 1000, 1)
+        payload["adtRequests"] = meter.requests
         return ToolOutcome(ok, payload)
 
     async def _run(self, name: str, args: dict[str, Any], owner: str, limit: int) -> dict[str, Any]:
@@ -85,10 +88,14 @@ class AgentTools:
             )
         self._validate(tool, args)
         args.pop("workspace", None)  # routing happens before this point
-        service = self.connections.service(args.pop("system", None))
-        if tool.writes:
+        system = args.pop("system", None)
+        service = self.connections.service(system)
+        if tool.changes(args):
             await self._check_policy(tool, service, args)
-        data = await tool.handler(ToolCall(service, owner, limit, self.views), args)
+        call = ToolCall(
+            service, owner, limit, self.views, lambda: self.connections.workbench(system)
+        )
+        data = await tool.handler(call, args)
         return _fit(tool, {"status": "success", "data": data}, limit)
 
     def _validate(self, tool: ToolDefinition, args: dict[str, Any]) -> None:
@@ -110,6 +117,10 @@ class AgentTools:
         if self.policy.read_only:
             self.policy.check(tool.name, "", "", "")
         if not self.policy.allow:
+            return
+        known = tool.policy_target(args) if tool.policy_target is not None else None
+        if known is not None:
+            self.policy.check(tool.name, *known)
             return
         url = args.get("objectUrl") or args.get("objectSourceUrl")
         target = service.resolve(url).ref.object_url

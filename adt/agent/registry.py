@@ -12,18 +12,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from adt.source.errors import READ_SOURCE
+from adt.source.errors import READ_SOURCE, TRANSPORT_ACTION
 
 if TYPE_CHECKING:
     from adt.source import SourceService, WriteOutcome
+    from adt.workbench import Workbench
 
-WORDS = {READ_SOURCE: "getObjectSourceV2"}
+WORDS = {READ_SOURCE: "getObjectSourceV2", TRANSPORT_ACTION: "transports"}
 """How agents call the source layer's operations (``retryAction`` in error answers)."""
 
 INCLUDES = ["main", "definitions", "implementations", "macros", "testclasses"]
 
-OBJECT = {"type": "string", "description": "ADT object URL, e.g. /sap/bc/adt/oo/classes/zcl_x"}
-SOURCE = {"type": "string", "description": "Source URL (…/source/main, …/includes/<type>)"}
+OBJECT = {"type": "string", "description": "e.g. /sap/bc/adt/oo/classes/zcl_x"}
+SOURCE = {"type": "string", "description": "…/source/main or …/includes/<type>"}
 INCLUDE = {"type": "string", "enum": INCLUDES, "description": "Class part; ignored otherwise"}
 LINE = {"type": "integer", "minimum": 1}
 TOKEN = {"type": "string", "description": "Token from getObjectSourceV2 or the last write"}
@@ -33,7 +34,7 @@ VERSION = {"type": "string", "enum": ["active", "inactive", "workingArea"]}
 TARGET = {"objectUrl": OBJECT, "objectSourceUrl": SOURCE, "includeType": INCLUDE}
 TARGET_REQUIRED = (("objectUrl",), ("objectSourceUrl",))
 COMMON = {
-    "system": {"type": "string", "description": "System name; default: the first configured"},
+    "system": {"type": "string", "description": "SAP system; default: the first"},
     "workspace": {"type": "string", "description": "Editor workspace to route to"},
 }
 
@@ -69,6 +70,16 @@ class ToolCall:
     owner: str
     limit: int
     views: DocumentViews | None = None
+    workbench_of: Callable[[], Workbench] | None = field(default=None, repr=False)
+
+    @property
+    def workbench(self) -> Workbench:
+        """The development-loop operations of this call's system."""
+        if self.workbench_of is None:
+            from adt.workbench import Workbench
+
+            return Workbench(self.service)
+        return self.workbench_of()
 
     def view(self, url: str | None, include: str | None) -> Any | None:
         """The editor's open document for this source, if any."""
@@ -94,11 +105,16 @@ class ToolCall:
 
 Handler = Callable[[ToolCall, dict[str, Any]], Awaitable[Any]]
 Fit = Callable[[dict[str, Any], int], None]
+WritesIf = Callable[[dict[str, Any]], bool]
+PolicyTarget = Callable[[dict[str, Any]], "tuple[str, str, str] | None"]
+"""(object URL, name, package) of an object a call changes that the system does not know yet
+(a creation); ``None``: ask the system, as for any existing object."""
 
 
 @dataclass(frozen=True)
 class ToolDefinition:
-    """One agent tool. ``writes``: refused in read-only mode and outside the allowlist.
+    """One agent tool. ``writes``: refused in read-only mode and outside the allowlist
+    (``writes_if``: only the calls it says yes to, for tools with read and write actions).
     ``fit`` shrinks an answer that exceeds the response limit (cut lists say how to go on)."""
 
     name: str
@@ -112,6 +128,14 @@ class ToolDefinition:
     writes: bool = False
     one_of: tuple[tuple[str, ...], ...] = ()
     fit: Fit | None = field(default=None, repr=False, compare=False)
+    writes_if: WritesIf | None = field(default=None, repr=False, compare=False)
+    policy_target: PolicyTarget | None = field(default=None, repr=False, compare=False)
+
+    def changes(self, args: dict[str, Any]) -> bool:
+        """Whether this call changes something (and so answers to the write policy)."""
+        if self.writes_if is not None:
+            return self.writes_if(args)
+        return self.writes
 
     @property
     def input_schema(self) -> dict[str, Any]:

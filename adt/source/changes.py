@@ -3,6 +3,7 @@ found in the base text under the lock. Arguments are checked here, before any re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -76,11 +77,32 @@ def collect_patches(
 
 
 def check_patch_lines(patch: Patch) -> None:
-    """Refuse an over-long new line before any request, naming the line it would become."""
+    """Refuse an over-long new line or a control character before any request, naming the
+    line it would become."""
+    refuse_control_characters(patch.lines, first_line=patch.start_line)
     try:
         check_line_lengths("\n".join(patch.lines), first_line=patch.start_line)
     except LineTooLongError as exc:
         raise as_source_error(exc) from exc
 
 
-__all__ = ["Change", "check_patch_lines", "collect_patches"]
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]")
+
+
+def refuse_control_characters(lines: Sequence[str], *, first_line: int = 1) -> None:
+    """ABAP source is text: NUL and the other control characters (tabs and line breaks
+    aside) are refused, naming where, instead of being stored or silently dropped."""
+    for offset, line in enumerate(lines):
+        found = _CONTROL.search(line)
+        if found is not None:
+            code = ord(found.group())
+            raise InvalidArgument(
+                f"content line {first_line + offset} contains the control character "
+                f"U+{code:04X} at column {found.start() + 1}; ABAP source is text: remove it",
+                line=first_line + offset,
+                column=found.start() + 1,
+                character=f"U+{code:04X}",
+            )
+
+
+__all__ = ["Change", "check_patch_lines", "collect_patches", "refuse_control_characters"]

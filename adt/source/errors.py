@@ -141,7 +141,7 @@ class UnknownSystem(SourceError):
 
 # --- the development loop (objects, transports, named parts) -------------------------------
 
-TRANSPORT = "transport"
+TRANSPORT_ACTION = "transport"
 """The operation that settles a missing or wrong request: pass one (``transport``), after
 listing the candidates or creating one."""
 
@@ -150,14 +150,14 @@ class TransportRequired(SourceError):
     """The change is in a transportable package and names no request; ``details.candidates``
     lists the user's requests that fit."""
 
-    code, name, retry, retry_action = 4019, "TRANSPORT_REQUIRED", True, TRANSPORT
+    code, name, retry, retry_action = 4019, "TRANSPORT_REQUIRED", True, TRANSPORT_ACTION
 
 
 class TransportInvalid(SourceError):
     """The named request cannot take the change: unknown, released, a task, or the object is
     locked in another request (``details.request`` names that one)."""
 
-    code, name, retry, retry_action = 4020, "TRANSPORT_INVALID", True, TRANSPORT
+    code, name, retry, retry_action = 4020, "TRANSPORT_INVALID", True, TRANSPORT_ACTION
 
 
 class SymbolNotFound(SourceError):

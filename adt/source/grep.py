@@ -70,7 +70,7 @@ def compile_pattern(
     flags = regex.VERSION0 | (regex.IGNORECASE if case_insensitive else 0)
     try:
         return regex.compile(pattern, flags)
-    except (regex.error, OverflowError, RecursionError) as exc:
+    except (regex.error, ValueError, OverflowError, RecursionError) as exc:
         raise PatternInvalid(f"invalid regular expression: {exc}", pattern=pattern) from exc
 
 

@@ -22,7 +22,7 @@ from adt.client import AdtClient
 from adt.errors import AdtTransportError, SessionDeadError
 from adt.models import WriteResult
 from adt.source.cache import SourceCache
-from adt.source.changes import Change
+from adt.source.changes import Change, refuse_control_characters
 from adt.source.config import SourceConfig
 from adt.source.errors import (
     CacheExpired,
@@ -130,6 +130,7 @@ class SourceWrites:
         patches: Sequence[Patch] | None = None,
         symbol: str | None = None,
         delete: bool = False,
+        change: Change | None = None,
         lock_handle: str | None = None,
         transport: str | None = None,
         skip_conflict_check: bool = False,
@@ -139,7 +140,8 @@ class SourceWrites:
         a form...) with ``content``, delete them (``delete``), or apply several ``patches``
         atomically, provided the source is still the one ``token`` names."""
         target = resolve(self._system, object_url, object_source_url, include_type)
-        change = Change.of(start_line, end_line, content, patches, symbol, delete)
+        if change is None:
+            change = Change.of(start_line, end_line, content, patches, symbol, delete)
         expected = self._token_to_check(token, target, required=True, skip=skip_conflict_check)
 
         def build(current: Current) -> tuple[str, Applied]:
@@ -164,6 +166,7 @@ class SourceWrites:
         """Replace the single occurrence of ``old_string``; zero or several occurrences are
         an error that says how many there are and on which lines."""
         check_replacement(old_string, new_string)  # refuse before any request
+        refuse_control_characters(split_lines(new_string))
         target = resolve(self._system, object_url, object_source_url, include_type)
         expected = self._token_to_check(token, target, required=False)
 
@@ -187,6 +190,7 @@ class SourceWrites:
         """V1: replace the whole source without any version check (the caller's risk)."""
         target = resolve(self._system, None, object_source_url)
         new_text = to_canonical(source)
+        refuse_control_characters(split_lines(new_text))
 
         def build(current: Current) -> tuple[str, Applied]:
             count = len(split_lines(current.text))

@@ -146,8 +146,9 @@ async def test_discovery_lists_every_area_of_the_development_loop(
     collections = _collections((await adt_client.get(f"{ADT}/discovery")).content)
     missing = [path for path in WAVE_COLLECTIONS if f"{ADT}{path}" not in collections]
     assert missing == []
-    # no search configurations: listing them switches abap-adt-api to transportsByConfig
-    assert f"{ADT}/cts/transportrequests/searchconfiguration/configurations" not in collections
+    # search configurations are served, so they are listed (abap-adt-api's hasTransportConfig)
+    configurations = collections[f"{ADT}/cts/transportrequests/searchconfiguration/configurations"]
+    assert configurations.findtext(f"{ATOM}title") == "Transport Search Configurations"
     groups = _templates(collections[f"{ADT}/functions/groups"])
     fmodules = groups[f"{ADT}/functions/groups/{{groupname}}/fmodules"]
     assert fmodules["type"] == "application/vnd.sap.adt.functions.fmodules.v3+xml"

@@ -166,12 +166,36 @@ STRINGS: dict[str, st.SearchStrategy[str]] = {
     "content": st.lists(lines, max_size=4).map("\n".join),
     "source": st.lists(lines, max_size=4).map("\n".join),
     "newString": lines,
+    "symbol": st.sampled_from(
+        ["greet_all", "zif_demo_greeting~greet", "zcl_demo_greeter public section", "write_footer"]
+    )
+    | st.text(min_size=1, max_size=12),
+    "name": st.sampled_from(
+        ["ZCL_DEMO_GREETER", "ZCL_DEMO_GREETER=>greet_all", "Z_DEMO_ADD", "ZFUZZ_NEW", "ZNOPE"]
+    )
+    | st.text(min_size=1, max_size=12),
+    "identifier": st.sampled_from(["greet", "mo_formatter", "capitalize", "REPORT", "nothing"])
+    | st.text(min_size=1, max_size=8),
+    "package": st.sampled_from(["$ZDEMO", "ZDEMO_TR", "$TMP", "ZNOPE", "$ZDEMO"]),
+    "description": st.sampled_from(["Fuzzed", "x" * 60]) | st.text(min_size=1, max_size=60),
+    "functionGroup": st.sampled_from(["ZDEMO_FG", "ZNOPE"]),
+    "against": st.sampled_from(["active", "00000", "99999", "junk"]),
+    "variant": st.sampled_from(["DEFAULT", "OBSOLETE_STATEMENTS", "NOPE"]),
 }
 OPTIONAL = ["workspace"]  # routing only; a bridge without passthrough ignores it
 # Keys the operations need together although the schema cannot say so: one group (or, to
 # test the refusal, none) is generated, and the other groups' keys are left out.
 GROUPS = {
-    "setObjectSourceV2": [("startLine", "endLine", "content"), ("patches",), ()],
+    "setObjectSourceV2": [
+        ("startLine", "endLine", "content"),
+        ("startLine", "endLine", "delete"),
+        ("symbol", "content"),
+        ("patches",),
+        (),
+    ],
+    "navigate": [("name",), ("objectUrl", "line", "identifier"), ("objectUrl", "line", "column")],
+    "manageObject": [("kind", "name", "description", "package"), ("objectUrl",), ()],
+    "syntaxCheck": [("objectUrl",), ("package", "kind")],
 }
 
 
@@ -187,6 +211,10 @@ def from_schema(schema: dict[str, Any], name: str = "", tool: str = "") -> st.Se
     if "enum" in schema:
         return st.sampled_from(schema["enum"])
     kind = schema.get("type")
+    if isinstance(kind, list):  # e.g. ["string", "null"]
+        return st.one_of(
+            [st.none() if k == "null" else from_schema({**schema, "type": k}, name) for k in kind]
+        )
     if kind == "string":
         if name in STRINGS:
             return STRINGS[name]

@@ -8,11 +8,11 @@ import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx
 import pytest
 from mcp import Client
-from support.emulated import GREETER, LARGE, REPORT, USERS
+from support.emulated import GREETER, LARGE, REPORT
 from support.mcp_calls import agent_workflow, call, conflict_workflow, error
+from support.mcp_memory import bridge, emulator_connections
 
 from adt import AdtClient, ConnectionProfile
 from adt.agent import AgentTools, WritePolicy
@@ -25,17 +25,6 @@ from mcp_bridge.server import make_bridge
 REPORT_SOURCE = f"{REPORT}/source/main"
 COUNTER = "/sap/bc/adt/oo/classes/zcl_demo_counter"
 MODES = ["auto", "legacy"]
-
-
-def _connections(emulator: Emulator, **config: Any) -> Connections:
-    profile = ConnectionProfile(
-        base_url="http://emulator", user="DEVELOPER", password=USERS["DEVELOPER"], name="A4H"
-    )
-    return Connections(
-        SystemsConfig({"A4H": profile}),
-        source_config=SourceConfig(retry_delays=(0.0,), **config),
-        client_factory=lambda p: AdtClient(p, transport=httpx.ASGITransport(app=emulator.app)),
-    )
 
 
 def _closed_port() -> int:
@@ -61,29 +50,14 @@ async def standalone(profile: ConnectionProfile) -> AsyncIterator[Client]:
         yield client
 
 
-@contextlib.asynccontextmanager
-async def bridge(
-    emulator: Emulator, mode: str = "auto", policy: WritePolicy | None = None, **options: Any
-) -> AsyncIterator[Client]:
-    limit = options.pop("max_response_chars", None)
-    server = make_bridge(
-        connections=_connections(emulator, **options),
-        policy=policy or WritePolicy(),
-        passthrough=False,
-        max_response_chars=limit,
-    )
-    async with Client(server, mode=mode) as client:
-        yield client
-
-
 @pytest.mark.parametrize("mode", MODES)
 async def test_tool_list_is_compact_and_annotated(emulator: Emulator, mode: str) -> None:
     async with bridge(emulator, mode) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-    assert len(tools) == 12
+    assert len(tools) == 16
     assert tools["getObjectSourceV2"].annotations.read_only_hint is True  # type: ignore[union-attr]
     assert tools["setObjectSourceV2"].annotations.destructive_hint is True  # type: ignore[union-attr]
-    assert tools["lock"].annotations.read_only_hint is False  # type: ignore[union-attr]
+    assert not tools["lock"].annotations.read_only_hint  # type: ignore[union-attr]
     for tool in tools.values():
         assert tool.description and tool.input_schema["additionalProperties"] is False
         assert "system" in tool.input_schema["properties"]
@@ -93,7 +67,7 @@ async def test_tool_list_is_compact_and_annotated(emulator: Emulator, mode: str)
             separators=(",", ":"),
         )
     )
-    assert size < 12_000, f"the tool list costs {size} bytes"
+    assert size <= 16 * 1024, f"the tool list costs {size} bytes"
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -380,7 +354,7 @@ async def test_search_cut_for_size_says_how_to_continue(emulator: Emulator) -> N
 
 
 async def test_a_call_can_bring_its_own_response_limit(emulator: Emulator) -> None:
-    tools = AgentTools(_connections(emulator))
+    tools = AgentTools(emulator_connections(emulator))
     try:
         default = await tools.call("getObjectSourceV2", {"objectUrl": LARGE})
         small = await tools.call(
@@ -396,7 +370,7 @@ async def test_a_call_can_bring_its_own_response_limit(emulator: Emulator) -> No
 async def test_the_text_copy_of_answers_can_be_left_out(emulator: Emulator) -> None:
     """Clients that read structuredContent can save the second copy of every answer."""
     settings = Settings(bridge=BridgeSettings(text_content=False))
-    server = make_bridge(settings, connections=_connections(emulator), passthrough=False)
+    server = make_bridge(settings, connections=emulator_connections(emulator), passthrough=False)
     async with Client(server) as client:
         result = await client.call_tool("getObjectSourceV2", {"objectUrl": REPORT, "endLine": 3})
     assert result.content == [] and not result.is_error

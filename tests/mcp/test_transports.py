@@ -16,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from support.bridge_process import HttpBridge, bridge_env, http_process
 from support.emulated import REPORT
-from support.mcp_calls import agent_workflow, call, conflict_workflow, error
+from support.mcp_calls import agent_workflow, call, conflict_workflow, development_loop, error
 
 from adt.emulator import Emulator
 
@@ -34,9 +34,10 @@ async def test_stdio_workflows(
     )
     with anyio.fail_after(60):
         async with Client(params, mode=mode, read_timeout_seconds=30) as client:
-            assert len((await client.list_tools()).tools) == 12
+            assert len((await client.list_tools()).tools) == 16
             await agent_workflow(client, emulator)
             await conflict_workflow(client, emulator)
+            await development_loop(client, emulator)
     assert emulator.locks() == []
 
 
@@ -59,9 +60,10 @@ async def test_http_workflows(emulator: Emulator, http_bridge: HttpBridge, mode:
         async with httpx2.AsyncClient(headers=headers) as http:
             transport = streamable_http_client(http_bridge.url, http_client=http)
             async with Client(transport, mode=mode) as client:
-                assert len((await client.list_tools()).tools) == 12
+                assert len((await client.list_tools()).tools) == 16
                 await agent_workflow(client, emulator)
                 await conflict_workflow(client, emulator)
+                await development_loop(client, emulator)
     assert emulator.locks() == []
 
 

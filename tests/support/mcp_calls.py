@@ -14,18 +14,19 @@ from support.emulated import LARGE, REPORT
 REPORT_SOURCE = f"{REPORT}/source/main"
 
 
-async def call(client: Client, name: str, **arguments: Any) -> dict[str, Any]:
+async def call(client: Client, tool: str, /, **arguments: Any) -> dict[str, Any]:
     """Call a tool; return its JSON payload with ``ok`` (not isError) added."""
-    result = await client.call_tool(name, arguments)
+    result = await client.call_tool(tool, arguments)
     payload = json.loads(result.content[0].text)  # type: ignore[union-attr]
     assert result.structured_content == payload, "text and structured content agree"
     assert isinstance(payload["executionTimeMs"], float | int)
+    assert isinstance(payload["adtRequests"], int) and payload["adtRequests"] >= 0
     payload["ok"] = not result.is_error
     return payload
 
 
-async def error(client: Client, name: str, **arguments: Any) -> dict[str, Any]:
-    payload = await call(client, name, **arguments)
+async def error(client: Client, tool: str, /, **arguments: Any) -> dict[str, Any]:
+    payload = await call(client, tool, **arguments)
     assert not payload["ok"], payload
     assert set(payload) >= {"error", "code", "details", "retry", "retryAction"}
     assert payload["error"], "every error says what went wrong"
@@ -92,3 +93,131 @@ async def conflict_workflow(client: Client, emulator: Emulator) -> None:
     assert done["ok"]
     stored = emulator.source(REPORT_SOURCE) or ""
     assert stored.startswith("* mine\n") and stored.endswith("* theirs")
+
+
+LOOP_CLASS = "/sap/bc/adt/oo/classes/zcl_agent_loop"
+LOOP_MAIN = """CLASS zcl_agent_loop DEFINITION PUBLIC FINAL CREATE PUBLIC.
+  PUBLIC SECTION.
+    METHODS twice IMPORTING iv TYPE i RETURNING VALUE(rv) TYPE i.
+ENDCLASS.
+
+CLASS zcl_agent_loop IMPLEMENTATION.
+  METHOD twice.
+    rv = iv + 1.
+  ENDMETHOD.
+ENDCLASS."""
+LOOP_TESTS = """CLASS ltcl_twice DEFINITION FINAL FOR TESTING DURATION SHORT RISK LEVEL HARMLESS.
+  PRIVATE SECTION.
+    METHODS doubles FOR TESTING.
+ENDCLASS.
+
+CLASS ltcl_twice IMPLEMENTATION.
+  METHOD doubles.
+    cl_abap_unit_assert=>fail( msg = 'twice( 2 ) is not 4' ).
+  ENDMETHOD.
+ENDCLASS."""
+
+
+async def development_loop(client: Client, emulator: Emulator) -> dict[str, Any]:
+    """Issue 11's bar: from "create ZCL_X with a method and a test" to "tests green, on a
+    transport" with the tools alone, no whole-source transfer. Returns the figures."""
+    seen: list[dict[str, Any]] = []
+
+    async def step(tool: str, /, **arguments: Any) -> dict[str, Any]:
+        payload = await call(client, tool, **arguments)
+        seen.append({"tool": tool, "bytes": len(json.dumps(payload)), **payload})
+        return payload
+
+    refused = await step(
+        "manageObject",
+        action="create",
+        kind="class",
+        name="ZCL_AGENT_LOOP",
+        description="Agent loop",
+        package="ZDEMO_TR",
+        testClasses=True,
+    )
+    assert not refused["ok"] and refused["name"] == "TRANSPORT_REQUIRED"
+    assert refused["retryAction"] == "transports"
+    request = await step(
+        "transports", action="create", description="Agent loop", package="ZDEMO_TR"
+    )
+    number = request["data"]["transport"]
+    created = await step(
+        "manageObject",
+        action="create",
+        kind="class",
+        name="ZCL_AGENT_LOOP",
+        description="Agent loop",
+        package="ZDEMO_TR",
+        transport=number,
+        testClasses=True,
+    )
+    assert created["ok"] and created["data"]["transport"] == number
+    main = await step(
+        "setObjectSourceV2",
+        objectUrl=LOOP_CLASS,
+        token=created["data"]["token"],
+        startLine=1,
+        endLine=created["data"]["lineCount"],
+        content=LOOP_MAIN,
+    )
+    assert main["ok"], main
+    written = await step(
+        "setObjectSourceV2",
+        objectUrl=LOOP_CLASS,
+        includeType="testclasses",
+        token=created["data"]["testClassesToken"],
+        startLine=1,
+        endLine=created["data"]["testClassesLineCount"],
+        content=LOOP_TESTS,
+    )
+    assert written["ok"], written
+    assert (await step("activate", objectUrl=LOOP_CLASS))["data"]["activated"]
+    red = await step("syntaxCheck", kind="unit", objectUrl=LOOP_CLASS)
+    assert red["data"]["failed"] == 1 and not red["data"]["green"]
+    (failure,) = red["data"]["failures"]
+    assert failure["method"].lower() == "doubles" and failure["line"] == 8
+    # fix the test by name: read and replace only that method
+    part = await step(
+        "getObjectSourceV2", objectUrl=LOOP_CLASS, includeType="testclasses", symbol="doubles"
+    )
+    assert part["data"]["symbol"]["startLine"] == 7 and part["data"]["lineCount"] == 10
+    fixed = await step(
+        "setObjectSourceV2",
+        objectUrl=LOOP_CLASS,
+        includeType="testclasses",
+        token=part["data"]["token"],
+        symbol="ltcl_twice=>doubles",
+        content="  METHOD doubles.\n"
+        "    cl_abap_unit_assert=>assert_equals( act = NEW zcl_agent_loop( )->twice( 2 ) "
+        "exp = 4 ).\n  ENDMETHOD.",
+    )
+    assert fixed["ok"], fixed
+    code = await step("getObjectSourceV2", objectUrl=LOOP_CLASS, symbol="twice")
+    corrected = await step(
+        "setObjectSourceV2",
+        objectUrl=LOOP_CLASS,
+        token=code["data"]["token"],
+        symbol="twice",
+        content="  METHOD twice.\n    rv = iv * 2.\n  ENDMETHOD.",
+    )
+    assert corrected["ok"], corrected
+    diff = await step("history", action="diff", objectUrl=LOOP_CLASS)
+    assert "+    rv = iv * 2." in diff["data"]["lines"]
+    assert (await step("activate", objectUrl=LOOP_CLASS))["data"]["activated"]
+    green = await step("syntaxCheck", kind="unit", objectUrl=LOOP_CLASS)
+    assert green["data"]["green"] and green["data"]["failures"] == []
+    check = await step("transports", action="check", objectUrl=LOOP_CLASS)
+    assert check["data"]["lockedIn"] == number
+    on_request = await step("transports", action="list")
+    (mine,) = [r for r in on_request["data"]["requests"] if r["number"] == number]
+    assert "CLAS ZCL_AGENT_LOOP" in mine["objects"]
+    reads = [s for s in seen if s["tool"] == "getObjectSourceV2"]
+    assert all("symbol" in s["data"] for s in reads), "no whole-source read"
+    assert emulator.locks() == []
+    return {
+        "calls": len(seen),
+        "bytes": sum(s["bytes"] for s in seen),
+        "adtRequests": sum(s["adtRequests"] for s in seen),
+    }

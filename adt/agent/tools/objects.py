@@ -6,6 +6,8 @@ from typing import Any
 
 from adt.agent.fitting import cut_note, keep_within
 from adt.agent.registry import INCLUDE, LOCK, OBJECT, ToolCall, ToolDefinition
+from adt.agent.tools.quality import fit_quality, run_quality
+from adt.source.errors import InvalidArgument
 
 MAX_SEARCH_RESULTS = 200
 
@@ -44,6 +46,13 @@ def fit_search(payload: dict[str, Any], limit: int) -> None:
 
 
 async def check(call: ToolCall, args: dict[str, Any]) -> Any:
+    kind = args.get("kind", "syntax")
+    if kind != "syntax":
+        return await run_quality(call, args)
+    if "objectUrl" not in args:
+        raise InvalidArgument("the syntax check needs objectUrl")
+    if any(k in args for k in ("package", "variant", "offset", "limit")):
+        raise InvalidArgument("package, variant, offset and limit are for kind unit or atc")
     outcome = await call.service.check(
         args["objectUrl"], include_type=args.get("includeType"), text=args.get("content")
     )
@@ -113,13 +122,25 @@ TOOLS = (
     ),
     ToolDefinition(
         "syntaxCheck",
-        "Run the ABAP syntax check on the stored source, or on content (unsaved text of one "
-        "include). Returns findings with lines.",
-        {"objectUrl": OBJECT, "includeType": INCLUDE, "content": {"type": "string"}},
+        "Check code. kind syntax (default): the ABAP syntax check of the stored source or of "
+        "content (unsaved text of one include), findings with lines. kind unit: run ABAP Unit "
+        "(objectUrl or package): counts, then only failures with positions. kind atc: ATC "
+        "(optional variant), findings by priority. Long lists: offset/limit.",
+        {
+            "objectUrl": OBJECT,
+            "includeType": INCLUDE,
+            "content": {"type": "string"},
+            "kind": {"type": "string", "enum": ["syntax", "unit", "atc"]},
+            "package": {"type": "string", "minLength": 1, "maxLength": 30},
+            "variant": {"type": "string", "minLength": 1, "maxLength": 30},
+            "offset": {"type": "integer", "minimum": 0},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 500},
+        },
         check,
-        required=("objectUrl",),
+        one_of=(("objectUrl",), ("package",)),
         read_only=True,
         idempotent=True,
+        fit=fit_quality,
     ),
     ToolDefinition(
         "activate",

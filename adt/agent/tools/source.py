@@ -20,6 +20,7 @@ from adt.agent.registry import (
     ToolCall,
     ToolDefinition,
 )
+from adt.source.changes import Change
 from adt.source.errors import InvalidArgument
 from adt.source.lines import Patch, apply_patches, check_replacement, replace_unique
 from adt.text import to_canonical
@@ -38,6 +39,7 @@ async def get_v2(call: ToolCall, args: dict[str, Any]) -> Any:
             start_line=args.get("startLine"),
             end_line=args.get("endLine"),
             version=args.get("version"),
+            symbol=args.get("symbol"),
             max_chars=budget,
         )
         data = read.to_dict()
@@ -128,36 +130,53 @@ async def _write(
 
 
 def _patch(spec: dict[str, Any]) -> Patch:
+    """One patch: ``content`` replaces the lines (``""`` is one empty line); ``delete`` or
+    ``content: null`` removes them."""
+    if spec.get("delete") or ("content" in spec and spec["content"] is None):
+        if spec.get("content") is not None:
+            raise InvalidArgument("pass either content or delete, not both")
+        return Patch.deletion(spec["startLine"], spec["endLine"])
+    if "content" not in spec:
+        raise InvalidArgument("a patch needs content (or delete: true to remove the lines)")
     return Patch.from_content(spec["startLine"], spec["endLine"], spec["content"])
 
 
-def _patches(args: dict[str, Any]) -> list[Patch]:
-    single = [k for k in ("startLine", "endLine", "content") if k in args]
+def _change(args: dict[str, Any]) -> Change:
+    """What the call changes, checked before any request."""
+    deleting = bool(args.get("delete")) or ("content" in args and args["content"] is None)
+    content = args.get("content")
     if args.get("patches") is not None:
-        if single:
-            raise InvalidArgument("pass either startLine/endLine/content or patches")
-        return [
-            Patch.from_content(p["startLine"], p["endLine"], p["content"]) for p in args["patches"]
-        ]
-    if len(single) < 3:
-        raise InvalidArgument("setObjectSourceV2 needs startLine, endLine and content (or patches)")
-    return [_patch(args)]
+        if any(k in args for k in ("startLine", "endLine", "content", "delete", "symbol")):
+            raise InvalidArgument("pass either startLine/endLine/content, symbol or patches")
+        return Change.of(None, None, None, [_patch(p) for p in args["patches"]], None, False)
+    if "symbol" in args:
+        return Change.of(None, None, content, None, args["symbol"], deleting)
+    if "startLine" not in args or "endLine" not in args:
+        raise InvalidArgument(
+            "setObjectSourceV2 needs startLine and endLine (or symbol, or patches)"
+        )
+    if content is None and not deleting:
+        raise InvalidArgument(
+            'content is missing: pass the new lines ("" is one empty line), or delete: true '
+            "to remove lines startLine..endLine"
+        )
+    return Change.of(args["startLine"], args["endLine"], content, None, None, deleting)
 
 
 async def set_v2(call: ToolCall, args: dict[str, Any]) -> Any:
-    patches = _patches(args)
+    change = _change(args)
     skip = bool(args.get("skipConflictCheck", False))
     return await _write(
         call,
         args,
         None if skip else args["token"],
-        lambda base: apply_patches(base, patches).text,
+        lambda base: apply_patches(base, change.patches(base)).text,
         lambda owner: call.service.set_source_v2(
             args.get("objectUrl"),
             object_source_url=args.get("objectSourceUrl"),
             include_type=args.get("includeType"),
             token=args["token"],
-            patches=patches,
+            change=change,
             lock_handle=args.get("lockHandle"),
             transport=args.get("transport"),
             skip_conflict_check=skip,
@@ -204,14 +223,27 @@ async def set_v1(call: ToolCall, args: dict[str, Any]) -> Any:
     )
 
 
+CONTENT = {
+    "type": ["string", "null"],
+    "description": 'New lines, split on \\n ("" is one empty line); null deletes',
+}
+DELETE = {"type": "boolean", "description": "Remove the lines (or the symbol) instead"}
+SYMBOL = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 200,
+    "description": "A named part instead of lines: a method (lcl_x=>m or m), "
+    "'zcl_x public section', a form",
+}
 _PATCH = {
     "type": "object",
     "properties": {
         "startLine": LINE,
         "endLine": {"type": "integer", "minimum": 0},
-        "content": {"type": "string"},
+        "content": CONTENT,
+        "delete": DELETE,
     },
-    "required": ["startLine", "endLine", "content"],
+    "required": ["startLine", "endLine"],
     "additionalProperties": False,
 }
 
@@ -219,9 +251,10 @@ TOOLS = (
     ToolDefinition(
         "getObjectSourceV2",
         "Read lines of an ABAP source with its version token. Lines are 1-based and "
-        "inclusive; omit startLine/endLine for all. Pass the token to setObjectSourceV2. "
+        "inclusive; omit startLine/endLine for all, or name a symbol (a method, a section, a "
+        "form) to read just it with its lines. Pass the token to setObjectSourceV2. "
         "A cut answer says truncated and nextStartLine.",
-        {**TARGET, "startLine": LINE, "endLine": LINE, "version": VERSION},
+        {**TARGET, "startLine": LINE, "endLine": LINE, "version": VERSION, "symbol": SYMBOL},
         get_v2,
         read_only=True,
         idempotent=True,
@@ -229,9 +262,9 @@ TOOLS = (
     ),
     ToolDefinition(
         "grepObjectSource",
-        "Search an ABAP source on the server (regular expression, per line) and return only "
-        "matching lines with their numbers and optional context. truncated means more "
-        "matches exist: continue with startLine=nextStartLine.",
+        "Search an ABAP source on the server (regular expression, per line): only matching "
+        "lines with numbers and optional context. truncated: continue with "
+        "startLine=nextStartLine.",
         {
             **TARGET,
             "pattern": {"type": "string", "minLength": 1},
@@ -250,16 +283,18 @@ TOOLS = (
     ),
     ToolDefinition(
         "setObjectSourceV2",
-        'Replace lines startLine..endLine with content ("" deletes; endLine=startLine-1 '
-        "inserts), or apply several patches at once, only if the source still matches token: "
-        "a stale token is refused with VERSION_CONFLICT and nothing is written. Locks and "
-        "unlocks by itself unless lockHandle is given. Returns the new token.",
+        "Replace lines startLine..endLine, or a named symbol, with content (endLine="
+        "startLine-1 inserts; delete: true removes), or apply several patches, only if the "
+        "source still matches token: else VERSION_CONFLICT and nothing is written. Locks by "
+        "itself unless lockHandle is given. Returns the new token.",
         {
             **TARGET,
             "token": TOKEN,
             "startLine": LINE,
             "endLine": {"type": "integer", "minimum": 0},
-            "content": {"type": "string"},
+            "content": CONTENT,
+            "delete": DELETE,
+            "symbol": SYMBOL,
             "patches": {"type": "array", "minItems": 1, "items": _PATCH},
             "lockHandle": LOCK,
             "transport": TRANSPORT,

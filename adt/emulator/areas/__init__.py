@@ -39,6 +39,7 @@ class Route:
 def _areas() -> tuple[ModuleType, ...]:
     from adt.emulator.areas import (
         atc,
+        catalogue,
         formatting,
         history,
         intelligence,
@@ -48,7 +49,17 @@ def _areas() -> tuple[ModuleType, ...]:
         unit,
     )
 
-    return (repository, lifecycle, transports, history, intelligence, formatting, unit, atc)
+    return (
+        repository,
+        catalogue,
+        lifecycle,
+        transports,
+        history,
+        intelligence,
+        formatting,
+        unit,
+        atc,
+    )
 
 
 def area_routes(state: SystemState, areas: Sequence[ModuleType] | None = None) -> list[Route]:

@@ -332,6 +332,12 @@ _TRANSPORTS = Workspace(
             "transportmanagementref",
             _CTS,
         ),
+        _c(
+            "/cts/transportrequests/searchconfiguration/configurations",
+            "Transport Search Configurations",
+            "transportconfigurations",
+            _CTS,
+        ),
     ),
 )
 

@@ -7,6 +7,7 @@ Below the root every element is unqualified; ``xmlns:adtcore`` is declared on ea
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..xmlwriter import DECL, atom_link, tag, text_tag
@@ -187,3 +188,33 @@ __all__ = [
     "unit_run_result",
     "unit_run_status",
 ]
+
+
+NS_OCCURRENCES = "http://www.sap.com/adt/abapsource/occurrences"
+
+
+@dataclass(frozen=True)
+class OccurrenceMarker:
+    """One place a symbol occurs: ``kind`` (``definition``, ``implementation``, ``read``,
+    ``write``), whether it stores a result, and its range."""
+
+    kind: str
+    keeps_result: bool
+    uri: str
+
+
+def occurrence_markers(markers: Sequence[OccurrenceMarker]) -> str:
+    """``occ:occurrenceInfo``: the occurrences, each with its ``adtcore:objectReference``."""
+    body = "".join(
+        tag(
+            "occ:occurrence",
+            [("kind", m.kind), ("keepsResult", "true" if m.keeps_result else "false")],
+            tag("adtcore:objectReference", [("adtcore:uri", m.uri)]),
+        )
+        for m in markers
+    )
+    return DECL + tag(
+        "occ:occurrenceInfo",
+        [("xmlns:occ", NS_OCCURRENCES), ("xmlns:adtcore", NS_ADTCORE)],
+        tag("occ:occurrences", (), body),
+    )

@@ -79,7 +79,7 @@ class CodeIntelligence:
         return self.state.where_used_prefix
 
     # shared ----------------------------------------------------------------------------
-    def _edited(self, call: Call, position: Position) -> tuple[ProgramIndex, str, RepoObject]:
+    def edited(self, call: Call, position: Position) -> tuple[ProgramIndex, str, RepoObject]:
         """The program of the posted source, indexed with the posted text; the unit id."""
         self.repo.refresh()
         resolved = self.repo.unit_owner(position.path)
@@ -103,7 +103,7 @@ class CodeIntelligence:
         if choose(call.headers.get("accept"), [docs.AS_XML.split(";")[0]]) is None:
             raise errors.not_acceptable([docs.AS_XML.split(";")[0]])
         position = parse_uri(call.query.get("uri"))
-        index, unit, _ = self._edited(call, position)
+        index, unit, _ = self.edited(call, position)
         result = complete(index, unit, position.line or 1, position.column)
         length = len(result.prefix)
         records = [completion_record(p, length) for p in result.proposals]
@@ -115,7 +115,7 @@ class CodeIntelligence:
         _only_post(call)
         position = parse_uri(call.query.get("uri"))
         key = (call.query.get("patternKey") or "").upper()
-        index, unit, _ = self._edited(call, position)
+        index, unit, _ = self.edited(call, position)
         result = complete(index, unit, position.line or 1, position.column, limit=10_000)
         chosen = next((p for p in result.proposals if p.identifier == key), None)
         text = call.query.get("patternKey") or ""
@@ -127,7 +127,7 @@ class CodeIntelligence:
     def element_info(self, call: Call) -> Response:
         _only_post(call)
         position = parse_uri(call.query.get("uri"))
-        index, unit, _ = self._edited(call, position)
+        index, unit, _ = self.edited(call, position)
         line = position.line or 1
         if not index.line_text(unit, line).strip():
             return _respond(b"")  # a blank line: zero bytes, no content type (A4H)
@@ -148,7 +148,7 @@ class CodeIntelligence:
     def navigation(self, call: Call) -> Response:
         _only_post(call)
         position = parse_uri(call.query.get("uri"))
-        index, unit, _ = self._edited(call, position)
+        index, unit, _ = self.edited(call, position)
         found = index.occurrence_at(unit, position.line or 1, position.column)
         if found is None or found.symbol.location is None:
             raise navigation_failure("No navigation target found at the cursor position")

@@ -1,0 +1,94 @@
+"""``manageObject``: create an object (class, interface, program, include, function group
+or module) in a package, or delete one. The write policy applies to both; a transportable
+package without ``transport`` is TRANSPORT_REQUIRED naming the candidates, and nothing is
+created."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adt.agent.registry import OBJECT, TRANSPORT, ToolCall, ToolDefinition
+from adt.source.errors import InvalidArgument
+
+KIND_NAMES = ["class", "interface", "program", "include", "functionGroup", "functionModule"]
+
+
+async def manage(call: ToolCall, args: dict[str, Any]) -> Any:
+    if args["action"] == "delete":
+        if "objectUrl" not in args:
+            raise InvalidArgument("delete needs objectUrl")
+        url = call.service.resolve(args["objectUrl"]).ref.object_url
+        await call.workbench.objects.delete(url, transport=args.get("transport"))
+        return {"objectUrl": url, "deleted": True}
+    return await _create(call, args)
+
+
+async def _create(call: ToolCall, args: dict[str, Any]) -> Any:
+    from adt.workbench.objects import NewObject
+
+    missing = [k for k in ("kind", "name", "description") if k not in args]
+    if missing:
+        raise InvalidArgument(f"create needs {', '.join(missing)}")
+    created = await call.workbench.objects.create(
+        NewObject(
+            args["kind"],
+            args["name"],
+            args["description"],
+            args.get("package", ""),
+            args.get("transport"),
+            args.get("functionGroup"),
+            bool(args.get("testClasses", False)),
+        )
+    )
+    data: dict[str, Any] = created.to_dict()
+    read = await call.service.get_source_v2(created.object_url)
+    data.update(token=read.token, lineCount=read.line_count)
+    if created.test_classes_url:
+        tests = await call.service.get_source_v2(created.object_url, include_type="testclasses")
+        data.update(testClassesToken=tests.token, testClassesLineCount=tests.line_count)
+    data["notes"] = [
+        "created inactive with the system's skeleton; write it with setObjectSourceV2 "
+        "(this token; testClassesToken for the test-class include), then activate"
+    ]
+    return data
+
+
+def _new_target(args: dict[str, Any]) -> tuple[str, str, str] | None:
+    """A new object is not known to the system yet: check its own name and package."""
+    if args.get("action") != "create" or "name" not in args:
+        return None
+    from adt.urls import object_url
+    from adt.workbench.objects import KINDS
+
+    code = KINDS.get(args.get("kind", ""))
+    if code is None:
+        return None
+    url = object_url(code, args["name"], group=args.get("functionGroup"))
+    return url, args["name"].upper(), args.get("package", "").upper()
+
+
+TOOLS = (
+    ToolDefinition(
+        "manageObject",
+        "Create an object (kind, name, description, package; transport for a transportable "
+        "package; functionGroup for a function module; testClasses for a class's test "
+        "include) or delete one (objectUrl). A created object is inactive: write it, then "
+        "activate. Missing transport: TRANSPORT_REQUIRED lists the candidates.",
+        {
+            "action": {"type": "string", "enum": ["create", "delete"]},
+            "kind": {"type": "string", "enum": KIND_NAMES},
+            "name": {"type": "string", "minLength": 1, "maxLength": 40},
+            "description": {"type": "string", "minLength": 1, "maxLength": 60},
+            "package": {"type": "string", "minLength": 1, "maxLength": 30},
+            "functionGroup": {"type": "string", "minLength": 1, "maxLength": 26},
+            "testClasses": {"type": "boolean"},
+            "objectUrl": OBJECT,
+            "transport": TRANSPORT,
+        },
+        manage,
+        required=("action",),
+        destructive=True,
+        writes=True,
+        policy_target=_new_target,
+    ),
+)

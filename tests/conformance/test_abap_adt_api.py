@@ -1,0 +1,209 @@
+"""Issue 9's bar: the independent npm client ``abap-adt-api`` succeeds against the emulator.
+
+The pinned package (``abap_adt_api/package-lock.json``, install scripts off) is installed with
+``npm ci`` into ``abap_adt_api/node_modules`` when that is missing or was installed from another
+lock file; a failing ``npm ci`` fails the test with npm's message (no registry is no pass).
+Then ``drive.js`` runs the scenarios ``edit-cycle`` and ``dev-loop`` over real HTTP against one
+fresh emulator on 127.0.0.1, and each step the driver reports is one test here. The only skip:
+``node`` or ``npm`` is not on PATH.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.emulated import USERS
+
+from adt.emulator import Emulator
+
+DRIVER_DIR = Path(__file__).parent / "abap_adt_api"
+NODE_MODULES = DRIVER_DIR / "node_modules"
+#: Written after a successful ``npm ci``: the digest of the files it installed from.
+STAMP = NODE_MODULES / ".conformance-install-stamp"
+PINNED_VERSION = "8.4.3"
+SCENARIOS = ("edit-cycle", "dev-loop")
+
+#: Every step the two scenarios report, in order: a step that disappears or appears is a
+#: change of the bar and must show up here.
+STEPS: tuple[tuple[str, str], ...] = (
+    ("edit-cycle", "login"),
+    ("edit-cycle", "objectStructure"),
+    ("edit-cycle", "getObjectSource"),
+    ("edit-cycle", "stateful switch"),
+    ("edit-cycle", "lock"),
+    ("edit-cycle", "setObjectSource"),
+    ("edit-cycle", "unLock"),
+    ("edit-cycle", "stateless switch"),
+    ("edit-cycle", "activate"),
+    ("edit-cycle", "getObjectSource (active)"),
+    ("edit-cycle", "searchObject"),
+    ("edit-cycle", "syntaxCheck"),
+    ("edit-cycle", "dropSession: login"),
+    ("edit-cycle", "dropSession: stateful lock"),
+    ("edit-cycle", "dropSession()"),
+    ("edit-cycle", "dropSession: request after dropSession"),
+    ("edit-cycle", "dropSession: second request after dropSession"),
+    ("edit-cycle", "dropSession: stateful again (lock + unLock)"),
+    ("edit-cycle", "dropSession() again"),
+    ("edit-cycle", "dropSession: request after the second dropSession"),
+    ("edit-cycle", "logout"),
+    ("dev-loop", "login"),
+    ("dev-loop", "getObjectSource(ZCL_DEMO_GREETER main, definitions, implementations)"),
+    ("dev-loop", "codeCompletion (mo_formatter->cap|)"),
+    ("dev-loop", "codeCompletionFull (capitalize)"),
+    ("dev-loop", "codeCompletionElement (capitalize)"),
+    ("dev-loop", "findDefinition (capitalize call → METHODS capitalize)"),
+    ("dev-loop", "findDefinition implementation (→ METHOD capitalize)"),
+    ("dev-loop", "usageReferences (method capitalize)"),
+    ("dev-loop", "usageReferenceSnippets (method capitalize)"),
+    ("dev-loop", "createTransport (new request)"),
+    ("dev-loop", "transportInfo (new class in ZDEMO_TR)"),
+    ("dev-loop", "validateNewObject (CLAS/OC)"),
+    ("dev-loop", "createObject (CLAS/OC in ZDEMO_TR with the transport)"),
+    ("dev-loop", "objectStructure (created, inactive)"),
+    ("dev-loop", "stateful switch"),
+    ("dev-loop", "lock"),
+    ("dev-loop", "createTestInclude"),
+    ("dev-loop", "setObjectSource (main)"),
+    ("dev-loop", "setObjectSource (testclasses)"),
+    ("dev-loop", "unLock"),
+    ("dev-loop", "stateless switch"),
+    ("dev-loop", "getObjectSource (inactive main, as written)"),
+    ("dev-loop", "inactiveObjects (lists the new class)"),
+    ("dev-loop", "activate"),
+    ("dev-loop", "inactiveObjects (none left)"),
+    ("dev-loop", "unitTestRun (DOUBLES_TWO passes, FAILS_ON_PURPOSE fails)"),
+    ("dev-loop", "codeCompletion (tw| in quadruple)"),
+    ("dev-loop", "codeCompletionFull (twice)"),
+    ("dev-loop", "findDefinition (twice call → METHODS twice)"),
+    ("dev-loop", "findDefinition implementation (→ METHOD twice)"),
+    ("dev-loop", "classComponents (the new class)"),
+    ("dev-loop", "findObjectPath (the new class in ZDEMO_TR)"),
+    ("dev-loop", "usageReferences (method twice)"),
+    ("dev-loop", "usageReferenceSnippets (method twice)"),
+    ("dev-loop", "prettyPrinterSetting"),
+    ("dev-loop", "setPrettyPrinterSetting (indentation, keywordLower)"),
+    ("dev-loop", "prettyPrinter (keywordLower)"),
+    ("dev-loop", "setPrettyPrinterSetting (indentation, keywordUpper)"),
+    ("dev-loop", "prettyPrinter (keywordUpper)"),
+    ("dev-loop", "prettyPrinter (the new class, keywordUpper: unchanged)"),
+    ("dev-loop", "setPrettyPrinterSetting (restore)"),
+    ("dev-loop", "stateful switch (delete)"),
+    ("dev-loop", "lock (delete)"),
+    ("dev-loop", "deleteObject (with the transport)"),
+    ("dev-loop", "unLock (delete)"),
+    ("dev-loop", "dropSession()"),
+    ("dev-loop", "objectStructure after delete (404)"),
+    ("dev-loop", "getObjectSource after delete (404)"),
+    ("dev-loop", "searchObject after delete (no hit)"),
+    ("dev-loop", "transportDetails (the request records the class)"),
+    ("dev-loop", "logout"),
+)
+
+
+@dataclass(frozen=True)
+class DriverRun:
+    """What one run of drive.js produced, and the emulator's lock table afterwards."""
+
+    lines: list[dict[str, Any]]
+    returncode: int
+    stderr: str
+    locks_after: list[Any]
+
+    def step(self, scenario: str, name: str) -> dict[str, Any] | None:
+        for line in self.lines:
+            if line.get("scenario") == scenario and line.get("step") == name:
+                return line
+        return None
+
+
+def _install_digest() -> str:
+    digest = hashlib.sha256()
+    for name in ("package.json", "package-lock.json", ".npmrc"):
+        digest.update((DRIVER_DIR / name).read_bytes())
+    return digest.hexdigest()
+
+
+def _installed_version() -> str | None:
+    manifest = NODE_MODULES / "abap-adt-api" / "package.json"
+    if not manifest.is_file():
+        return None
+    return str(json.loads(manifest.read_text(encoding="utf-8")).get("version"))
+
+
+def _ensure_installed(npm: str) -> None:
+    """``npm ci`` unless node_modules holds exactly what the lock file pins."""
+    digest = _install_digest()
+    current = STAMP.read_text(encoding="utf-8").strip() if STAMP.is_file() else None
+    if current == digest and _installed_version() == PINNED_VERSION:
+        return
+    result = subprocess.run(
+        [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
+        cwd=DRIVER_DIR,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if result.returncode != 0:
+        pytest.fail(
+            f"npm ci in {DRIVER_DIR} failed (exit {result.returncode}):\n"
+            f"{result.stderr[-4000:] or result.stdout[-4000:]}",
+            pytrace=False,
+        )
+    installed = _installed_version()
+    if installed != PINNED_VERSION:
+        pytest.fail(f"npm ci installed abap-adt-api {installed}, not {PINNED_VERSION}")
+    STAMP.write_text(digest + "\n", encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def driver_run() -> DriverRun:
+    """Install the client if needed, then run both scenarios once against a fresh emulator."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        missing = " and ".join(name for name, path in (("node", node), ("npm", npm)) if not path)
+        pytest.skip(f"{missing} not found on PATH: the abap-adt-api conformance test needs both")
+    _ensure_installed(npm)
+    emulator = Emulator(users=USERS)
+    with emulator.serve_in_thread() as url:
+        result = subprocess.run(
+            [node, "drive.js", "--url", url, "--quiet-http", "--timeout", "20", *SCENARIOS],
+            cwd=DRIVER_DIR,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        locks = emulator.locks()
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    return DriverRun(lines, result.returncode, result.stderr, list(locks))
+
+
+@pytest.mark.parametrize(("scenario", "name"), STEPS, ids=[f"{s}: {n}" for s, n in STEPS])
+def test_step_succeeds(driver_run: DriverRun, scenario: str, name: str) -> None:
+    line = driver_run.step(scenario, name)
+    assert line is not None, (
+        f"drive.js reported no step {name!r} in {scenario}; stderr:\n{driver_run.stderr[-2000:]}"
+    )
+    assert line["ok"], (
+        f"{scenario} / {name} failed: {json.dumps(line.get('error'), ensure_ascii=False)}\n"
+        f"detail: {json.dumps(line.get('detail'), ensure_ascii=False)[:2000]}"
+    )
+
+
+def test_driver_ran_to_the_end_with_exactly_the_known_steps(driver_run: DriverRun) -> None:
+    assert driver_run.returncode == 0, driver_run.stderr[-2000:]
+    reported = [(line["scenario"], line["step"]) for line in driver_run.lines]
+    assert reported == list(STEPS)
+
+
+def test_no_lock_is_left_behind(driver_run: DriverRun) -> None:
+    assert driver_run.locks_after == []
