@@ -74,6 +74,19 @@ vim.ui.select = function(items, opts, on_choice)
   on_choice(nil, nil)
 end
 
+-- the user's answers to vim.ui.input, queued by the script: a text, true to take the
+-- default, or false to cancel
+T.inputs = {}
+out.inputs = {}
+vim.ui.input = function(opts, on_confirm)
+  table.insert(out.inputs, { prompt = opts.prompt, default = opts.default })
+  local answer = table.remove(T.inputs, 1)
+  if answer == true then
+    return on_confirm(opts.default or '')
+  end
+  on_confirm(answer or nil)
+end
+
 function T.text(bufnr)
   return adt.text(bufnr or 0)
 end

@@ -164,6 +164,28 @@ local function show_diagnostics(client)
   vim.diagnostic.config(wanted, vim.lsp.diagnostic.get_namespace(client.id, false))
 end
 
+--- Keep the code lenses ("Run tests" over local test classes and methods) of a buffer
+--- current, when the `codelens` option asks for it (Neovim shows lenses only when asked).
+--- @param client vim.lsp.Client
+--- @param bufnr integer
+local function show_code_lenses(client, bufnr)
+  if not config.options.codelens or not client:supports_method('textDocument/codeLens') then
+    return
+  end
+  local function refresh()
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.lsp.buf_is_attached(bufnr, client.id) then
+      vim.lsp.codelens.refresh({ bufnr = bufnr })
+    end
+  end
+  vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
+    group = vim.api.nvim_create_augroup('abap_adt_codelens_' .. bufnr, { clear = true }),
+    buffer = bufnr,
+    desc = 'abap-adt: refresh the code lenses',
+    callback = refresh,
+  })
+  vim.schedule(refresh)
+end
+
 --- Start the client (or return the running one), initialized.
 --- @return vim.lsp.Client
 function M.ensure()
@@ -199,7 +221,12 @@ function M.ensure()
           require('abap_adt.document').follow_base(params)
         end,
       },
-      on_attach = opts.on_attach,
+      on_attach = function(client, bufnr)
+        show_code_lenses(client, bufnr)
+        if opts.on_attach then
+          opts.on_attach(client, bufnr)
+        end
+      end,
       on_exit = function(code, signal)
         if code ~= 0 or (signal ~= 0 and signal ~= 15) then
           vim.schedule(function()

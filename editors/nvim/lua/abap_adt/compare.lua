@@ -17,15 +17,17 @@ local function text(value)
   return (value ~= nil and value ~= vim.NIL and value ~= '') and tostring(value) or nil
 end
 
---- A line of the version list: "3 - 2026-11-20 10:15 DEVELOPER (A4HK900012)".
+--- A line of the version list: "version 3 (fix)  2026-11-20 10:15  DEVELOPER (A4HK900012)".
 --- @param revision table
 --- @return string
 local function revision_label(revision)
   local parts = { text(revision.label) or text(revision.id) or '?' }
-  for _, key in ipairs({ 'date', 'author' }) do
-    if text(revision[key]) then
-      table.insert(parts, text(revision[key]))
-    end
+  local date = text(revision.date)
+  if date then -- 2026-11-20T10:15:00Z -> 2026-11-20 10:15
+    table.insert(parts, (date:gsub('^(%d+-%d+-%d+)T(%d+:%d+).*$', '%1 %2')))
+  end
+  if text(revision.author) then
+    table.insert(parts, text(revision.author))
   end
   local label = table.concat(parts, '  ')
   return text(revision.transport) and ('%s (%s)'):format(label, revision.transport) or label
@@ -107,7 +109,8 @@ local function compare_with(bufnr, version, on_done)
   )
 end
 
---- :AdtCompare [active|inactive|REVISION]: without a version, pick one from the history.
+--- :AdtCompare [active|inactive|REVISION]: without a version, pick one from the history
+--- (the inactive version, if any, the active one, then older ones, newest first).
 --- @param bufnr integer
 --- @param version string|nil
 --- @param on_done fun(scratch: integer|nil)|nil
@@ -129,9 +132,10 @@ function M.compare(bufnr, version, on_done)
       )
       return
     end
-    local choices = { { id = 'active', label = 'active (what runs)' } }
-    for _, revision in ipairs(versions.revisions or {}) do
-      table.insert(choices, revision)
+    local choices = versions.revisions or {}
+    if #choices == 0 then
+      util.notify(('%s has no versions to compare with'):format(util.describe(uri)), levels.WARN)
+      return
     end
     vim.ui.select(choices, {
       prompt = ('abap-adt: compare %s with'):format(util.describe(uri)),

@@ -31,6 +31,9 @@ M.defaults = {
   --- tests, ATC). The default shows their messages as virtual text; false leaves Neovim's
   --- settings alone (they also apply when you enable virtual text or lines globally).
   diagnostics = { virtual_text = true },
+  --- Show the server's code lenses ("Run tests" over local test classes and methods; run
+  --- the one on the cursor line with vim.lsp.codelens.run()).
+  codelens = true,
 }
 
 M.options = vim.deepcopy(M.defaults)
