@@ -50,7 +50,7 @@ from mcp_bridge.server import make_bridge, tool_list
 
 LARGE = "/sap/bc/adt/oo/classes/zcl_demo_large"
 MAIN = f"{LARGE}/source/main"
-TOKEN = "bench-token"
+TOKEN = "bench-token-" + "b" * 32  # the bridge refuses tokens under 32 characters
 
 
 def _connections(emulator: Emulator) -> Connections:

@@ -30,6 +30,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from adt.net import tcp_listener
+from adt.systems import Team
+from mcp_bridge.team import MEMBER_KEY
 
 log = logging.getLogger("mcp_bridge.http")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -82,13 +84,15 @@ def exposure_problem(options: HttpOptions, configured_token: str) -> str | None:
 
 
 class Gate:
-    """401 unless ``Authorization: Bearer <token>`` (compared in constant time); 405 for a
-    GET, which would open a server-sent event stream that this stateless, JSON-answering
-    server never writes to."""
+    """401 unless ``Authorization: Bearer <token>`` (compared in constant time) names the
+    bridge's token or, in team mode, a member's (who is then ``scope["state"]["member"]``);
+    405 for a GET, which would open a server-sent event stream that this stateless,
+    JSON-answering server never writes to."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp, token: str, team: Team | None = None) -> None:
         self.app = app
         self.token = token.encode()
+        self.team = team if team else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -98,10 +102,19 @@ class Gate:
                 return
         await self.app(scope, receive, send)
 
+    def _known(self, scope: Scope, presented: bytes) -> bool:
+        if self.team is None:
+            return hmac.compare_digest(presented, self.token)
+        member = self.team.member_for(presented.decode("utf-8", "replace"))
+        if member is None:
+            return False
+        scope.setdefault("state", {})[MEMBER_KEY] = member.name
+        return True
+
     def _refusal(self, scope: Scope) -> JSONResponse | None:
         header = dict(scope["headers"]).get(b"authorization", b"")
         scheme, _, value = header.partition(b" ")
-        if scheme.lower() != b"bearer" or not hmac.compare_digest(value.strip(), self.token):
+        if scheme.lower() != b"bearer" or not self._known(scope, value.strip()):
             return JSONResponse(
                 {"error": "a bearer token is required (Authorization: Bearer <token>)"},
                 status_code=401,
@@ -193,6 +206,7 @@ def http_app(
     token: str,
     host: str = "127.0.0.1",
     extra_hosts: Sequence[str] = (),
+    team: Team | None = None,
 ) -> ASGIApp:
     """The streamable-HTTP app: bearer token, and Host/Origin checks against DNS rebinding.
 
@@ -212,15 +226,21 @@ def http_app(
     app = server.streamable_http_app(
         stateless_http=True, json_response=True, host=host, transport_security=security
     )
-    return Gate(app, token)
+    return Gate(app, token, team)
 
 
-def serve_http(server: Server[Any], options: HttpOptions) -> int:
+def serve_http(server: Server[Any], options: HttpOptions, *, team: Team | None = None) -> int:
     configured = os.environ.get("MCP_HTTP_TOKEN", "").strip()  # empty counts as unset
     problem = exposure_problem(options, configured)
     if problem is not None:
         print(f"abap-adt mcp: {problem}", file=sys.stderr)
         return 2
+    if team and configured:
+        print(
+            "abap-adt mcp: team mode: every member has their own token ([team] in the "
+            "configuration); MCP_HTTP_TOKEN is not used",
+            file=sys.stderr,
+        )
     token = configured or secrets.token_urlsafe(32)
     try:
         sock = tcp_listener(options.host, options.port)
@@ -229,9 +249,9 @@ def serve_http(server: Server[Any], options: HttpOptions) -> int:
             f"abap-adt mcp: cannot listen on {options.host}:{options.port}: {exc}", file=sys.stderr
         )
         return 2
-    _announce(options, sock.getsockname()[1], token, generated=not configured)
+    _announce(options, sock.getsockname()[1], token, generated=not configured, team=team)
     config = uvicorn.Config(
-        http_app(server, token, options.host, options.extra_hosts),
+        http_app(server, token, options.host, options.extra_hosts, team),
         log_level="warning",
         access_log=False,
         lifespan="on",
@@ -246,13 +266,18 @@ def serve_http(server: Server[Any], options: HttpOptions) -> int:
     return 0
 
 
-def _announce(options: HttpOptions, port: int, token: str, *, generated: bool) -> None:
+def _announce(
+    options: HttpOptions, port: int, token: str, *, generated: bool, team: Team | None
+) -> None:
     host = options.host
     shown = socket.gethostname() if host in WILDCARD else host
     shown = f"[{shown}]" if ":" in shown else shown
     scheme = "https" if options.tls else "http"
     print(f"MCP server listening on {scheme}://{shown}:{port}/mcp", flush=True)
-    if generated:
+    if team:
+        names = ", ".join(m.name for m in team.members)
+        print(f"Team mode: {len(team.members)} members ({names}), each with their token")
+    elif generated:
         print(f"Bearer token (generated; set MCP_HTTP_TOKEN to choose one): {token}", flush=True)
     if not options.loopback:
         names = ", ".join(allowed_hosts(host, options.extra_hosts))

@@ -35,6 +35,7 @@ from adt.agent import TOOLS, AgentTools, WritePolicy
 from adt.errors import ConfigurationError
 from adt.systems import BridgeSettings, Connections, Settings, load_settings
 from mcp_bridge.router import Router, Windows
+from mcp_bridge.team import MEMBER_KEY, Routers, member_router_factory
 
 if TYPE_CHECKING:
     from mcp_bridge.http import HttpOptions
@@ -66,9 +67,16 @@ def tool_list() -> list[Tool]:
     ]
 
 
-def build_server(
-    router: Router, connections: Connections, *, text_content: bool = True
-) -> Server[Any]:
+def _member(ctx: ServerRequestContext[Any]) -> str | None:
+    """The team member the HTTP gate recognised for this request (None: no team)."""
+    request = getattr(ctx, "request", None)
+    scope = getattr(request, "scope", None) or {}
+    state = scope.get("state") or {}
+    member = state.get(MEMBER_KEY)
+    return member if isinstance(member, str) else None
+
+
+def build_server(routers: Routers, *, text_content: bool = True) -> Server[Any]:
     """The MCP server object (used by every transport and by in-memory tests).
 
     Every answer carries its JSON as ``structuredContent`` and, as the MCP specification
@@ -82,8 +90,7 @@ def build_server(
         try:
             yield None
         finally:  # release every lock this bridge took, end its sessions
-            await router.close()
-            await connections.close()
+            await routers.close()
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
@@ -93,7 +100,7 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[Any], params: CallToolRequestParams
     ) -> CallToolResult:
-        outcome = await router.call(params.name, dict(params.arguments or {}))
+        outcome = await routers.call(_member(ctx), params.name, dict(params.arguments or {}))
         blocks: list[ContentBlock] = (
             [TextContent(type="text", text=outcome.text)] if text_content else []
         )
@@ -131,13 +138,18 @@ def make_bridge(
         pool, policy=rules, max_response_chars=max_response_chars or bridge.max_response_chars
     )
     windows = None
-    if passthrough:
+    if passthrough and not config.team:
         windows = Windows(
             connect_timeout=channel_connect_timeout or bridge.channel_connect_timeout,
             call_timeout=channel_call_timeout or bridge.channel_call_timeout,
         )
-    router = Router(local, rules, windows)
-    return build_server(router, pool, text_content=bridge.text_content)
+    team = config.team if config.team else None
+    routers = Routers(
+        Router(local, rules, None if team else windows),
+        team,
+        member_router=member_router_factory(pool, rules, local.max_response_chars),
+    )
+    return build_server(routers, text_content=bridge.text_content)
 
 
 async def _serve_stdio(server: Server[Any]) -> None:
@@ -183,10 +195,16 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
     except ConfigurationError as exc:
         print(f"abap-adt mcp: {exc}", file=sys.stderr)
         return 2
+    if settings.team and transport != "http":
+        print(
+            "abap-adt mcp: [team] in the configuration applies to --transport http only; "
+            "over stdio the bridge works as the configured systems' users",
+            file=sys.stderr,
+        )
     if transport == "http":
         from mcp_bridge.http import serve_http  # uvicorn and starlette only for HTTP
 
-        return serve_http(server, http_options(args, settings.bridge))
+        return serve_http(server, http_options(args, settings.bridge), team=settings.team)
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     anyio.run(_serve_stdio, server)
     return 0

@@ -36,3 +36,28 @@ def test_every_client_in_the_issue_has_a_snippet() -> None:
     for client in ("Claude Desktop", "Claude Code", "Cursor", "VS Code"):
         assert f"**{client}**" in text
     assert len(_snippets("mcp.md")) >= 6
+
+
+ROOT = DOCS.parent
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+PAGES = sorted(
+    [
+        *DOCS.rglob("*.md"),
+        ROOT / "README.md",
+        *ROOT.glob("editors/*/README.md"),
+        *ROOT.glob("bench/results/*.md"),
+    ]
+)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_lead_somewhere(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    broken = [
+        target
+        for target in LINK.findall(text)
+        if "://" not in target
+        and not target.startswith("mailto:")
+        and not (page.parent / target).exists()
+    ]
+    assert broken == [], f"{page.name} links to missing files: {broken}"

@@ -8,6 +8,7 @@ outside it, since replacing its lines would change that code too.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -66,10 +67,21 @@ class AmbiguousSymbolError(SymbolLookupError):
 
 def symbols(text: str) -> list[SymbolRange]:
     """Every named part of ``text`` in text order (outer parts before inner ones)."""
+    return list(_symbols(text))
+
+
+@functools.lru_cache(maxsize=8)
+def _symbols(text: str) -> tuple[SymbolRange, ...]:
+    """Cached: a read by name and the write that follows it (under the lock, on the same
+    text) scan a large source once."""
     lexed = lex(text)
     unit = structure("", lexed)
     spans = [span for block in unit.blocks for span in _walk(block, "")]
-    return [_with_sharing(part, first, last, lexed.statements) for part, first, last in spans]
+    covering: dict[int, list[Statement]] = {}
+    for statement in lexed.statements:
+        for line in range(statement.line, statement.last_line + 1):
+            covering.setdefault(line, []).append(statement)
+    return tuple(_with_sharing(part, first, last, covering) for part, first, last in spans)
 
 
 def find_symbol(text: str, name: str) -> SymbolRange:
@@ -179,14 +191,13 @@ def _is_section(statement: Statement) -> bool:
 
 
 def _with_sharing(
-    part: SymbolRange, first: Token, last: Token, statements: list[Statement]
+    part: SymbolRange, first: Token, last: Token, covering: dict[int, list[Statement]]
 ) -> SymbolRange:
     """Mark a part whose lines also hold a statement outside it: one that starts before its
-    first token or ends after its last."""
+    first token or ends after its last (only statements on its first or last line can)."""
     begin, finish = (first.line, first.column), (last.line, last.end)
-    for statement in statements:
-        if statement.last_line < part.start_line or statement.line > part.end_line:
-            continue
+    edges = covering.get(part.start_line, []) + covering.get(part.end_line, [])
+    for statement in edges:
         head, tail = statement.tokens[0], statement.tokens[-1]
         if (head.line, head.column) < begin or (tail.line, tail.end) > finish:
             return SymbolRange(part.kind, part.name, part.start_line, part.end_line, True)

@@ -13,6 +13,7 @@ from adt.systems.config import (
 )
 from adt.systems.pool import ClientFactory, Connections
 from adt.systems.settings import BridgeSettings, EditorSettings, LockMode, SourceSettings
+from adt.systems.team import Member, Team, token_digest
 
 __all__ = [
     "BridgeSettings",
@@ -21,9 +22,12 @@ __all__ = [
     "Connections",
     "EditorSettings",
     "LockMode",
+    "Member",
     "Settings",
     "SourceSettings",
     "SystemsConfig",
+    "Team",
     "default_config_path",
     "load_settings",
+    "token_digest",
 ]

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,9 +27,7 @@ from adt.errors import ConfigurationError
 from adt.profile import ConnectionProfile, Secret, parse_verify
 from adt.source.errors import UnknownSystem
 from adt.systems.settings import BridgeSettings, EditorSettings, SourceSettings, load_section
-
-KEYRING_SERVICE = "abap-adt"
-KeyringGet = Callable[[str, str], str | None]
+from adt.systems.team import KEYRING_SERVICE, KeyringGet, Team, load_team
 
 
 def default_config_path(env: Mapping[str, str] | None = None) -> Path:
@@ -225,6 +222,8 @@ class ConfigFile:
     def read(cls, path: Path) -> ConfigFile:
         if not path.is_file():
             return cls(path, {})
+        import tomllib  # ~20 ms (it loads datetime): only when there is a file to read
+
         try:
             return cls(path, tomllib.loads(path.read_text(encoding="utf-8")))
         except tomllib.TOMLDecodeError as exc:
@@ -245,6 +244,7 @@ class Settings:
     source: SourceSettings = field(default_factory=SourceSettings)
     editor: EditorSettings = field(default_factory=EditorSettings)
     bridge: BridgeSettings = field(default_factory=BridgeSettings)
+    team: Team = field(default_factory=Team)
 
 
 def load_settings(
@@ -276,4 +276,5 @@ def load_settings(
             EditorSettings, options=options, file=file.table("editor"), file_name=name
         ),
         bridge=load_section(BridgeSettings, env=environ, file=file.table("bridge"), file_name=name),
+        team=load_team(file.table("team"), systems, environ, keyring_get, origin=name),
     )

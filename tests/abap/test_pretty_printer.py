@@ -262,15 +262,27 @@ def _signature(text: str) -> list[tuple[str, str]]:
                 value = token.text.upper() if token.kind is TokenKind.WORD else token.text
                 if token.kind is TokenKind.COMMENT:
                     value = value.rstrip(" \t")
+                if token.kind is TokenKind.TEMPLATE:
+                    value = _without_line_end_blanks(value)
                 found.append((token.kind.value, value))
     return found
+
+
+def _without_line_end_blanks(template: str) -> str:
+    """A template that spans lines breaks only inside an embedded expression ``{ }``, where
+    blanks before the line end mean nothing (and the system trims them anyway)."""
+    return "\n".join(line.rstrip(" \t") for line in template.split("\n"))
 
 
 def _untouchable(text: str) -> list[str]:
     """Comments, literals and templates, in order (comments without trailing blanks)."""
     kinds = (TokenKind.COMMENT, TokenKind.LITERAL, TokenKind.TEMPLATE, TokenKind.BROKEN)
     return [
-        t.text.rstrip(" \t") if t.kind is TokenKind.COMMENT else t.text
+        t.text.rstrip(" \t")
+        if t.kind is TokenKind.COMMENT
+        else _without_line_end_blanks(t.text)
+        if t.kind is TokenKind.TEMPLATE
+        else t.text
         for line in lex(split_text(text)[0])
         for t in line.tokens
         if t.kind in kinds

@@ -487,3 +487,26 @@ async def test_a_window_of_another_system_with_the_same_name_is_not_used(
     assert a4h.source(REPORT_SOURCE) == before
     assert (qas.source(REPORT_SOURCE) or "").startswith("* written to QAS")
     assert a4h.locks() == [] and qas.locks() == []
+
+
+async def test_the_development_loop_tools_run_in_the_editor(
+    systems: dict[str, tuple[Emulator, str]], runtime: Path
+) -> None:
+    emulator, url = systems["A4H"]
+    async with editor("A4H", url, runtime) as window, Client(_bridge(systems)) as agent:
+        pid = window._server.pid  # type: ignore[union-attr]
+        found = await call(agent, "navigate", action="usages", name="ZIF_DEMO_GREETING")
+        assert found["via"] == f"editor:{pid}" and found["data"]["total"] == 4
+        assert found["adtRequests"] >= 2, "counted where the call ran"
+        tests = await call(
+            agent, "syntaxCheck", kind="unit", objectUrl="/sap/bc/adt/oo/classes/zcl_demo_greeter"
+        )
+        assert tests["via"] == f"editor:{pid}" and tests["data"]["green"]
+        part = await call(
+            agent,
+            "getObjectSourceV2",
+            objectUrl="/sap/bc/adt/oo/classes/zcl_demo_greeter",
+            symbol="greet_all",
+        )
+        assert part["data"]["symbol"]["startLine"] == 44
+    assert emulator.locks() == []

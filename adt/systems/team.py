@@ -1,0 +1,166 @@
+"""Team mode: one HTTP bridge serving several people, each as their own SAP user.
+
+``systems.toml`` lists the members under ``[team.<name>]``; each has a bearer token (its
+SHA-256 in the file, ``tokenSha256``, or the token in an environment variable, ``tokenEnv``)
+and an SAP identity: ``user`` plus a password from ``passwordEnv`` or the keyring
+(``keyring = true``: service ``abap-adt``, user ``<system>:<user>``), for every system of the
+bridge; ``[team.<name>.systems.<SYSTEM>]`` overrides user and password for one system. A
+member's calls run with their own :class:`Connections` (their own sessions, cache and
+locks), so SAP's change log and locks name the real person and nothing one member's call
+caches or holds serves another's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from adt.errors import ConfigurationError
+from adt.profile import ConnectionProfile, Secret
+
+if TYPE_CHECKING:  # config.py imports this module
+    from adt.systems.config import SystemsConfig
+
+KEYRING_SERVICE = "abap-adt"
+KeyringGet = Callable[[str, str], "str | None"]
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def token_digest(token: str) -> str:
+    """What the team file stores instead of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Member:
+    """One person: the digest of their bearer token and their systems, as themselves."""
+
+    name: str
+    token_sha256: str = dataclasses.field(repr=False)
+    systems: SystemsConfig = dataclasses.field(repr=False)
+
+    def owns(self, token: str) -> bool:
+        """Whether ``token`` is this member's (compared in constant time)."""
+        return hmac.compare_digest(token_digest(token), self.token_sha256)
+
+
+@dataclass(frozen=True)
+class Team:
+    members: tuple[Member, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.members)
+
+    def member_for(self, token: str) -> Member | None:
+        """The member whose token this is (every digest is compared: no early exit)."""
+        found = [m for m in self.members if m.owns(token)]
+        return found[0] if found else None
+
+
+def load_team(
+    table: Mapping[str, Any] | None,
+    systems: SystemsConfig,
+    env: Mapping[str, str],
+    keyring_get: KeyringGet,
+    *,
+    origin: str,
+) -> Team:
+    """The ``[team]`` table of ``systems.toml`` (none: no team mode)."""
+    if not table:
+        return Team()
+    if not systems.profiles:
+        raise ConfigurationError(f"{origin}: [team] needs systems to work on ([systems.NAME])")
+    members = [
+        _member(name, entry, systems, env, keyring_get, origin) for name, entry in table.items()
+    ]
+    digests = [m.token_sha256 for m in members]
+    if len(set(digests)) != len(digests):
+        raise ConfigurationError(f"{origin}: two team members have the same token")
+    return Team(tuple(members))
+
+
+def _member(
+    name: str,
+    entry: Any,
+    systems: SystemsConfig,
+    env: Mapping[str, str],
+    keyring_get: KeyringGet,
+    origin: str,
+) -> Member:
+    where = f"team member {name!r} in {origin}"
+    if not isinstance(entry, Mapping):
+        raise ConfigurationError(f"{where} must be a table")
+    overrides = entry.get("systems") or {}
+    if not isinstance(overrides, Mapping):
+        raise ConfigurationError(f"{where}: 'systems' must be a table of systems")
+    unknown = [s for s in overrides if s not in systems.profiles]
+    if unknown:
+        raise ConfigurationError(f"{where} names unknown systems: {', '.join(unknown)}")
+    mine = dataclasses.replace(systems, profiles={})
+    for system, profile in systems.profiles.items():
+        settings = {**entry, **overrides.get(system, {})}
+        mine.profiles[system] = _as_member(profile, settings, env, keyring_get, where)
+    return Member(name, _digest(entry, env, where), mine)
+
+
+def _digest(entry: Mapping[str, Any], env: Mapping[str, str], where: str) -> str:
+    if "token" in entry:
+        raise ConfigurationError(
+            f'{where} has a clear-text token; store its tokenSha256 (python -c "import '
+            'hashlib,sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest())" TOKEN) '
+            "or name an environment variable with tokenEnv"
+        )
+    if "tokenSha256" in entry:
+        digest = str(entry["tokenSha256"]).strip().lower()
+        if len(digest) != 64 or not set(digest) <= _HEX:
+            raise ConfigurationError(f"{where}: tokenSha256 must be 64 hexadecimal digits")
+        return digest
+    variable = entry.get("tokenEnv")
+    if not variable:
+        raise ConfigurationError(f"{where} needs tokenSha256 or tokenEnv")
+    token = env.get(str(variable), "").strip()
+    if len(token) < 32:
+        raise ConfigurationError(
+            f"{where}: the environment variable {variable} must hold a token of at least 32 "
+            "characters"
+        )
+    return token_digest(token)
+
+
+def _as_member(
+    profile: ConnectionProfile,
+    settings: Mapping[str, Any],
+    env: Mapping[str, str],
+    keyring_get: KeyringGet,
+    where: str,
+) -> ConnectionProfile:
+    user = str(settings.get("user") or "").strip()
+    if not user:
+        raise ConfigurationError(f"{where} needs 'user' (the SAP user for {profile.name})")
+    if "password" in settings:
+        raise ConfigurationError(
+            f"{where} has a clear-text password; use passwordEnv or keyring = true"
+        )
+    if settings.get("passwordEnv"):
+        variable = str(settings["passwordEnv"])
+        if variable not in env:
+            raise ConfigurationError(f"{where}: environment variable {variable} is not set")
+        password = env[variable]
+    elif settings.get("keyring"):
+        stored = keyring_get(KEYRING_SERVICE, f"{profile.name}:{user}")
+        if stored is None:
+            raise ConfigurationError(
+                f"{where}: no password in the keyring for {profile.name}:{user}"
+            )
+        password = stored
+    else:
+        raise ConfigurationError(f"{where} needs passwordEnv or keyring = true")
+    return dataclasses.replace(profile, user=user, password=Secret(password))
+
+
+__all__ = ["Member", "Team", "load_team", "token_digest"]
