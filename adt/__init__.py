@@ -7,7 +7,14 @@ underscore is implementation. Names are imported on first use."""
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
+
+# httpx imports its own command-line client (rich, click, pygments: about 8 MB of memory and
+# 30 ms of start-up) whenever those happen to be installed; we never run it. A ``None``
+# entry makes that one import fail, and httpx then defines a stub instead (its own fallback).
+if "httpx" not in sys.modules:
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
 if TYPE_CHECKING:
     from adt.client import AdtClient

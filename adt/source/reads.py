@@ -129,6 +129,7 @@ class SourceReads:
                 f"startLine={next_start} for the rest"
             )
         meta = self._metadata.peek(target.ref.object_url)
+        whole = not truncated and piece.start_line == 1 and last == entry.line_count
         return SourceRead(
             content=content,
             token=entry.token,
@@ -150,6 +151,7 @@ class SourceReads:
             next_start_line=next_start,
             notes=tuple(notes),
             symbol=part.to_dict() if part is not None else None,
+            lines=entry.lines if whole else (),
         )
 
     async def grep(

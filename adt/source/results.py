@@ -38,6 +38,9 @@ class SourceRead:
     next_start_line: int | None = None
     notes: tuple[str, ...] = ()
     symbol: dict[str, Any] | None = None
+    lines: tuple[str, ...] = field(default=(), repr=False)
+    """The whole source's lines as cached (set when the read returned all of it): an editor
+    builds its line buffer from them and shares the strings with the cache."""
 
     def to_dict(self) -> dict[str, Any]:
         return _drop_none(

@@ -26,8 +26,9 @@ from typing import Any
 from adt.errors import ConfigurationError
 from adt.profile import ConnectionProfile, Secret, parse_verify
 from adt.source.errors import UnknownSystem
+from adt.systems.passwords import KeyringGet, key, password, system_keyring_get
 from adt.systems.settings import BridgeSettings, EditorSettings, SourceSettings, load_section
-from adt.systems.team import KEYRING_SERVICE, KeyringGet, Team, load_team
+from adt.systems.team import Team, load_team
 
 
 def default_config_path(env: Mapping[str, str] | None = None) -> Path:
@@ -40,69 +41,10 @@ def default_config_path(env: Mapping[str, str] | None = None) -> Path:
     return Path(base) / "abap-adt" / "systems.toml"
 
 
-def _system_keyring_get(service: str, user: str) -> str | None:
-    try:
-        import keyring  # type: ignore[import-not-found, unused-ignore]
-    except ImportError as exc:
-        raise ConfigurationError(
-            "a system asks for its password from the keyring, but the 'keyring' package is not "
-            "installed: pip install keyring"
-        ) from exc
-    value = keyring.get_password(service, user)
-    return value if isinstance(value, str) else None
-
-
 def _verify(value: object) -> bool | str:
     if value is None:
         return True
     return value if isinstance(value, bool) else parse_verify(str(value))
-
-
-def _key(entry: Mapping[str, Any], *names: str) -> Any:
-    for name in names:
-        if name in entry:
-            return entry[name]
-    return None
-
-
-def _password(
-    name: str,
-    entry: Mapping[str, Any],
-    env: Mapping[str, str],
-    keyring_get: KeyringGet,
-    *,
-    allow_password: bool,
-    origin: str,
-) -> str:
-    """The password of a system entry: clear text (editors only), an environment variable,
-    or the keyring; never from the config file itself."""
-    if "password" in entry:
-        if not allow_password:
-            raise ConfigurationError(
-                f"system {name!r} in {origin} has a clear-text password; remove it and use "
-                'password_env = "VARIABLE" or keyring = true instead'
-            )
-        return str(entry["password"])
-    env_name = _key(entry, "password_env", "passwordEnv")
-    if env_name:
-        password = env.get(str(env_name))
-        if password is None:
-            raise ConfigurationError(
-                f"system {name!r}: environment variable {env_name} (its password) is not set"
-            )
-        return password
-    if _key(entry, "keyring"):
-        user = _key(entry, "user")
-        stored = keyring_get(KEYRING_SERVICE, f"{name}:{user}")
-        if stored is None:
-            raise ConfigurationError(
-                f"system {name!r}: no password in the keyring for service {KEYRING_SERVICE!r}, "
-                f"user {name}:{user}"
-            )
-        return stored
-    raise ConfigurationError(
-        f"system {name!r} ({origin}) has no password source: set password_env or keyring"
-    )
 
 
 def _profile(
@@ -116,20 +58,18 @@ def _profile(
 ) -> ConnectionProfile:
     if not isinstance(entry, Mapping):
         raise ConfigurationError(f"system {name!r} ({origin}) must be a table of settings")
-    url = _key(entry, "url", "baseUrl")
-    user = _key(entry, "user")
+    url = key(entry, "url", "baseUrl")
+    user = key(entry, "user")
     if not url or not user:
         raise ConfigurationError(f"system {name!r} ({origin}) needs 'url' and 'user'")
-    password = _password(
-        name, entry, env, keyring_get, allow_password=allow_password, origin=origin
-    )
+    secret = password(name, entry, env, keyring_get, allow_password=allow_password, origin=origin)
     return ConnectionProfile(
         base_url=str(url),
         user=str(user),
-        password=Secret(password),
-        client=str(_key(entry, "client") or "001"),
-        language=str(_key(entry, "language") or "EN"),
-        verify=_verify(_key(entry, "verify_tls", "verifyTls")),
+        password=Secret(secret),
+        client=str(key(entry, "client") or "001"),
+        language=str(key(entry, "language") or "EN"),
+        verify=_verify(key(entry, "verify_tls", "verifyTls")),
         name=name,
     )
 
@@ -174,7 +114,7 @@ class SystemsConfig:
         init_options: Mapping[str, Any] | None = None,
         env: Mapping[str, str] | None = None,
         config_file: Path | None = None,
-        keyring_get: KeyringGet = _system_keyring_get,
+        keyring_get: KeyringGet = system_keyring_get,
     ) -> SystemsConfig:
         """Collect systems from the editor, the config file and the environment."""
         return load_settings(
@@ -252,7 +192,7 @@ def load_settings(
     init_options: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,
     config_file: Path | None = None,
-    keyring_get: KeyringGet = _system_keyring_get,
+    keyring_get: KeyringGet = system_keyring_get,
 ) -> Settings:
     """Read the editor's options, the environment and the config file into one
     :class:`Settings`; raise :class:`ConfigurationError` naming the first bad key."""

@@ -15,18 +15,17 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from adt.errors import ConfigurationError
 from adt.profile import ConnectionProfile, Secret
+from adt.systems.passwords import KeyringGet, password
 
 if TYPE_CHECKING:  # config.py imports this module
     from adt.systems.config import SystemsConfig
 
-KEYRING_SERVICE = "abap-adt"
-KeyringGet = Callable[[str, str], "str | None"]
 
 _HEX = frozenset("0123456789abcdef")
 
@@ -142,25 +141,12 @@ def _as_member(
     user = str(settings.get("user") or "").strip()
     if not user:
         raise ConfigurationError(f"{where} needs 'user' (the SAP user for {profile.name})")
-    if "password" in settings:
-        raise ConfigurationError(
-            f"{where} has a clear-text password; use passwordEnv or keyring = true"
-        )
-    if settings.get("passwordEnv"):
-        variable = str(settings["passwordEnv"])
-        if variable not in env:
-            raise ConfigurationError(f"{where}: environment variable {variable} is not set")
-        password = env[variable]
-    elif settings.get("keyring"):
-        stored = keyring_get(KEYRING_SERVICE, f"{profile.name}:{user}")
-        if stored is None:
-            raise ConfigurationError(
-                f"{where}: no password in the keyring for {profile.name}:{user}"
-            )
-        password = stored
-    else:
-        raise ConfigurationError(f"{where} needs passwordEnv or keyring = true")
-    return dataclasses.replace(profile, user=user, password=Secret(password))
+    entry = {**settings, "user": user}
+    try:
+        secret = password(profile.name, entry, env, keyring_get, allow_password=False, origin=where)
+    except ConfigurationError as exc:
+        raise ConfigurationError(f"{where}: {exc}") from exc
+    return dataclasses.replace(profile, user=user, password=Secret(secret))
 
 
 __all__ = ["Member", "Team", "load_team", "token_digest"]

@@ -169,6 +169,14 @@ def test_team_configuration_errors_name_the_member(tmp_path: Path, bob: str, mes
     assert "bob" in str(raised.value) or message == "same token"
 
 
+def test_a_members_missing_password_names_the_member(tmp_path: Path) -> None:
+    config = _team_file(tmp_path, "http://127.0.0.1:1")
+    env = _team_env(config, tmp_path)
+    del env["BOB_PASSWORD"]
+    with pytest.raises(ConfigurationError, match=r"team member 'bob'.*BOB_PASSWORD"):
+        load_settings(env=env, config_file=config)
+
+
 def test_team_members_get_their_own_identity_per_system(tmp_path: Path) -> None:
     config = _team_file(tmp_path, "http://127.0.0.1:1")
     team = load_settings(env=_team_env(config, tmp_path), config_file=config).team
