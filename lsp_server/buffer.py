@@ -343,6 +343,36 @@ class TextBuffer:
             if tag != "equal"
         ]
 
+    def base_line(self, line: int) -> int | None:
+        """The base line (0-based) that ``line`` still is; ``None`` for a line that is new
+        or changed since the base."""
+        if not 0 <= line < len(self.lines):
+            return None
+        return self._unchanged().get(line, None)
+
+    def line_of_base(self, base_line: int) -> int | None:
+        """Where base line ``base_line`` (0-based) is now; ``None`` if it was changed or
+        removed."""
+        for line, base in self._unchanged().items():
+            if base == base_line:
+                return line
+        return None
+
+    def _unchanged(self) -> dict[int, int]:
+        """Current line → base line, for the lines that are still as in the base: those
+        outside the touched window by position, those inside it by comparison."""
+        count, base_count = len(self.lines), len(self._base)
+        if self._top is None:
+            return {i: i for i in range(count)}
+        base, current, top = self._window()
+        found = {i: i for i in range(top)}
+        matcher = difflib.SequenceMatcher(None, base, current, autojunk=False)
+        for a, b, size in matcher.get_matching_blocks():
+            found.update((top + b + k, top + a + k) for k in range(size))
+        shift = count - base_count
+        found.update((i, i - shift) for i in range(top + len(current), count))
+        return found
+
     def changed_base_lines(self) -> Sequence[tuple[int, int]]:
         """Base line ranges touched by the hunks (for merge and conflict reporting)."""
         return [(h.start, h.end) for h in self.hunks()]

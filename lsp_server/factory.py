@@ -9,10 +9,10 @@ import os
 import sys
 
 from adt import logs
-from lsp_server.handlers import documents, requests, symbols
+from lsp_server.handlers import documents, formatting, intelligence, requests, symbols, workbench
 from lsp_server.server import AdtLanguageServer
 
-HANDLERS = (documents, requests, symbols)
+HANDLERS = (documents, requests, symbols, intelligence, formatting, workbench)
 
 
 def create_server() -> AdtLanguageServer:

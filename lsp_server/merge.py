@@ -117,3 +117,45 @@ def merge(base: Sequence[str], ours: Sequence[Hunk], theirs: Sequence[Hunk]) -> 
 def patches_between(base_text: str, target_text: str) -> list[Patch]:
     """Line patches turning ``base_text`` into ``target_text`` (for overwrite and merge)."""
     return [h.as_patch() for h in diff_hunks(split_lines(base_text), split_lines(target_text))]
+
+
+@dataclass(frozen=True)
+class MarkedBlock:
+    """A conflict block in a text (0-based lines): ``start`` (``<<<<<<<``), ``split``
+    (``=======``), ``end`` (``>>>>>>>``)."""
+
+    start: int
+    split: int
+    end: int
+
+
+def marked_blocks(lines: Sequence[str]) -> list[MarkedBlock]:
+    """The complete conflict blocks of a text: ours or git's markers (``<<<<<<< x``,
+    ``=======``, ``>>>>>>> y`` at the start of their lines). An incomplete block (the user is
+    deleting markers) is no block."""
+    blocks: list[MarkedBlock] = []
+    start: int | None = None
+    split: int | None = None
+    for index, line in enumerate(lines):
+        if line.startswith("<<<<<<<"):
+            start, split = index, None
+        elif line.rstrip() == SPLIT_MARK and start is not None and split is None:
+            split = index
+        elif line.startswith(">>>>>>>") and start is not None and split is not None:
+            blocks.append(MarkedBlock(start, split, index))
+            start, split = None, None
+    return blocks
+
+
+def ours_view(lines: Sequence[str]) -> str:
+    """The text as it reads with every conflict resolved to our side, line for line: marker
+    lines and their side become empty lines, so statements never run across a marker and
+    every line keeps its number (the outline and folds of a document with markers)."""
+    blocks = marked_blocks(lines)
+    if not blocks:
+        return "\n".join(lines)
+    view = list(lines)
+    for block in blocks:
+        view[block.start] = "."  # ends a statement our side left open before the block
+        view[block.split : block.end + 1] = ["."] + [""] * (block.end - block.split)
+    return "\n".join(view)

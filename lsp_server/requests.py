@@ -11,9 +11,15 @@ RESOLVE_CONFLICT = "adt/resolveConflict"
 OPEN_OBJECT = "adt/openObject"
 OBJECT_STRUCTURE = "adt/objectStructure"
 SEARCH_OBJECTS = "adt/searchObjects"
+VERSIONS = "adt/versions"
+READ_VERSION = "adt/readVersion"
 ACTIVATE_COMMAND = "adt.activate"
 CHECK_COMMAND = "adt.check"
 BASE_VERSION = "adt/baseVersion"  # notification to the editor
+RUN_UNIT_TESTS_COMMAND = "adt.runUnitTests"
+RUN_ATC_COMMAND = "adt.runAtc"
+CREATE_OBJECT_COMMAND = "adt.createObject"
+CHOOSE_TRANSPORT_COMMAND = "adt.chooseTransport"
 
 
 @attrs.define
@@ -54,3 +60,14 @@ class SearchObjectsParams:
     system: str | None = None
     max_results: int = 50
     type: str | None = None
+
+
+@attrs.define
+class VersionsParams:
+    uri: str
+
+
+@attrs.define
+class ReadVersionParams:
+    uri: str
+    version: str  # "active" | "inactive" | a revision id

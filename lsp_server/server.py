@@ -29,7 +29,7 @@ from pygls.lsp.server import LanguageServer
 from adt.errors import ConfigurationError
 from adt.systems import Connections, EditorSettings, Settings, SystemsConfig, load_settings
 from adt.systems.settings import load_section
-from lsp_server.buffer import UTF16, Edit, index_to_units
+from lsp_server.buffer import UTF16, Edit, index_to_units, units_to_index
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.protocol import AdtProtocol
 from lsp_server.requests import BASE_VERSION
@@ -125,6 +125,23 @@ class AdtLanguageServer(LanguageServer):
     def range(self, uri: str, start: tuple[int, int], end: tuple[int, int]) -> types.Range:
         return types.Range(start=self.position(uri, start), end=self.position(uri, end))
 
+    def point(self, uri: str, position: types.Position) -> tuple[int, int]:
+        """A client position as a buffer position (line, ``str`` index), clamped to the
+        document."""
+        doc = self.adt.documents.get(uri)
+        if doc is None:
+            return position.line, position.character
+        lines = doc.buffer.lines
+        line = min(position.line, len(lines) - 1)
+        if line < position.line:
+            return line, len(lines[line])
+        return line, units_to_index(lines[line], position.character, self.encoding)
+
+    def text_edits(self, uri: str, edits: Sequence[Edit]) -> list[types.TextEdit]:
+        return [
+            types.TextEdit(range=self.range(uri, e.start, e.end), new_text=e.text) for e in edits
+        ]
+
     async def apply_edits(
         self, uri: str, edits: Sequence[Edit], label: str, version: int | None
     ) -> bool:
@@ -133,9 +150,7 @@ class AdtLanguageServer(LanguageServer):
                 Severity.WARNING, f"{uri}: your editor cannot apply server edits; reopen it"
             )
             return False
-        text_edits = [
-            types.TextEdit(range=self.range(uri, e.start, e.end), new_text=e.text) for e in edits
-        ]
+        text_edits = self.text_edits(uri, edits)
         versioned = get_capability(
             self.client_capabilities, "workspace.workspace_edit.document_changes", False
         )

@@ -21,11 +21,17 @@ from lsp_server.features.activation import Activation
 from lsp_server.features.agent_views import AgentViews
 from lsp_server.features.base_versions import BaseVersions
 from lsp_server.features.conflicts import Conflicts
+from lsp_server.features.creation import ObjectCreation
 from lsp_server.features.diagnostics import Diagnostics
+from lsp_server.features.formatting import Formatting
+from lsp_server.features.intelligence import CodeIntelligence
 from lsp_server.features.locks import EditLocks
 from lsp_server.features.objects import Objects
+from lsp_server.features.quality import Quality
 from lsp_server.features.remote import RemoteChanges
 from lsp_server.features.saving import Saving
+from lsp_server.features.transports import TransportChoices
+from lsp_server.features.versions import Versions
 from lsp_server.results import SaveResult, SaveStatus
 from lsp_server.uris import parse_uri
 
@@ -35,8 +41,9 @@ class EditorWorkspace:
         self.documents = Documents(editor)
         self.ctx = WorkspaceContext(connections, settings, editor, self.documents)
         self.diagnostics = Diagnostics(self.ctx)
-        self.locks = EditLocks(self.ctx, self.diagnostics)
-        self.saving = Saving(self.ctx, self.locks, self.diagnostics)
+        self.transports = TransportChoices(self.ctx)
+        self.locks = EditLocks(self.ctx, self.diagnostics, self.transports)
+        self.saving = Saving(self.ctx, self.locks, self.diagnostics, self.transports)
         self.conflicts = Conflicts(self.ctx, self.saving, self.diagnostics)
         self.remote = RemoteChanges(self.ctx, self.locks)
         self.activation = Activation(self.ctx, self.locks, self.diagnostics)
@@ -44,6 +51,11 @@ class EditorWorkspace:
         self.agent_views = AgentViews(self.ctx, self.diagnostics)
         self.base_versions = BaseVersions(self.ctx)
         self.documents.on_rebase = self.base_versions.rebased
+        self.intelligence = CodeIntelligence(self.ctx)
+        self.formatting = Formatting(self.ctx)
+        self.quality = Quality(self.ctx, self.diagnostics)
+        self.versions = Versions(self.ctx)
+        self.creation = ObjectCreation(self.ctx, self.transports)
         self.features: tuple[Feature, ...] = (
             self.objects,
             self.diagnostics,
@@ -54,6 +66,12 @@ class EditorWorkspace:
             self.activation,
             self.agent_views,
             self.base_versions,
+            self.transports,
+            self.intelligence,
+            self.formatting,
+            self.quality,
+            self.versions,
+            self.creation,
         )
 
     @property

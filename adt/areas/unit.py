@@ -359,19 +359,20 @@ class AbapUnit(Area):
 
     async def rerun(
         self,
-        tests: Iterable[UnitTestClass | UnitTestMethod],
+        tests: Iterable[UnitTestClass | UnitTestMethod | str],
         *,
         risk_levels: Iterable[str] = RISK_LEVELS,
         durations: Iterable[str] = DURATIONS,
     ) -> UnitRunResult:
         """Run test classes or single methods of an earlier result again (their semantic URIs,
-        ``…#testclass=X;testmethod=Y``, as Eclipse does); every risk level and duration by
-        default, since the classes were chosen already."""
+        ``…#testclass=X;testmethod=Y``, as Eclipse does, or such URIs as strings); every risk
+        level and duration by default, since the classes were chosen already."""
         paths = []
         for test in tests:
-            base, _, fragment = test.uri.partition("#")
+            uri = test if isinstance(test, str) else test.uri
+            base, _, fragment = uri.partition("#")
             if not fragment or not _SELECTOR.match(fragment):
-                raise ValueError(f"{test.uri!r} does not name a test class or method")
+                raise ValueError(f"{uri!r} does not name a test class or method")
             paths.append(f"{validate_adt_path(base)}#{fragment}")
         if not paths:
             raise ValueError("name at least one test class or method")

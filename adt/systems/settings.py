@@ -72,7 +72,9 @@ class EditorSettings:
     ``check_delay``: debounce of the syntax check while typing (``onEdit`` mode).
     ``save_on_did_save``: also save on ``textDocument/didSave``.
     ``ask_on_conflict``: after a save conflict, ask through ``window/showMessageRequest``.
-    ``agent_channel``: let agents pass their calls through this server (MCP passthrough)."""
+    ``agent_channel``: let agents pass their calls through this server (MCP passthrough).
+    ``default_transport``: the request a change goes into when the system asks for one
+    (empty: ask the user)."""
 
     lock_mode: LockMode = setting(LockMode.ON_SAVE, "lockMode")
     poll_interval: float = setting(30.0, "pollInterval", minimum=0)
@@ -80,6 +82,7 @@ class EditorSettings:
     save_on_did_save: bool = setting(False, "saveOnDidSave")
     ask_on_conflict: bool = setting(True, "askOnConflict")
     agent_channel: bool = setting(True, "agentChannel")
+    default_transport: str = setting("", "defaultTransport")
 
 
 @attrs.frozen
@@ -150,6 +153,8 @@ def _coerce(raw: Any, field: attrs.Attribute[Any], origin: str) -> Any:
         return _bool(raw, origin)
     if isinstance(default, tuple):
         return _names(raw, origin)
+    if isinstance(default, str):
+        return _text(raw, origin)
     value = _number(raw, type(default), origin)
     if minimum is not None and value < minimum:
         raise ConfigurationError(f"{origin} must be at least {minimum:g}, not {raw!r}")
@@ -170,6 +175,12 @@ def _bool(raw: Any, origin: str) -> bool:
     if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
         return raw.strip().lower() in _TRUE
     raise ConfigurationError(f"{origin} must be true or false, not {raw!r}")
+
+
+def _text(raw: Any, origin: str) -> str:
+    if isinstance(raw, str):
+        return raw.strip()
+    raise ConfigurationError(f"{origin} must be a string, not {raw!r}")
 
 
 def _names(raw: Any, origin: str) -> tuple[str, ...]:

@@ -74,13 +74,22 @@ class SymbolInfo:
     properties: dict[str, str] = field(default_factory=dict)
 
     def signature(self) -> str:
-        """A one-line signature (``NAME( IV_A TYPE STRING ) RETURNING RV_B``) or the name."""
+        """A one-line signature (``NAME( IMPORTING IV_A TYPE STRING RETURNING RV_B TYPE
+        I )``), ``NAME TYPE T`` or the name."""
         if not self.parameters:
-            return f"{self.name} TYPE {self.type}" if self.type else self.name
+            return f"{self.name} {_typing(self.type)}" if self.type else self.name
         parts = [
-            f"{p.kind} {p.name}" + (f" TYPE {p.type}" if p.type else "") for p in self.parameters
+            f"{p.kind} {p.name}" + (f" {_typing(p.type)}" if p.type else "")
+            for p in self.parameters
         ]
         return f"{self.name}( {' '.join(parts)} )"
+
+
+def _typing(type_name: str) -> str:
+    """``TYPE STRING`` as the system writes it (``abapType`` carries the keyword), or
+    ``TYPE`` added to a bare name."""
+    head = type_name.split(" ", 1)[0].upper()
+    return type_name if head in ("TYPE", "LIKE") else f"TYPE {type_name}"
 
 
 def _symbol_info(info: ElementInfo) -> SymbolInfo:

@@ -52,6 +52,7 @@ class VersionEntry:
     author: str
     date: str
     transport: str
+    inactive: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -142,6 +143,7 @@ class History:
                 r.author,
                 r.date.iso if r.date is not None else "",
                 r.transport,
+                r.is_draft,
             )
             for r in revisions
         )

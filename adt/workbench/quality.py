@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from adt.areas.unit import RISK_LEVELS
+from adt.source.errors import InvalidArgument
 
 if TYPE_CHECKING:
     from adt.areas.atc import AtcFinding
@@ -180,6 +182,18 @@ class Quality:
         result = await self._client.unit.run(
             list(object_urls), package=package, risk_levels=RISK_LEVELS
         )
+        return unit_report(result)
+
+    async def unit_tests_of_class(
+        self, object_url: str, test_class: str, method: str | None = None
+    ) -> UnitReport:
+        """Run one local test class of an object, or one of its test methods."""
+        if not test_class.strip():
+            raise InvalidArgument("name the test class to run")
+        fragment = f"testclass={quote(test_class.strip().upper(), safe='')}"
+        if method:
+            fragment += f";testmethod={quote(method.strip().upper(), safe='')}"
+        result = await self._client.unit.rerun([f"{object_url}#{fragment}"])
         return unit_report(result)
 
     async def atc(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.features import Feature
@@ -19,8 +20,40 @@ _SEVERITIES = {"E": Severity.ERROR, "A": Severity.ERROR, "X": Severity.ERROR, "W
 
 
 class Diagnostics(Feature):
+    """The syntax check's findings and the merge markers of each document, plus the reports
+    of runs (ABAP Unit, ATC) per object, which may also place findings in documents that are
+    not open."""
+
+    def __init__(self, ctx: WorkspaceContext) -> None:
+        super().__init__(ctx)
+        # (source, system, object URL) → document URI → what that run reported there
+        self._reports: dict[tuple[str, str, str], dict[str, list[Diagnostic]]] = {}
+
+    def document_opened(self, doc: OpenDocument) -> None:
+        if self._reported(doc.uri):
+            self.republish(doc)
+
     def document_closed(self, doc: OpenDocument) -> None:
+        for report in self._reports.values():
+            report.pop(doc.uri, None)
         self.ctx.editor.publish(doc.uri, [])
+
+    def publish_report(
+        self, source: str, system: str, object_url: str, by_uri: dict[str, list[Diagnostic]]
+    ) -> None:
+        """Replace what the last run of ``source`` reported for an object."""
+        key = (source, system, object_url)
+        old = self._reports.get(key, {})
+        self._reports[key] = by_uri
+        for uri in sorted(set(old) | set(by_uri)):
+            doc = self.ctx.documents.get(uri)
+            if doc is not None:
+                self.republish(doc)
+            else:
+                self.ctx.editor.publish(uri, self._reported(uri))
+
+    def _reported(self, uri: str) -> list[Diagnostic]:
+        return [d for report in self._reports.values() for d in report.get(uri, [])]
 
     async def check_saved(self, ref: DocumentRef) -> CheckOutcome:
         outcome = await self.ctx.service_for(ref).check(ref.object_url)
@@ -61,7 +94,9 @@ class Diagnostics(Feature):
             self.republish(doc)
 
     def republish(self, doc: OpenDocument) -> None:
-        self.ctx.editor.publish(doc.uri, [*doc.check_findings, *doc.conflict_findings])
+        self.ctx.editor.publish(
+            doc.uri, [*doc.check_findings, *doc.conflict_findings, *self._reported(doc.uri)]
+        )
 
     def clear_conflict_markers(self, doc: OpenDocument) -> None:
         doc.conflict_findings = []
@@ -74,14 +109,37 @@ def diagnostic(doc: OpenDocument, finding: Finding) -> Diagnostic:
     lines = doc.buffer.lines
     line = max(0, min((finding.line or 1) - 1, len(lines) - 1))
     column = max(0, min(finding.column or 0, len(lines[line])))
+    severity = _SEVERITIES.get(finding.severity, Severity.INFO)
     if finding.end_line is not None and finding.end_column is not None:
         end_line = max(line, min(finding.end_line - 1, len(lines) - 1))
         end = (end_line, max(0, min(finding.end_column, len(lines[end_line]))))
-    else:
-        text = lines[line]
-        stop = column
-        while stop < len(text) and not text[stop].isspace() and text[stop] != ".":
-            stop += 1
-        end = (line, stop if stop > column else len(text))
-    severity = _SEVERITIES.get(finding.severity, Severity.INFO)
-    return Diagnostic((line, column), end, severity, finding.text, code=finding.code)
+        return Diagnostic((line, column), end, severity, finding.text, code=finding.code)
+    return placed(lines, line + 1, column, severity, finding.text, code=finding.code)
+
+
+def placed(
+    lines: Sequence[str] | None,
+    line: int,
+    column: int | None,
+    severity: Severity,
+    message: str,
+    *,
+    code: str = "",
+    source: str = "abap-adt",
+) -> Diagnostic:
+    """A message at 1-based ``line``, 0-based ``column``, covering the word there (clamped
+    to ``lines``; without them — a document that is not open — the rest of the line). At
+    column 0, which is how the system places a message on a whole line, it starts after
+    the indentation."""
+    index = max(0, line - 1)
+    start = max(0, column or 0)
+    if lines is None:
+        return Diagnostic((index, start), (index + 1, 0), severity, message, code, source)
+    index = min(index, len(lines) - 1)
+    text = lines[index]
+    start = min(start, len(text)) if start else len(text) - len(text.lstrip())
+    stop = start
+    while stop < len(text) and not text[stop].isspace() and text[stop] != ".":
+        stop += 1
+    end = (index, stop if stop > start else len(text))
+    return Diagnostic((index, start), end, severity, message, code, source)

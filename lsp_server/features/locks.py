@@ -14,6 +14,7 @@ from lsp_server.documents import OpenDocument
 from lsp_server.editor import Severity
 from lsp_server.features import Feature
 from lsp_server.features.diagnostics import Diagnostics
+from lsp_server.features.transports import TransportChoices
 from lsp_server.uris import DocumentRef
 
 
@@ -23,9 +24,15 @@ def lock_owner(object_url: str) -> str:
 
 
 class EditLocks(Feature):
-    def __init__(self, ctx: WorkspaceContext, diagnostics: Diagnostics) -> None:
+    def __init__(
+        self,
+        ctx: WorkspaceContext,
+        diagnostics: Diagnostics,
+        transports: TransportChoices | None = None,
+    ) -> None:
         super().__init__(ctx)
         self._diagnostics = diagnostics
+        self._transports = transports
         self._locked: dict[str, DocumentRef] = {}  # object URLs locked in onEdit mode
         self._locking: dict[str, asyncio.Task[None]] = {}  # lock acquisitions in flight
 
@@ -77,8 +84,17 @@ class EditLocks(Feature):
 
     async def take(self, ref: DocumentRef) -> None:
         try:
-            await self.ctx.service_for(ref).lock(ref.object_url, owner=lock_owner(ref.object_url))
+            info = await self.ctx.service_for(ref).lock(
+                ref.object_url, owner=lock_owner(ref.object_url)
+            )
             self._locked[ref.object_url] = ref
+            if self._transports is not None and not info.is_local and not info.transport:
+                # As Eclipse does: the first change of an object that is on no request asks
+                # which one, so the save need not.
+                self.ctx.tasks.spawn(
+                    self._transports.choose(ref.system, ref.object_url),
+                    f"choosing a transport request for {ref.object_url}",
+                )
         except ObjectLocked as exc:
             self.ctx.editor.notify(
                 Severity.WARNING,

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adt.source.errors import LockRequired, SourceError, VersionConflict
+from adt.source.errors import (
+    LockRequired,
+    SourceError,
+    TransportInvalid,
+    TransportRequired,
+    VersionConflict,
+)
 from adt.source.lines import Patch
 from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument, RemoteVersion
@@ -13,6 +19,7 @@ from lsp_server.editor import Severity
 from lsp_server.features import Feature
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.locks import EditLocks, lock_owner
+from lsp_server.features.transports import TransportChoices, not_chosen, object_name
 from lsp_server.results import SaveResult, SaveStatus
 
 if TYPE_CHECKING:
@@ -20,10 +27,17 @@ if TYPE_CHECKING:
 
 
 class Saving(Feature):
-    def __init__(self, ctx: WorkspaceContext, locks: EditLocks, diagnostics: Diagnostics) -> None:
+    def __init__(
+        self,
+        ctx: WorkspaceContext,
+        locks: EditLocks,
+        diagnostics: Diagnostics,
+        transports: TransportChoices,
+    ) -> None:
         super().__init__(ctx)
         self._locks = locks
         self._diagnostics = diagnostics
+        self._transports = transports
 
     async def save(self, uri: str) -> SaveResult:
         """Save a document as one token-checked multi-hunk patch. A conflict keeps every
@@ -42,7 +56,7 @@ class Saving(Feature):
         becomes the base."""
         snapshot = doc.buffer.text
         try:
-            outcome = await self._write_renewing_lock(doc, token, patches)
+            outcome = await self._write_in_request(doc, token, patches)
         except VersionConflict as conflict:
             theirs = await self.ctx.service_for(doc.ref).get_source_v2(
                 doc.ref.object_url, include_type=doc.ref.include_type
@@ -67,8 +81,24 @@ class Saving(Feature):
             changed_by=self.ctx.service_for(doc.ref).client.profile.user.upper(),
         )
 
-    async def _write_renewing_lock(
+    async def _write_in_request(
         self, doc: OpenDocument, token: str | None, patches: list[Patch]
+    ) -> WriteOutcome:
+        """Write with the object's transport request: the one chosen earlier in the session
+        (or the default); when the system asks for one, the user chooses, and the write
+        runs once more with it."""
+        ref = doc.ref
+        tried = self._transports.remembered(ref.system, ref.object_url)
+        try:
+            return await self._write_renewing_lock(doc, token, patches, tried)
+        except (TransportRequired, TransportInvalid) as refusal:
+            chosen = await self._transports.choose_after(ref.system, ref.object_url, refusal, tried)
+            if chosen is None:
+                raise not_chosen(object_name(ref.object_url), refusal) from refusal
+            return await self._write_renewing_lock(doc, token, patches, chosen)
+
+    async def _write_renewing_lock(
+        self, doc: OpenDocument, token: str | None, patches: list[Patch], transport: str | None
     ) -> WriteOutcome:
         service = self.ctx.service_for(doc.ref)
         owner = lock_owner(doc.ref.object_url)
@@ -84,6 +114,7 @@ class Saving(Feature):
                 token=token,
                 patches=patches,
                 lock_handle=handle,
+                transport=transport,
                 owner=owner,
             )
 

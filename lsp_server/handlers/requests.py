@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import functools
-import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from lsprotocol import types
-from pygls.capabilities import get_capability
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from adt.errors import AdtError
 from adt.source.errors import as_source_error
 from lsp_server import requests as rq
+from lsp_server.progress import Progress
 from lsp_server.protocol import typed
 from lsp_server.results import WORDS
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
@@ -104,7 +102,7 @@ def register(server: AdtLanguageServer) -> None:
     async def activate(ls: AdtLanguageServer, uri: str) -> dict[str, Any]:
         """Activate the object of a document, with work-done progress when the client has
         it."""
-        progress = await _Progress.begin(ls, "Activating")
+        progress = await Progress.begin(ls, "Activating")
         try:
             result = await ls.adt.activation.activate(uri, progress.report)
         except AdtError as exc:
@@ -119,30 +117,3 @@ def register(server: AdtLanguageServer) -> None:
         """Run the syntax check of a document's object now (the unsaved text of an open
         document with changes) and publish the findings as diagnostics."""
         return (await ls.adt.diagnostics.check(uri)).to_dict()
-
-
-class _Progress:
-    """Work-done progress, when the client supports it (else every call does nothing)."""
-
-    def __init__(self, ls: AdtLanguageServer, token: str | None) -> None:
-        self._ls = ls
-        self._token = token
-
-    @classmethod
-    async def begin(cls, ls: AdtLanguageServer, title: str) -> _Progress:
-        if not get_capability(ls.client_capabilities, "window.work_done_progress", False):
-            return cls(ls, None)
-        token = str(uuid.uuid4())
-        await ls.work_done_progress.create_async(token)
-        ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0))
-        return cls(ls, token)
-
-    def report(self, message: str) -> None:
-        if self._token is not None:
-            self._ls.work_done_progress.report(
-                self._token, types.WorkDoneProgressReport(message=message, percentage=50)
-            )
-
-    def end(self, message: str) -> None:
-        if self._token is not None:
-            self._ls.work_done_progress.end(self._token, types.WorkDoneProgressEnd(message=message))

@@ -1,12 +1,15 @@
-"""Document outline and workspace symbols."""
+"""Document outline, folding ranges and workspace symbols; the outline and the folds stay
+right while a document holds merge conflict markers (they follow our side)."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
+from adt.abap.folding import COMMENT, REGION, folds
 from adt.abap.outline import Symbol, outline
 from adt.errors import AdtError
 from lsp_server.handlers.requests import source_error
+from lsp_server.merge import marked_blocks, ours_view
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
 
 _SYMBOL_KINDS = {
@@ -16,6 +19,7 @@ _SYMBOL_KINDS = {
     "function": types.SymbolKind.Function,
     "module": types.SymbolKind.Module,
 }
+_FOLD_KINDS = {COMMENT: types.FoldingRangeKind.Comment, REGION: types.FoldingRangeKind.Region}
 _TYPE_KINDS = {
     "CLAS": types.SymbolKind.Class,
     "INTF": types.SymbolKind.Interface,
@@ -53,7 +57,30 @@ def register(server: AdtLanguageServer) -> None:
         doc = ls.adt.documents.get(params.text_document.uri)
         if doc is None:
             return []
-        return [_document_symbol(ls, doc.uri, s) for s in outline(doc.buffer.text)]
+        return [_document_symbol(ls, doc.uri, s) for s in outline(ours_view(doc.buffer.lines))]
+
+    @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    def folding_range(
+        ls: AdtLanguageServer, params: types.FoldingRangeParams
+    ) -> list[types.FoldingRange]:
+        doc = ls.adt.documents.get(params.text_document.uri)
+        if doc is None:
+            return []
+        lines = doc.buffer.lines
+        ranges = [
+            types.FoldingRange(start_line=f.start, end_line=f.end, kind=_FOLD_KINDS[f.kind])
+            for f in folds(ours_view(lines))
+        ]
+        ranges.extend(
+            types.FoldingRange(
+                start_line=block.start,
+                end_line=block.end,
+                kind=types.FoldingRangeKind.Region,
+                collapsed_text="merge conflict",
+            )
+            for block in marked_blocks(lines)
+        )
+        return sorted(ranges, key=lambda r: (r.start_line, -r.end_line))
 
     @server.feature(types.WORKSPACE_SYMBOL)
     async def workspace_symbol(

@@ -198,3 +198,61 @@ def test_encoding_names() -> None:
     assert encoding_name("utf-8") == "utf-8" and encoding_name(None) == "utf-16"
     with pytest.raises(ValueError, match="unsupported"):
         encoding_name("latin-1")
+
+
+def test_lines_map_to_the_base_after_incremental_and_whole_edits() -> None:
+    buffer = TextBuffer("a\nb\nc\nd\ne")
+    buffer.apply_change((0, 0), (0, 0), "new\n")  # a line above everything
+    buffer.apply_change((3, 1), (3, 1), "!")  # "c" becomes "c!"
+    assert [buffer.base_line(i) for i in range(6)] == [None, 0, 1, None, 3, 4]
+    assert [buffer.line_of_base(i) for i in range(5)] == [1, 2, None, 4, 5]
+    buffer.apply_change(None, None, "a\nb\nnew\nd\ne")  # a client without increments
+    assert [buffer.base_line(i) for i in range(5)] == [0, 1, None, 3, 4]
+    assert buffer.line_of_base(2) is None and buffer.base_line(9) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", ""]), min_size=1, max_size=12),
+    st.lists(st.tuples(st.integers(0, 20), st.sampled_from(["x", "\n", "y\nz", ""])), max_size=6),
+)
+def test_a_mapped_line_is_the_same_text_in_the_base(base: list[str], edits: list) -> None:
+    buffer = TextBuffer("\n".join(base))
+    for line, text in edits:
+        line = min(line, len(buffer.lines) - 1)
+        buffer.apply_change((line, 0), (line, 0), text)
+    saved = buffer.base_text.split("\n")
+    for index, text in enumerate(buffer.lines):
+        origin = buffer.base_line(index)
+        if origin is not None:
+            assert saved[origin] == text
+            assert buffer.line_of_base(origin) == index
+
+
+def test_range_formatting_keeps_only_the_changes_in_the_selection() -> None:
+    from lsp_server.features.formatting import only_lines
+
+    old = ["report z.", "if 1 = 1.", "write 'a'. write 'b'.", "endif.", "write 'c'."]
+    new = ["REPORT z.", "IF 1 = 1.", "  WRITE 'a'.", "  WRITE 'b'.", "ENDIF.", "WRITE 'c'."]
+    assert only_lines(old, new, 2, 2) == [
+        "report z.",
+        "if 1 = 1.",
+        "  WRITE 'a'.",
+        "  WRITE 'b'.",
+        "endif.",
+        "write 'c'.",
+    ]
+    assert only_lines(old, new, 0, 4) == new
+    assert only_lines(old, new, 4, 4) == [*old[:4], "WRITE 'c'."]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "A", " a", "b", "c c", ""]), min_size=1, max_size=8),
+    st.lists(st.sampled_from(["a", "B", "  b", "c  c", "d"]), min_size=1, max_size=8),
+)
+def test_formatting_every_line_is_formatting_the_document(old: list[str], new: list[str]) -> None:
+    from lsp_server.features.formatting import only_lines
+
+    assert only_lines(old, new, 0, len(old) - 1) == new
+    assert only_lines(old, new, len(old) + 5, len(old) + 9) == old

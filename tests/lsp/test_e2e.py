@@ -4,22 +4,15 @@ capabilities of real editors (VS Code: UTF-16, Neovim 0.11: UTF-8), the emulator
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import sys
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
-from pytest_lsp import ClientServerConfig, client_capabilities
-from support.lsp_editor import EditorClient, make_editor_client
-from support.scratch import scratch
+from support.lsp_editor import EditorClient
 
 from adt.emulator import Emulator
 from adt.text import server_canonical
-from lsp_server.buffer import encoding_name
 
 SYSTEM = "A4H"
 REPORT = "/sap/bc/adt/programs/programs/zdemo_report"
@@ -27,51 +20,6 @@ REPORT_URI = f"adt://{SYSTEM}{REPORT}/source/main"
 GREETER = "/sap/bc/adt/oo/classes/zcl_demo_greeter"
 GREETER_MAIN = f"adt://{SYSTEM}{GREETER}/source/main"
 GREETER_IMPL = f"adt://{SYSTEM}{GREETER}/includes/implementations"
-PRESETS = ["visual-studio-code", "neovim"]  # UTF-16 and UTF-8 position encodings
-
-
-@pytest.fixture
-def lsp_options(request: pytest.FixtureRequest) -> dict[str, object]:
-    """Extra initializationOptions; tests set them with ``indirect=True`` parametrization."""
-    return dict(getattr(request, "param", {}))
-
-
-@pytest_lsp.fixture(
-    params=PRESETS,
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "lsp_server"],
-        client_factory=make_editor_client,
-        server_env={
-            **os.environ,
-            "ABAP_ADT_CONFIG": os.devnull,
-            "ADT_URL": "",
-            "ABAP_ADT_RUNTIME_DIR": scratch("e2e"),
-        },
-    ),
-)
-async def client(
-    lsp_client: EditorClient,
-    request: pytest.FixtureRequest,
-    emulator_url: str,
-    lsp_options: dict[str, object],
-) -> AsyncIterator[None]:
-    options = {
-        "systems": [
-            {"name": SYSTEM, "url": emulator_url, "user": "DEVELOPER", "password": "developer"}
-        ],
-        "pollInterval": 0,
-        "checkDelay": 0.05,
-        **lsp_options,
-    }
-    result = await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities(request.param), initialization_options=options
-        )
-    )
-    lsp_client.encoding = encoding_name(result.capabilities.position_encoding)
-    lsp_client.server_capabilities = result.capabilities
-    yield
-    await lsp_client.shutdown_session()
 
 
 def _stored(emulator: Emulator, uri_path: str) -> str:
@@ -116,7 +64,23 @@ async def test_capabilities(client: EditorClient, request: pytest.FixtureRequest
     assert sync.change == types.TextDocumentSyncKind.Incremental
     assert sync.open_close
     assert capabilities.execute_command_provider is not None
-    assert set(capabilities.execute_command_provider.commands) == {"adt.activate", "adt.check"}
+    assert set(capabilities.execute_command_provider.commands) == {
+        "adt.activate",
+        "adt.check",
+        "adt.runUnitTests",
+        "adt.runAtc",
+        "adt.createObject",
+        "adt.chooseTransport",
+    }
+    completion = capabilities.completion_provider
+    assert completion is not None and completion.resolve_provider
+    assert capabilities.hover_provider and capabilities.definition_provider
+    assert capabilities.references_provider and capabilities.folding_range_provider
+    assert capabilities.document_formatting_provider
+    assert capabilities.document_range_formatting_provider
+    actions = capabilities.code_action_provider
+    assert isinstance(actions, types.CodeActionOptions) and actions.resolve_provider
+    assert capabilities.code_lens_provider is not None
 
 
 async def test_incremental_edits_are_saved_as_checked_patches(

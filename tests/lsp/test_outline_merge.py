@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from adt.abap.outline import outline
 from lsp_server.buffer import Hunk
-from lsp_server.merge import OURS_MARK, THEIRS_MARK, diff_hunks, merge
+from lsp_server.merge import OURS_MARK, THEIRS_MARK, diff_hunks, marked_blocks, merge, ours_view
 
 CLASS_SOURCE = """CLASS zcl_demo DEFINITION PUBLIC.
   PUBLIC SECTION.
@@ -103,3 +103,35 @@ def test_a_clean_merge_contains_both_sides(
             assert added in result.lines
     else:
         assert OURS_MARK in result.lines
+
+
+def test_the_outline_of_a_text_with_markers_follows_our_side() -> None:
+    lines = CLASS_SOURCE.split("\n")
+    marked = [
+        *lines[:10],
+        OURS_MARK,
+        "    WRITE 'mine'.",
+        "=======",
+        "    WRITE 'theirs' \" without its period",
+        THEIRS_MARK,
+        *lines[10:],
+    ]
+    assert [b.start for b in marked_blocks(marked)] == [10]
+    view = ours_view(marked)
+    assert len(view.split("\n")) == len(marked), "every line keeps its number"
+    symbols = outline(view)
+    assert [(s.name, s.detail) for s in symbols] == [
+        ("ZCL_DEMO", "definition"),
+        ("ZCL_DEMO", "implementation"),
+        ("LEGACY", "form"),
+    ]
+    greet = symbols[1].children[0]
+    assert (greet.start[0], greet.end[0]) == (9, 16)  # 1-based: METHOD .. ENDMETHOD
+    broken = outline("\n".join(marked))
+    assert len(broken[1].children) < 2, "without the view the markers swallow the methods"
+
+
+def test_incomplete_markers_are_no_block() -> None:
+    assert marked_blocks(["<<<<<<< mine", "a", "b"]) == []
+    assert marked_blocks(["a", "=======", ">>>>>>> theirs"]) == []
+    assert ours_view(["a", "=======", "b"]) == "a\n=======\nb"

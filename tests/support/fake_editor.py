@@ -33,6 +33,7 @@ class FakeEditor:
     published: dict[str, list[Diagnostic]] = field(default_factory=dict)
     answers: list[str | None] = field(default_factory=list)
     questions: list[str] = field(default_factory=list)
+    offered: list[list[str]] = field(default_factory=list)  # the choices of each question
     workspace: EditorWorkspace | None = None
     follow_edits: bool = True
     # adt/baseVersion: (uri, token, changedAt, changedBy), in the order they were sent
@@ -50,6 +51,7 @@ class FakeEditor:
 
     async def ask(self, message: str, choices: Sequence[str]) -> str | None:
         self.questions.append(message)
+        self.offered.append(list(choices))
         return self.answers.pop(0) if self.answers else None
 
     def notify(self, severity: Severity, message: str) -> None:

@@ -122,6 +122,45 @@ class EditorClient(LanguageClient):
         a, b = self._index(current, units.start), self._index(current, units.end)
         self.texts[uri] = current[:a] + text + current[b:]
 
+    def apply_text_edits(self, uri: str, edits: list[types.TextEdit]) -> None:
+        """Apply edits of one document (all against its current text, as LSP defines them)
+        and report them as one ``didChange``, as editors do."""
+        ordered = sorted(
+            edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
+        )
+        changes = []
+        for edit in ordered:
+            self._apply_local(uri, edit.range, edit.new_text)
+            changes.append(
+                types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)
+            )
+        self.versions[uri] += 1
+        self.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri, version=self.versions[uri]
+                ),
+                content_changes=changes,
+            )
+        )
+
+    def apply_workspace_edit(self, edit: types.WorkspaceEdit) -> None:
+        """Apply a workspace edit of a code action to the open documents it names."""
+        for uri, edits in (edit.changes or {}).items():
+            self.apply_text_edits(uri, list(edits))
+        for change in edit.document_changes or []:
+            if isinstance(change, types.TextDocumentEdit):
+                version = change.text_document.version
+                uri = change.text_document.uri
+                assert version is None or version == self.versions[uri], "a stale edit"
+                self.apply_text_edits(
+                    uri, [e for e in change.edits if isinstance(e, types.TextEdit)]
+                )
+
+    def position(self, uri: str, line: int, index: int) -> types.Position:
+        """The client position of (line, character index) in the negotiated encoding."""
+        return types.Position(line=line, character=self._units(uri, line, index))
+
     async def sync(self, uri: str) -> None:
         """Wait until the server has processed every change sent so far (a request on the
         same connection is answered only after the notifications before it)."""
@@ -179,25 +218,7 @@ def make_editor_client() -> EditorClient:
             if version is not None and version != client.versions[uri]:  # as VS Code does
                 return types.ApplyWorkspaceEditResult(applied=False, failure_reason="version")
         for uri, _, edits in requested:
-            # Edits refer to the original text: apply (and report) them bottom-up.
-            ordered = sorted(
-                edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
-            )
-            changes = []
-            for edit in ordered:
-                client._apply_local(uri, edit.range, edit.new_text)
-                changes.append(
-                    types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)
-                )
-            client.versions[uri] += 1
-            client.text_document_did_change(
-                types.DidChangeTextDocumentParams(
-                    text_document=types.VersionedTextDocumentIdentifier(
-                        uri=uri, version=client.versions[uri]
-                    ),
-                    content_changes=changes,
-                )
-            )
+            client.apply_text_edits(uri, edits)
         return types.ApplyWorkspaceEditResult(applied=True)
 
     @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)

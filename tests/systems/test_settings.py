@@ -125,3 +125,11 @@ def test_the_documented_settings_are_exactly_the_model() -> None:
     sections = {"source": SourceSettings, "editor": EditorSettings, "bridge": BridgeSettings}
     expected = [(name, key) for name, section in sections.items() for key in keys(section)]
     assert documented == expected
+
+
+def test_the_default_transport_is_a_trimmed_string() -> None:
+    assert EditorSettings().default_transport == ""
+    loaded = load_section(EditorSettings, options={"defaultTransport": " A4HK900103 "})
+    assert loaded.default_transport == "A4HK900103"
+    with pytest.raises(ConfigurationError, match="defaultTransport must be a string"):
+        load_section(EditorSettings, options={"defaultTransport": 900103})

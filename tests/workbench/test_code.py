@@ -64,3 +64,13 @@ async def test_formatting_the_whole_text_and_only_some_lines(workbench: Workbenc
     lines = partly.split("\n")
     assert lines[2].startswith("  ") and lines[2].strip().lower() == "write 'a'."
     assert lines[0] == "report zx." and lines[1] == "if 1 = 1." and lines[4] == "write 'b'."
+
+
+async def test_a_signature_names_each_type_once(workbench: Workbench) -> None:
+    text = await _main_text(workbench)
+    line = text.split("\n")[38]
+    info = await workbench.code.symbol_info(MAIN, text, 39, line.index("capitalize") + 2)
+    assert info is not None
+    assert info.signature().upper() == (
+        "CAPITALIZE( IMPORTING IV_TEXT TYPE STRING RETURNING RV_TEXT TYPE STRING )"
+    )

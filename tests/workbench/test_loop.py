@@ -176,3 +176,13 @@ async def test_atc_findings_with_positions(workbench: Workbench) -> None:
     assert all(f.source_url == created.source_url for f in report.findings)
     assert [f.priority for f in report.findings] == [2, 3]  # most urgent first
     await workbench.objects.delete(created.object_url)
+
+
+async def test_one_test_class_or_method_runs_alone(workbench: Workbench) -> None:
+    greeter = "/sap/bc/adt/oo/classes/zcl_demo_greeter"
+    whole = await workbench.quality.unit_tests_of_class(greeter, "ltcl_greeter")
+    assert (whole.tests, whole.passed) == (3, 3)
+    one = await workbench.quality.unit_tests_of_class(greeter, "ltcl_greeter", "greets_by_name")
+    assert (one.tests, one.passed) == (1, 1)
+    with pytest.raises(InvalidArgument, match="test class"):
+        await workbench.quality.unit_tests_of_class(greeter, " ")

@@ -1,0 +1,130 @@
+"""Foldable regions of an ABAP source: blocks (classes, sections, methods, control
+structures), runs of comment lines, and the ``*"`` interface comment of a function module.
+
+Built on the shared statement scanner, so a keyword inside a literal or a comment opens
+nothing; a block the text leaves open (the user is still typing) folds nothing. Lines are
+0-based here, as editors count them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adt.abap.scanner import Statement, statements
+
+COMMENT, REGION = "comment", "region"
+
+#: Statement → the statement that closes its block.
+_ENDS = {
+    "CLASS": "ENDCLASS",
+    "INTERFACE": "ENDINTERFACE",
+    "METHOD": "ENDMETHOD",
+    "FORM": "ENDFORM",
+    "FUNCTION": "ENDFUNCTION",
+    "MODULE": "ENDMODULE",
+    "DEFINE": "END-OF-DEFINITION",
+    "IF": "ENDIF",
+    "CASE": "ENDCASE",
+    "DO": "ENDDO",
+    "WHILE": "ENDWHILE",
+    "LOOP": "ENDLOOP",
+    "TRY": "ENDTRY",
+    "PROVIDE": "ENDPROVIDE",
+    "TEST-SEAM": "END-TEST-SEAM",
+    "ENHANCEMENT-SECTION": "END-ENHANCEMENT-SECTION",
+}
+_SECTIONS = ("PUBLIC", "PROTECTED", "PRIVATE")
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Lines ``start``..``end`` (0-based, inclusive) fold; ``kind`` is ``region`` or
+    ``comment``."""
+
+    start: int
+    end: int
+    kind: str = REGION
+
+
+def _opens_block(words: list[str]) -> str | None:
+    """The closing keyword if the statement opens a foldable block."""
+    head = words[0]
+    end = _ENDS.get(head)
+    if end is None:
+        return None
+    rest = words[2:]
+    if head in ("CLASS", "INTERFACE") and (
+        "DEFERRED" in rest or "LOAD" in rest or ("LOCAL" in rest and "FRIENDS" in rest)
+    ):
+        return None
+    return end
+
+
+def _is_section(words: list[str]) -> bool:
+    return len(words) == 2 and words[0] in _SECTIONS and words[1] == "SECTION"
+
+
+class _Blocks:
+    """Matches openers with their ends on a stack; sections end at the next section or at
+    the class's end."""
+
+    def __init__(self) -> None:
+        self.folds: list[Fold] = []
+        self._stack: list[tuple[str, int]] = []  # (end keyword, first line)
+        self._section: int | None = None
+
+    def feed(self, statement: Statement) -> None:
+        words = statement.words
+        if not words:
+            return
+        line = statement.line - 1
+        head = words[0]
+        if _is_section(words):
+            self._close_section(line - 1)
+            self._section = line
+            return
+        if self._stack and head == self._stack[-1][0]:
+            if head == "ENDCLASS":
+                self._close_section(line - 1)
+            _, start = self._stack.pop()
+            self._add(start, statement.end_line - 1)
+            return
+        end = _opens_block(words)
+        if end is not None:
+            self._stack.append((end, line))
+
+    def _close_section(self, last: int) -> None:
+        if self._section is not None:
+            self._add(self._section, last)
+            self._section = None
+
+    def _add(self, start: int, end: int, kind: str = REGION) -> None:
+        if end > start:
+            self.folds.append(Fold(start, end, kind))
+
+
+def _comment_runs(lines: list[str]) -> list[Fold]:
+    """Two or more consecutive full-line comments (``*`` in column 0 or ``"`` first)."""
+    runs: list[Fold] = []
+    start: int | None = None
+    for index, line in enumerate([*lines, ""]):
+        comment = line.startswith("*") or line.lstrip().startswith('"')
+        if comment and start is None:
+            start = index
+        elif not comment and start is not None:
+            if index - 1 > start:
+                runs.append(Fold(start, index - 1, COMMENT))
+            start = None
+    return runs
+
+
+def folds(text: str) -> list[Fold]:
+    """Every foldable region of ``text``, ordered by first line."""
+    blocks = _Blocks()
+    for statement in statements(text):
+        blocks.feed(statement)
+    found = blocks.folds + _comment_runs(text.split("\n"))
+    return sorted(set(found), key=lambda f: (f.start, -f.end))
+
+
+__all__ = ["COMMENT", "REGION", "Fold", "folds"]

@@ -1,0 +1,65 @@
+"""The language server end to end: ``client`` is a pytest-lsp editor client (VS Code's
+capabilities with UTF-16 positions, then Neovim 0.11's with UTF-8) connected to a real
+server process on the emulator on a socket; ``lsp_options`` adds initializationOptions."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, client_capabilities
+from support.lsp_editor import EditorClient, make_editor_client
+from support.scratch import scratch
+
+from lsp_server.buffer import encoding_name
+
+SYSTEM = "A4H"
+PRESETS = ["visual-studio-code", "neovim"]  # UTF-16 and UTF-8 position encodings
+
+
+@pytest.fixture
+def lsp_options(request: pytest.FixtureRequest) -> dict[str, object]:
+    """Extra initializationOptions; tests set them with ``indirect=True`` parametrization."""
+    return dict(getattr(request, "param", {}))
+
+
+@pytest_lsp.fixture(
+    params=PRESETS,
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "lsp_server"],
+        client_factory=make_editor_client,
+        server_env={
+            **os.environ,
+            "ABAP_ADT_CONFIG": os.devnull,
+            "ADT_URL": "",
+            "ABAP_ADT_RUNTIME_DIR": scratch("e2e"),
+        },
+    ),
+)
+async def client(
+    lsp_client: EditorClient,
+    request: pytest.FixtureRequest,
+    emulator_url: str,
+    lsp_options: dict[str, object],
+) -> AsyncIterator[None]:
+    options = {
+        "systems": [
+            {"name": SYSTEM, "url": emulator_url, "user": "DEVELOPER", "password": "developer"}
+        ],
+        "pollInterval": 0,
+        "checkDelay": 0.05,
+        **lsp_options,
+    }
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities(request.param), initialization_options=options
+        )
+    )
+    lsp_client.encoding = encoding_name(result.capabilities.position_encoding)
+    lsp_client.server_capabilities = result.capabilities
+    yield
+    await lsp_client.shutdown_session()
