@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -52,6 +52,9 @@ class OpenDocument:
     check_findings: list[Diagnostic] = field(default_factory=list)
     conflict_findings: list[Diagnostic] = field(default_factory=list)
     debounce: asyncio.TimerHandle | None = None
+    # told when the base moves to another server version (a save, reload, refresh, merge or
+    # agent edit), so the editor can follow the token
+    on_rebase: Callable[[OpenDocument], None] | None = field(default=None, repr=False)
 
     @property
     def uri(self) -> str:
@@ -63,9 +66,12 @@ class OpenDocument:
 
     def adopt_base(self, text: str, token: str) -> None:
         """The server's ``text`` with ``token`` is what this document is based on now."""
+        moved = self.base_token is not None and token != self.base_token
         self.buffer.set_base(text)
         self.base_token = token
         self.base_ready.set()
+        if moved and self.on_rebase is not None:
+            self.on_rebase(self)
 
     def cancel_debounce(self) -> None:
         if self.debounce is not None:
@@ -81,6 +87,7 @@ class Documents:
         self._open: dict[str, OpenDocument] = {}
         # Reads waiting for their didOpen; a read that is never opened expires.
         self._loaded: TTLCache[str, SourceRead] = TTLCache(maxsize=64, ttl=120)
+        self.on_rebase: Callable[[OpenDocument], None] | None = None
 
     def __iter__(self) -> Iterator[OpenDocument]:
         return iter(list(self._open.values()))
@@ -107,11 +114,16 @@ class Documents:
     def open(self, ref: DocumentRef, text: str, version: int, encoding: str) -> OpenDocument:
         """Open a document; ``base_ready`` is set at once when its read is known."""
         doc = OpenDocument(ref=ref, buffer=TextBuffer(text, encoding), version=version)
+        doc.on_rebase = self._rebased
         self._open[ref.uri] = doc
         loaded = self._loaded.pop(ref.uri, None)
         if loaded is not None:
             doc.adopt_base(loaded.content, loaded.token)
         return doc
+
+    def _rebased(self, doc: OpenDocument) -> None:
+        if self.on_rebase is not None and self._open.get(doc.uri) is doc:
+            self.on_rebase(doc)
 
     def change(self, uri: str, version: int, changes: Sequence[Change]) -> OpenDocument:
         doc = self.require(uri)

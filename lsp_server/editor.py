@@ -1,4 +1,4 @@
-"""The editor as the workspace sees it: a four-method port (the language server implements it;
+"""The editor as the workspace sees it: a five-method port (the language server implements it;
 tests use a fake), message severities and diagnostics in the buffer's own coordinates."""
 
 from __future__ import annotations
@@ -46,3 +46,7 @@ class Editor(Protocol):
     def notify(self, severity: Severity, message: str) -> None: ...
 
     def publish(self, uri: str, diagnostics: Sequence[Diagnostic]) -> None: ...
+
+    def base_version(
+        self, uri: str, token: str, changed_at: int | None, changed_by: str | None
+    ) -> None: ...

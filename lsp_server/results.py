@@ -37,6 +37,7 @@ class SaveResult:
     line_count: int | None = None
     hunks: int | None = None
     changed_at: int | None = None
+    changed_by: str | None = None
     conflict: SourceError | None = None
     error: SourceError | None = None
     conflicts: tuple[tuple[int, int], ...] = ()
@@ -48,6 +49,7 @@ class SaveResult:
             "lineCount": self.line_count,
             "hunks": self.hunks,
             "changedAt": self.changed_at,
+            "changedBy": self.changed_by,
         }
         data.update({k: v for k, v in optional.items() if v is not None})
         if self.status in (SaveStatus.UNCHANGED, SaveStatus.RELOADED):

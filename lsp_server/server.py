@@ -30,6 +30,7 @@ from adt.errors import ConfigurationError
 from lsp_server.buffer import UTF16, Edit, index_to_units, units_to_index
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.protocol import AdtProtocol
+from lsp_server.requests import BASE_VERSION
 from lsp_server.wire import FrameQueue, parse_did_change
 
 if TYPE_CHECKING:
@@ -223,6 +224,14 @@ class AdtLanguageServer(LanguageServer):
                     for d in diagnostics
                 ],
             )
+        )
+
+    def base_version(
+        self, uri: str, token: str, changed_at: int | None, changed_by: str | None
+    ) -> None:
+        self.protocol.notify(
+            BASE_VERSION,
+            {"uri": uri, "token": token, "changedAt": changed_at, "changedBy": changed_by},
         )
 
     # --- the agent channel (MCP passthrough) -----------------------------------------------

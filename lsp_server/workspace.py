@@ -19,6 +19,7 @@ from lsp_server.editor import Editor
 from lsp_server.features import Feature
 from lsp_server.features.activation import Activation
 from lsp_server.features.agent_views import AgentViews
+from lsp_server.features.base_versions import BaseVersions
 from lsp_server.features.conflicts import Conflicts
 from lsp_server.features.creation import ObjectCreation
 from lsp_server.features.diagnostics import Diagnostics
@@ -48,6 +49,8 @@ class EditorWorkspace:
         self.activation = Activation(self.ctx, self.locks, self.diagnostics)
         self.objects = Objects(self.ctx)
         self.agent_views = AgentViews(self.ctx, self.diagnostics)
+        self.base_versions = BaseVersions(self.ctx)
+        self.documents.on_rebase = self.base_versions.rebased
         self.intelligence = CodeIntelligence(self.ctx)
         self.formatting = Formatting(self.ctx)
         self.quality = Quality(self.ctx, self.diagnostics)
@@ -62,6 +65,7 @@ class EditorWorkspace:
             self.remote,
             self.activation,
             self.agent_views,
+            self.base_versions,
             self.transports,
             self.intelligence,
             self.formatting,

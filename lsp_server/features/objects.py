@@ -3,6 +3,7 @@ without it, ``adt/openObject``, ``adt/objectStructure``, ``adt/searchObjects``."
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from adt.urls import object_type_for
@@ -31,8 +32,11 @@ class Objects(Feature):
         """Text, token and metadata of a document, read from the server; the editor opens it
         next, and this read becomes its base."""
         ref = parse_uri(uri)
-        read = await self.ctx.service_for(ref).get_source_v2(
-            ref.object_url, include_type=ref.include_type, fresh=fresh
+        service = self.ctx.service_for(ref)
+        # who changed it last comes from the metadata: fetched alongside, never fails the read
+        read, last_changed_by = await asyncio.gather(
+            service.get_source_v2(ref.object_url, include_type=ref.include_type, fresh=fresh),
+            service.last_changed_by(ref.object_url, ref.include_type),
         )
         self.ctx.documents.remember_read(uri, read)
         return DocumentRead(
@@ -42,7 +46,7 @@ class Objects(Feature):
             token=read.token,
             line_count=read.line_count,
             changed_at=read.changed_at,
-            changed_by=read.changed_by,
+            changed_by=read.changed_by or last_changed_by,
             object_url=read.object_url,
             source_url=read.source_url,
             object_type=read.object_type,

@@ -78,6 +78,7 @@ class Saving(Feature):
             line_count=outcome.line_count,
             hunks=len(patches),
             changed_at=outcome.changed_at,
+            changed_by=self.ctx.service_for(doc.ref).client.profile.user.upper(),
         )
 
     async def _write_in_request(

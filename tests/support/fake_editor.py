@@ -36,6 +36,8 @@ class FakeEditor:
     offered: list[list[str]] = field(default_factory=list)  # the choices of each question
     workspace: EditorWorkspace | None = None
     follow_edits: bool = True
+    # adt/baseVersion: (uri, token, changedAt, changedBy), in the order they were sent
+    base_versions: list[tuple[str, str, int | None, str | None]] = field(default_factory=list)
 
     async def apply_edits(
         self, uri: str, edits: Sequence[Edit], label: str, version: int | None
@@ -57,6 +59,11 @@ class FakeEditor:
 
     def publish(self, uri: str, diagnostics: Sequence[Diagnostic]) -> None:
         self.published[uri] = list(diagnostics)
+
+    def base_version(
+        self, uri: str, token: str, changed_at: int | None, changed_by: str | None
+    ) -> None:
+        self.base_versions.append((uri, token, changed_at, changed_by))
 
     # --- what the user does ---------------------------------------------------------------
 

@@ -8,8 +8,13 @@ local M = {}
 M.NAME = 'abap_adt'
 
 --- Synchronous requests in flight (reading, saving, resolving). A question from the server
---- waits until they are done, so it never pops up in the middle of a :write.
+--- that comes after their answer waits until they are done, so it never pops up in the
+--- middle of a :write.
 M.busy = 0
+
+--- The synchronous requests being waited for, innermost last:
+--- { answered: boolean, deferrable: boolean, asked: boolean }.
+local waits = {}
 
 local client_id --- @type integer|nil the client we started last
 
@@ -22,19 +27,41 @@ function M.get()
   end
 end
 
+--- The answers to the server's conflict question (lsp_server/features/conflicts.py).
+local CONFLICT_ACTIONS = { ['Reload theirs'] = true, ['Overwrite with mine'] = true, Merge = true }
+
+--- Let the coroutine `co` sleep `ms` milliseconds.
+local function pause(co, ms)
+  vim.defer_fn(function()
+    coroutine.resume(co)
+  end, ms)
+  coroutine.yield()
+end
+
 --- window/showMessageRequest: ask with vim.ui.select (any picker plugin may provide it).
 --- Runs in a coroutine (Neovim dispatches server requests that way); the chosen action, or
 --- null when dismissed, is the response.
+---
+--- A question that arrives while a synchronous request still waits for its answer is part of
+--- that request (the server asks for a transport request before it can save). Neovim takes
+--- no keys while it waits, so a picker could not be answered: a save stops waiting (it
+--- finishes when the question is answered, see document.write) and the question is asked
+--- afterwards; any other request gets the question at once (a built-in prompt works there).
+--- A question that comes after the answer (a save conflict) waits until the :write has
+--- reported its outcome.
 local function show_message_request(err, params, ctx)
   local co, is_main = coroutine.running()
   if not co or is_main then -- cannot wait for an answer here: let Neovim's handler do it
     return vim.lsp.handlers['window/showMessageRequest'](err, params, ctx)
   end
-  while M.busy > 0 do -- let the :write that caused the question report first
-    vim.defer_fn(function()
-      coroutine.resume(co)
-    end, 20)
-    coroutine.yield()
+  local blocked = waits[#waits]
+  if blocked and not blocked.answered then
+    blocked.asked = true
+  end
+  if not (blocked and not blocked.answered and not blocked.deferrable) then
+    while M.busy > 0 do
+      pause(co, 20)
+    end
   end
   local actions = params.actions or {}
   vim.ui.select(actions, {
@@ -50,7 +77,7 @@ local function show_message_request(err, params, ctx)
     end)
   end)
   local choice = coroutine.yield()
-  if choice ~= vim.NIL then
+  if choice ~= vim.NIL and CONFLICT_ACTIONS[choice.title] then
     -- The server resolves on its own and does not report back: the buffer stays modified
     -- until the next :w, which then saves only what is still unsaved (usually nothing).
     util.notify(
@@ -123,6 +150,42 @@ local function follow_documents(client)
   end
 end
 
+--- Show our diagnostics as the `diagnostics` option says (default: with their messages as
+--- virtual text, which Neovim 0.11 turned off by default, so a syntax error is more than a
+--- sign). Left alone when the option is false or the user shows virtual text or lines
+--- globally already.
+--- @param client vim.lsp.Client
+local function show_diagnostics(client)
+  local wanted = config.options.diagnostics
+  local global = vim.diagnostic.config() or {}
+  if type(wanted) ~= 'table' or global.virtual_text or global.virtual_lines then
+    return
+  end
+  vim.diagnostic.config(wanted, vim.lsp.diagnostic.get_namespace(client.id, false))
+end
+
+--- Keep the code lenses ("Run tests" over local test classes and methods) of a buffer
+--- current, when the `codelens` option asks for it (Neovim shows lenses only when asked).
+--- @param client vim.lsp.Client
+--- @param bufnr integer
+local function show_code_lenses(client, bufnr)
+  if not config.options.codelens or not client:supports_method('textDocument/codeLens') then
+    return
+  end
+  local function refresh()
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.lsp.buf_is_attached(bufnr, client.id) then
+      vim.lsp.codelens.refresh({ bufnr = bufnr })
+    end
+  end
+  vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
+    group = vim.api.nvim_create_augroup('abap_adt_codelens_' .. bufnr, { clear = true }),
+    buffer = bufnr,
+    desc = 'abap-adt: refresh the code lenses',
+    callback = refresh,
+  })
+  vim.schedule(refresh)
+end
+
 --- Start the client (or return the running one), initialized.
 --- @return vim.lsp.Client
 function M.ensure()
@@ -154,8 +217,16 @@ function M.ensure()
         ['window/showMessageRequest'] = show_message_request,
         ['window/showMessage'] = show_message,
         ['workspace/applyEdit'] = apply_edit,
+        ['adt/baseVersion'] = function(_, params)
+          require('abap_adt.document').follow_base(params)
+        end,
       },
-      on_attach = opts.on_attach,
+      on_attach = function(client, bufnr)
+        show_code_lenses(client, bufnr)
+        if opts.on_attach then
+          opts.on_attach(client, bufnr)
+        end
+      end,
       on_exit = function(code, signal)
         if code ~= 0 or (signal ~= 0 and signal ~= 15) then
           vim.schedule(function()
@@ -181,6 +252,7 @@ function M.ensure()
       error('cannot start the language server: ' .. table.concat(cmd, ' '), 0)
     end
     follow_documents(client)
+    show_diagnostics(client)
   end
   if not client.initialized then
     vim.wait(opts.timeout, function()
@@ -194,29 +266,56 @@ function M.ensure()
 end
 
 --- Send a request and wait for the answer (starting the server if needed).
+---
+--- With `opts.on_late`, the wait ends early when the server asks the user something before
+--- it can answer (see show_message_request): the result is then `nil, { deferred = true }`
+--- and `opts.on_late(result, err)` runs when the answer comes.
 --- @param method string
 --- @param params table
 --- @param bufnr integer|nil pending changes of this buffer are sent first
---- @return any result, table|nil err  err: { code?, message, data? }
-function M.request(method, params, bufnr)
+--- @param opts { on_late?: fun(result: any, err: table|nil) }|nil
+--- @return any result, table|nil err  err: { code?, message, data?, deferred? }
+function M.request(method, params, bufnr, opts)
+  opts = opts or {}
   local started, client = pcall(M.ensure)
   if not started then
     return nil, { message = tostring(client) }
   end
-  M.busy = M.busy + 1
-  local ok, resp, err =
-    pcall(client.request_sync, client, method, params, config.options.timeout, bufnr)
-  M.busy = M.busy - 1
-  if not ok then
-    return nil, { message = tostring(resp) }
-  elseif not resp then -- err: 'timeout' or 'interrupted'
-    local timeout = config.options.timeout
-    return nil,
-      { message = err == 'timeout' and ('no answer within %d ms'):format(timeout) or tostring(err) }
-  elseif resp.err then
-    return nil, resp.err
+  local wait = { answered = false, deferrable = opts.on_late ~= nil, asked = false }
+  local answer = {} --- @type { err?: table, result?: any }
+  local late --- @type fun(result: any, err: table|nil)|nil
+  local sent, request_id = client:request(method, params, function(err, result)
+    wait.answered, answer.err, answer.result = true, err, result
+    if late then
+      late(result, err)
+    end
+  end, bufnr)
+  if not sent then
+    return nil, { message = 'the language server is not running' }
   end
-  return resp.result
+  M.busy = M.busy + 1
+  table.insert(waits, wait)
+  local timeout = config.options.timeout
+  local ok, code = vim.wait(timeout, function()
+    return wait.answered or (wait.deferrable and wait.asked)
+  end, 10)
+  table.remove(waits)
+  M.busy = M.busy - 1
+  if wait.answered then
+    if answer.err then
+      return nil, answer.err
+    end
+    return answer.result
+  elseif ok then -- the server asks first; its answer comes later
+    late = opts.on_late
+    return nil, { deferred = true, message = 'waiting for your answer to the question' }
+  end
+  client:cancel_request(request_id)
+  return nil,
+    {
+      message = code == -1 and ('no answer within %d ms'):format(timeout)
+        or 'interrupted (the request was cancelled)',
+    }
 end
 
 --- Send a request; `callback(result, err)` runs when the answer is there.

@@ -27,6 +27,13 @@ M.defaults = {
   debounce_text_changes = 0,
   --- Filetype of the buffers (also the languageId of didOpen).
   filetype = 'abap',
+  --- vim.diagnostic.config() for the server's diagnostics (syntax check, activation, unit
+  --- tests, ATC). The default shows their messages as virtual text; false leaves Neovim's
+  --- settings alone (they also apply when you enable virtual text or lines globally).
+  diagnostics = { virtual_text = true },
+  --- Show the server's code lenses ("Run tests" over local test classes and methods; run
+  --- the one on the cursor line with vim.lsp.codelens.run()).
+  codelens = true,
 }
 
 M.options = vim.deepcopy(M.defaults)
@@ -37,6 +44,9 @@ function M.set(opts)
   -- lists are values, not merged by index: take the command as given
   if opts and opts.cmd then
     M.options.cmd = opts.cmd
+  end
+  if opts and opts.diagnostics ~= nil then -- false, or a table that replaces ours
+    M.options.diagnostics = opts.diagnostics
   end
 end
 

@@ -18,7 +18,7 @@ local OURS_MARK, THEIRS_MARK = '<<<<<<< yours (unsaved)', '>>>>>>> server'
 --- @param bufnr integer
 --- @param fields table values to set
 --- @param clear string[]|nil keys to remove
-local function update_state(bufnr, fields, clear)
+function M.update_state(bufnr, fields, clear)
   local state = vim.b[bufnr].abap_adt or {}
   for key, value in pairs(fields) do
     state[key] = value
@@ -67,6 +67,10 @@ end
 --- The text of the buffer as the server sees it.
 M.text = sync.buffer_text
 
+--- While positive, a failed read only records its reason in b:abap_adt.error (the caller,
+--- :AdtOpen, reports it and wipes the buffer) instead of raising it as an error.
+M.quiet_reads = 0
+
 --- BufReadCmd: read the document from the server, fill the buffer, attach the client
 --- (which sends didOpen with the same text).
 --- @param bufnr integer
@@ -94,11 +98,29 @@ function M.read(bufnr)
     vim.lsp.buf_attach_client(bufnr, client.ensure().id)
   end)
   if not ok then
-    vim.b[bufnr].abap_adt = { loaded = false }
+    vim.b[bufnr].abap_adt = { loaded = false, error = tostring(err) }
     vim.bo[bufnr].buftype = 'acwrite'
     vim.bo[bufnr].swapfile = false
-    util.notify(('cannot read %s: %s'):format(uri, err), levels.ERROR)
+    if M.quiet_reads == 0 then
+      util.notify(('cannot read %s: %s'):format(uri, err), levels.ERROR)
+    end
   end
+end
+
+--- adt/baseVersion: the server version the buffer is based on changed (a save, a reload, a
+--- refresh after somebody else saved, an agent's edit); b:abap_adt follows it.
+--- @param params { uri: string, token: string, changedAt?: integer, changedBy?: string }
+function M.follow_base(params)
+  local bufnr = util.find_buffer(params.uri)
+  local state = bufnr and vim.b[bufnr].abap_adt
+  if not (state and state.loaded) then
+    return
+  end
+  M.update_state(
+    bufnr,
+    { token = params.token, changedAt = params.changedAt, changedBy = params.changedBy },
+    params.changedBy == nil and { 'changedBy' } or nil
+  )
 end
 
 --- Make sure the server has the buffer open (after a server restart it has not). The
@@ -121,7 +143,7 @@ local function report_conflict(bufnr, uri, conflict)
   local details = type(conflict) == 'table' and conflict.details or {}
   local by = details.changedBy ~= nil and details.changedBy ~= vim.NIL and details.changedBy
     or 'somebody else'
-  update_state(bufnr, { conflict = details })
+  M.update_state(bufnr, { conflict = details })
   -- the server asks what to do unless the user turned its question off
   local asks = (config.options.init_options or {}).askOnConflict ~= false
   util.notify(
@@ -148,7 +170,11 @@ local function report_result(bufnr, uri, result, in_write)
     else
       util.mark_saved(bufnr)
     end
-    update_state(bufnr, { token = result.token }, { 'conflict' })
+    M.update_state(bufnr, {
+      token = result.token,
+      changedAt = result.changedAt,
+      changedBy = result.changedBy,
+    }, { 'conflict' })
     local message = ({
       saved = ('saved %s (%s change%s)'):format(
         name,
@@ -167,7 +193,7 @@ local function report_result(bufnr, uri, result, in_write)
   elseif status == 'mergeConflicts' then
     local conflicts = result.conflicts or {}
     local first = conflicts[1] and conflicts[1][1]
-    update_state(bufnr, {}, { 'conflict' })
+    M.update_state(bufnr, {}, { 'conflict' })
     util.notify(
       (
         'NOT saved: %s has %d overlapping change%s, marked with %s ... %s%s. '
@@ -248,15 +274,41 @@ function M.write(bufnr, target, force)
     util.notify(('NOT saved %s: %s'):format(util.describe(uri), err), levels.ERROR)
     return
   end
-  local result, rpc_err = client.request('adt/saveDocument', { uri = uri }, bufnr)
-  if not result then
+  local result, rpc_err = client.request('adt/saveDocument', { uri = uri }, bufnr, {
+    on_late = function(late, late_err)
+      M.report_late(bufnr, uri, late, late_err, 'NOT saved')
+    end,
+  })
+  if rpc_err and rpc_err.deferred then
+    util.notify(
+      ('%s: answer the question; the save finishes then'):format(util.describe(uri)),
+      levels.WARN
+    )
+  elseif not result then
     util.notify(
       ('NOT saved %s: %s'):format(util.describe(uri), util.error_text(rpc_err)),
       levels.ERROR
     )
+  else
+    report_result(bufnr, uri, result, true)
+  end
+end
+
+--- The answer to a save or resolve that stopped waiting for it (the server asked the user
+--- something first): report it, and mark the buffer saved when it is.
+--- @param failed string how a failure starts ("NOT saved")
+function M.report_late(bufnr, uri, result, err, failed)
+  if not vim.api.nvim_buf_is_loaded(bufnr) then
     return
   end
-  report_result(bufnr, uri, result, true)
+  if result then
+    report_result(bufnr, uri, result, false)
+  else
+    util.notify(
+      ('%s %s: %s'):format(failed, util.describe(uri), util.error_text(err)),
+      levels.ERROR
+    )
+  end
 end
 
 M.CHOICES = { 'reload', 'overwrite', 'merge' }
@@ -274,8 +326,18 @@ function M.resolve(bufnr, choice)
     util.notify('not an open adt:// buffer', levels.ERROR)
     return
   end
-  local result, err = client.request('adt/resolveConflict', { uri = uri, choice = choice }, bufnr)
-  if not result then
+  local result, err = client.request('adt/resolveConflict', { uri = uri, choice = choice }, bufnr, {
+    on_late = function(late, late_err)
+      M.report_late(bufnr, uri, late, late_err, ('cannot resolve (%s)'):format(choice))
+    end,
+  })
+  if err and err.deferred then
+    util.notify(
+      ('%s: answer the question; resolving (%s) finishes then'):format(util.describe(uri), choice),
+      levels.WARN
+    )
+    return
+  elseif not result then
     util.notify(
       ('cannot resolve (%s) %s: %s'):format(choice, util.describe(uri), util.error_text(err)),
       levels.ERROR

@@ -9,9 +9,15 @@
 --- Then :edit adt://A4H/sap/bc/adt/programs/programs/zdemo_report/source/main, or
 --- :AdtOpen zdemo_report. See editors/nvim/README.md.
 local client = require('abap_adt.client')
+local commands = require('abap_adt.commands')
+local compare = require('abap_adt.compare')
 local config = require('abap_adt.config')
+local create = require('abap_adt.create')
 local document = require('abap_adt.document')
 local objects = require('abap_adt.objects')
+local quality = require('abap_adt.quality')
+local transport = require('abap_adt.transport')
+local util = require('abap_adt.util')
 
 local M = {}
 
@@ -25,54 +31,15 @@ M.read = document.read
 M.write = document.write
 M.resolve = document.resolve
 M.activate = document.activate
+M.test = quality.test
+M.atc = quality.atc
+M.new = create.new
+M.choose_transport = transport.choose
+M.compare = compare.compare
 M.text = document.text
 M.client = client.get
 M.start = client.ensure
 M.stop = client.stop
-
---- @return integer
-local function current_buffer()
-  return vim.api.nvim_get_current_buf()
-end
-
-local function define_commands()
-  local command = vim.api.nvim_create_user_command
-  command('AdtOpen', function(opts)
-    local name = opts.fargs[1] or vim.fn.expand('<cword>')
-    if name == '' then
-      vim.notify('abap-adt: :AdtOpen {name} [include]', vim.log.levels.ERROR)
-      return
-    end
-    objects.open(name, opts.fargs[2])
-  end, {
-    nargs = '*',
-    desc = 'Open an ABAP object: [SYSTEM:]NAME [definitions|implementations|macros|testclasses]',
-    complete = function(_, line)
-      if #vim.split(line, '%s+', { trimempty = true }) >= 2 then
-        return { 'main', 'definitions', 'implementations', 'macros', 'testclasses' }
-      end
-      return {}
-    end,
-  })
-  command('AdtSearch', function(opts)
-    objects.search(opts.args)
-  end, { nargs = 1, desc = 'Search ABAP objects (* is the wildcard) into the quickfix list' })
-  command('AdtIncludes', function()
-    objects.includes(current_buffer())
-  end, { desc = 'Open another include of the object in this buffer' })
-  command('AdtActivate', function()
-    document.activate(current_buffer())
-  end, { desc = 'Activate the object in this buffer' })
-  command('AdtResolve', function(opts)
-    document.resolve(current_buffer(), opts.args)
-  end, {
-    nargs = 1,
-    desc = 'Resolve a save conflict: reload (theirs), overwrite (with mine) or merge',
-    complete = function()
-      return document.CHOICES
-    end,
-  })
-end
 
 local function define_autocmds()
   local group = vim.api.nvim_create_augroup(GROUP, { clear = true })
@@ -115,7 +82,13 @@ end
 --- does it again, which is harmless).
 function M.register()
   define_autocmds()
-  define_commands()
+  commands.define()
+  -- a code lens "Run tests" runs here, so its outcome is shown like :AdtTest's
+  vim.lsp.commands['adt.runUnitTests'] = function(command, ctx)
+    local uri, scope = unpack(command.arguments or {})
+    local bufnr = type(uri) == 'string' and util.find_buffer(uri) or ctx.bufnr
+    quality.test(bufnr, type(scope) == 'table' and scope or nil)
+  end
 end
 
 --- @param opts table|nil see lua/abap_adt/config.lua

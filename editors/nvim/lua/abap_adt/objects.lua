@@ -6,11 +6,54 @@ local M = {}
 
 local levels = vim.log.levels
 
+--- The sources of a class besides its main one; other objects have only `main`.
+M.INCLUDES = { 'main', 'definitions', 'implementations', 'macros', 'testclasses' }
+
 --- :edit a document URI (escaped: the % of %2f in namespaced names would otherwise expand
---- to the current file name).
+--- to the current file name). A buffer the server could not fill is wiped again, so a failed
+--- open leaves nothing behind; the reason is shown once, as a message.
 --- @param uri string
+--- @return boolean opened
 function M.edit(uri)
-  vim.cmd('edit ' .. vim.fn.fnameescape(uri))
+  local document = require('abap_adt.document')
+  local failed = util.find_buffer(uri)
+  if failed and (vim.b[failed].abap_adt or {}).loaded == false then
+    vim.api.nvim_buf_delete(failed, { force = true }) -- an earlier failed :edit: read again
+  end
+  document.quiet_reads = document.quiet_reads + 1
+  local ok, err = pcall(vim.cmd.edit, vim.fn.fnameescape(uri))
+  document.quiet_reads = document.quiet_reads - 1
+  if not ok then -- e.g. E37, the current buffer has unsaved changes
+    err = tostring(err)
+    util.notify(err:match('Vim%(%a+%):(.*)$') or err, levels.ERROR)
+    return false
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  local state = vim.b[bufnr].abap_adt
+  if vim.api.nvim_buf_get_name(bufnr) == uri and state and state.loaded == false then
+    util.notify(('cannot open %s: %s'):format(uri, state.error or 'unknown error'), levels.ERROR)
+    vim.api.nvim_buf_delete(bufnr, { force = true })
+    return false
+  end
+  return true
+end
+
+--- The object name under the cursor: letters, digits, `_` and the slashes of a namespace
+--- (`/ABC/CL_X`), which the keyword under the cursor (<cword>) would cut.
+--- @return string
+function M.name_under_cursor()
+  local line = vim.api.nvim_get_current_line()
+  local col = vim.api.nvim_win_get_cursor(0)[2] + 1
+  local start, finish = col, col - 1
+  while start > 1 and line:sub(start - 1, start - 1):match('[%w_/]') do
+    start = start - 1
+  end
+  while finish < #line and line:sub(finish + 1, finish + 1):match('[%w_/]') do
+    finish = finish + 1
+  end
+  -- "/abc/cl_x" keeps its slashes; a slash that starts no namespace is not part of a name
+  local name = line:sub(start, finish):match('^/?[%w_]+/[%w_]+$') or line:sub(start, finish)
+  return name:match('[%w_]') and name or vim.fn.expand('<cword>')
 end
 
 --- @param hit table a search hit
@@ -30,6 +73,14 @@ end
 --- @param include string|nil class include (definitions, implementations, macros, testclasses)
 --- @param object_type string|nil e.g. CLAS/OC, when the name is ambiguous
 function M.open(name, include, object_type)
+  if include and not vim.tbl_contains(M.INCLUDES, include:lower()) then
+    util.notify(
+      ('%s is not an include; use one of %s'):format(include, table.concat(M.INCLUDES, ', ')),
+      levels.ERROR
+    )
+    return
+  end
+  include = include and include:lower()
   local system
   if name:find(':', 1, true) then
     system, name = name:match('^([^:]*):(.*)$')

@@ -6,6 +6,17 @@ function M.is_adt_uri(uri)
   return type(uri) == 'string' and uri:sub(1, 6) == 'adt://'
 end
 
+--- The loaded buffer named `uri`, if any (without creating one, unlike vim.uri_to_bufnr).
+--- @param uri string
+--- @return integer|nil
+function M.find_buffer(uri)
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.api.nvim_buf_get_name(bufnr) == uri then
+      return bufnr
+    end
+  end
+end
+
 --- A short name for messages: "ZDEMO_REPORT", "ZCL_DEMO_GREETER (implementations)",
 --- "/ABC/CL_X".
 --- @param uri string
@@ -69,6 +80,45 @@ function M.mark_saved(bufnr)
     M.marking[bufnr] = nil
   end
   vim.bo[bufnr].modified = false
+end
+
+--- vim.ui.input inside a coroutine: the text entered, or nil when cancelled. Works with
+--- synchronous and asynchronous input plugins alike.
+--- @param opts table vim.ui.input options
+--- @return string|nil
+function M.input(opts)
+  local co = assert(coroutine.running(), 'util.input needs a coroutine')
+  vim.ui.input(opts, function(text)
+    vim.schedule(function() -- after our yield, also when vim.ui.input answered at once
+      coroutine.resume(co, text)
+    end)
+  end)
+  return coroutine.yield()
+end
+
+--- vim.ui.select inside a coroutine: the chosen item, or nil when dismissed.
+--- @param items any[]
+--- @param opts table vim.ui.select options
+--- @return any|nil
+function M.select(items, opts)
+  local co = assert(coroutine.running(), 'util.select needs a coroutine')
+  vim.ui.select(items, opts, function(item)
+    vim.schedule(function()
+      coroutine.resume(co, item)
+    end)
+  end)
+  return coroutine.yield()
+end
+
+--- Run `fn` as a coroutine (for a sequence of questions); an error in it becomes a message.
+--- @param fn fun()
+function M.run(fn)
+  coroutine.wrap(function()
+    local ok, err = xpcall(fn, debug.traceback)
+    if not ok then
+      M.notify(tostring(err), vim.log.levels.ERROR)
+    end
+  end)()
 end
 
 return M
