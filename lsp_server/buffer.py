@@ -15,6 +15,7 @@ are ordinary characters (``str.splitlines`` would break on them and shift every 
 from __future__ import annotations
 
 import difflib
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -36,11 +37,19 @@ def encoding_name(value: object) -> str:
     return name
 
 
-def split_text(text: str) -> list[str]:
-    """Editor lines of a text: the empty text is one empty line."""
+def split_text(text: str | Sequence[str]) -> list[str]:
+    """Editor lines of a text: the empty text is one empty line. Lines given as lines (a
+    cached read's) are taken as they are, so the buffer shares their strings."""
+    if not isinstance(text, str):
+        return list(text) or [""]
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text.split("\n")
+
+
+def _untouched(count: int) -> array[int]:
+    """``count`` origins of lines touched since the base."""
+    return array("i", (-1,)) * count
 
 
 def units_to_index(line: str, units: int, encoding: str) -> int:
@@ -149,7 +158,7 @@ class TextBuffer:
 
     __slots__ = ("_base", "_bottom", "_origin", "_top", "clamped", "encoding", "lines")
 
-    def __init__(self, text: str, encoding: str = UTF16) -> None:
+    def __init__(self, text: str | Sequence[str], encoding: str = UTF16) -> None:
         self.encoding = encoding_name(encoding)
         self.lines = split_text(text)
         self.clamped = 0  # positions past the end of a line or document (the caller logs)
@@ -169,17 +178,18 @@ class TextBuffer:
     def line_count(self) -> int:
         return len(self.lines)
 
-    def rebase(self, text: str | None = None) -> None:
+    def rebase(self, text: str | Sequence[str] | None = None) -> None:
         """Adopt a new base: the current text (after a save) or ``text`` (after a reload)."""
         if text is not None:
             self.lines = split_text(text)
         self._base: list[str] = list(self.lines)
-        # _origin[i] is the base index line i still is, or -1 once it has been touched.
-        self._origin: list[int] = list(range(len(self.lines)))
+        # _origin[i] is the base index line i still is, or -1 once it has been touched (a
+        # machine-int array: a list of ints costs 36 bytes a line, this 4).
+        self._origin = array("i", range(len(self.lines)))
         self._top: int | None = None  # lines above this index are untouched since the base
         self._bottom = 0  # this many lines at the end are untouched since the base
 
-    def set_base(self, text: str) -> None:
+    def set_base(self, text: str | Sequence[str]) -> None:
         """Adopt ``text`` as the base but keep the current lines (edits made meanwhile stay).
 
         When the lines equal the new base the document is clean; otherwise every line counts
@@ -190,7 +200,7 @@ class TextBuffer:
             self.rebase()
             return
         self._base = base
-        self._origin = [-1] * len(self.lines)
+        self._origin = _untouched(len(self.lines))
         self._top, self._bottom = 0, 0
 
     # --- edits ----------------------------------------------------------------------------
@@ -206,7 +216,7 @@ class TextBuffer:
         if start is None or end is None:
             old = len(self.lines)
             self.lines = split_text(text)
-            self._origin = [-1] * len(self.lines)
+            self._origin = _untouched(len(self.lines))
             self._touch(0, old - 1, old)
             return
         last = len(self.lines) - 1
@@ -242,7 +252,7 @@ class TextBuffer:
         if len(replacement) == 1 and start_line == end_line:
             self._origin[start_line] = -1
         else:
-            self._origin[start_line : end_line + 1] = [-1] * len(replacement)
+            self._origin[start_line : end_line + 1] = _untouched(len(replacement))
         self._touch(start_line, end_line, old_count)
 
     def _index(self, line: str, units: int) -> int:

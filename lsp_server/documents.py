@@ -64,8 +64,9 @@ class OpenDocument:
     def dirty(self) -> bool:
         return self.buffer.dirty
 
-    def adopt_base(self, text: str, token: str) -> None:
-        """The server's ``text`` with ``token`` is what this document is based on now."""
+    def adopt_base(self, text: str | Sequence[str], token: str) -> None:
+        """The server's ``text`` (or its lines) with ``token`` is what this document is based
+        on now."""
         moved = self.base_token is not None and token != self.base_token
         self.buffer.set_base(text)
         self.base_token = token
@@ -113,12 +114,17 @@ class Documents:
 
     def open(self, ref: DocumentRef, text: str, version: int, encoding: str) -> OpenDocument:
         """Open a document; ``base_ready`` is set at once when its read is known."""
-        doc = OpenDocument(ref=ref, buffer=TextBuffer(text, encoding), version=version)
+        loaded = self._loaded.pop(ref.uri, None)
+        # The editor opens what it read: then the buffer shares the cached lines' strings
+        # (half the memory of an open document) instead of splitting the text again.
+        lines: tuple[str, ...] | None = None
+        if loaded is not None and loaded.lines and text == loaded.content:
+            lines = loaded.lines
+        doc = OpenDocument(ref=ref, buffer=TextBuffer(lines or text, encoding), version=version)
         doc.on_rebase = self._rebased
         self._open[ref.uri] = doc
-        loaded = self._loaded.pop(ref.uri, None)
         if loaded is not None:
-            doc.adopt_base(loaded.content, loaded.token)
+            doc.adopt_base(lines or loaded.content, loaded.token)
         return doc
 
     def _rebased(self, doc: OpenDocument) -> None:
