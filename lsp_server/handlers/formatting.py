@@ -117,32 +117,31 @@ async def _code_actions(
     return actions
 
 
+async def _format(
+    ls: AdtLanguageServer, uri: str, lines: tuple[int, int] | None
+) -> list[types.TextEdit] | None:
+    """The pretty printer's edits for a document (or some of its lines); none for others."""
+    if uri not in ls.adt.documents:
+        return None
+    try:
+        found = await ls.adt.formatting.format(uri, lines)
+    except AdtError as exc:
+        raise source_error(exc) from exc
+    return ls.text_edits(uri, found.edits)
+
+
 def register(server: AdtLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     async def formatting(
         ls: AdtLanguageServer, params: types.DocumentFormattingParams
     ) -> list[types.TextEdit] | None:
-        uri = params.text_document.uri
-        if uri not in ls.adt.documents:
-            return None
-        try:
-            found = await ls.adt.formatting.format(uri)
-        except AdtError as exc:
-            raise source_error(exc) from exc
-        return ls.text_edits(uri, found.edits)
+        return await _format(ls, params.text_document.uri, None)
 
     @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
     async def range_formatting(
         ls: AdtLanguageServer, params: types.DocumentRangeFormattingParams
     ) -> list[types.TextEdit] | None:
-        uri = params.text_document.uri
-        if uri not in ls.adt.documents:
-            return None
-        try:
-            found = await ls.adt.formatting.format(uri, _lines(params.range))
-        except AdtError as exc:
-            raise source_error(exc) from exc
-        return ls.text_edits(uri, found.edits)
+        return await _format(ls, params.text_document.uri, _lines(params.range))
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,

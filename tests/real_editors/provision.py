@@ -259,8 +259,14 @@ def package_extension(node: Path, vsce_bin: Path) -> Path:
 
 
 def install_extension(node: Path, server: Path, vsix: Path) -> Path:
-    """Install the .vsix into a code-server extensions directory of the suite's own."""
+    """Install the .vsix into a code-server extensions directory of the suite's own.
+
+    The directory starts empty on every run: a run interrupted while installing leaves a
+    half-installed copy behind, and code-server then refuses the next install until "VS Code
+    restarts".
+    """
     extensions = CACHE / "extensions"
+    shutil.rmtree(extensions, ignore_errors=True)
     _run(
         "the extension in code-server",
         [
