@@ -47,6 +47,14 @@ def seed_program(folder: Path, lines: int) -> str:
     return name
 
 
+def seeded_emulator(sizes: list[int]) -> tuple[Emulator, list[str]]:
+    """An emulator seeded with one program per size (names in the same order); the seed
+    folder is gone once the emulator has read it."""
+    with tempfile.TemporaryDirectory(prefix="abap-adt-bench-") as folder:
+        names = [seed_program(Path(folder), size) for size in sizes]
+        return Emulator(seed_dirs=[folder]), names
+
+
 def _changes(uri: str, text: str, count: int, seed: int) -> bytes:
     rng = random.Random(seed)
     lines = text.count("\n") + 1
@@ -105,9 +113,8 @@ def run(
     sizes: list[int], changes: int, anchor_budget: float
 ) -> list[tuple[int, float, float, int]]:
     rows = []
-    emulator_folder = Path(tempfile.mkdtemp(prefix="abap-adt-bench-"))
-    names = {size: seed_program(emulator_folder, size) for size in sizes}
-    emulator = Emulator(seed_dirs=[emulator_folder])
+    emulator, seeded = seeded_emulator(sizes)
+    names = dict(zip(sizes, seeded, strict=True))
     with emulator.serve_in_thread() as url:
         options = {
             "systems": [{"name": "A4H", "url": url, "user": "DEVELOPER", "password": "developer"}],

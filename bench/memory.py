@@ -18,14 +18,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from keystroke import seed_program
+from keystroke import seeded_emulator
 from lspwire import StdioServer
-
-from adt.emulator import Emulator
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -65,10 +62,8 @@ def measure(
 
 
 def run(count: int, total_lines: int, runs: int) -> dict[str, tuple[int, int]]:
-    folder = Path(tempfile.mkdtemp(prefix="abap-adt-bench-"))
     per_document = total_lines // count
-    names = [seed_program(folder, per_document + index) for index in range(count)]
-    emulator = Emulator(seed_dirs=[folder])
+    emulator, names = seeded_emulator([per_document + index for index in range(count)])
     texts = [
         emulator.source(f"/sap/bc/adt/programs/programs/{name}/source/main") or "" for name in names
     ]

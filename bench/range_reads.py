@@ -15,14 +15,12 @@ from __future__ import annotations
 import asyncio
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from keystroke import seed_program
+from keystroke import seeded_emulator
 from support_path import emulated_client
 
-from adt.emulator import Emulator
 from adt.source import SourceService
 from adt.source.lines import read_range
 
@@ -50,9 +48,7 @@ async def _ours(service: SourceService, url: str, first: int) -> float:
 
 
 async def measure(size: int) -> tuple[float, float, float]:
-    folder = Path(tempfile.mkdtemp(prefix="abap-adt-bench-"))
-    name = seed_program(folder, size)
-    emulator = Emulator(seed_dirs=[folder])
+    emulator, (name,) = seeded_emulator([size])
     service = SourceService(emulated_client(emulator), system="A4H")
     url = f"/sap/bc/adt/programs/programs/{name}"
     await service.get_source_v2(url)  # cold: one GET fills the cache

@@ -15,17 +15,15 @@ from __future__ import annotations
 import asyncio
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
-from keystroke import seed_program
+from keystroke import seeded_emulator
 from support_path import emulated_client
 
-from adt.emulator import Emulator
 from adt.systems import Connections, EditorSettings, SystemsConfig
 from lsp_server.buffer import UTF16, Edit
 from lsp_server.editor import Diagnostic, Severity
@@ -73,9 +71,7 @@ class QuietEditor:
 
 
 async def one_save(run: int) -> tuple[float, Counting, int]:
-    folder = Path(tempfile.mkdtemp(prefix="abap-adt-bench-"))
-    name = seed_program(folder, SIZE)
-    emulator = Emulator(seed_dirs=[folder])
+    emulator, (name,) = seeded_emulator([SIZE])
     counting = Counting(httpx.ASGITransport(app=emulator.app))
     client = emulated_client(emulator, counting)
     connections = Connections(
