@@ -49,6 +49,8 @@ class OpenDocument:
     pending: tuple[int, str, str] | None = None
     pending_reached: asyncio.Event = field(default_factory=asyncio.Event)
     warned_token: str | None = None
+    # whether the source has an inactive version (saved, not activated); None: not known
+    inactive: bool | None = None
     check_findings: list[Diagnostic] = field(default_factory=list)
     conflict_findings: list[Diagnostic] = field(default_factory=list)
     debounce: asyncio.TimerHandle | None = None
@@ -87,7 +89,7 @@ class Documents:
         self._editor = editor
         self._open: dict[str, OpenDocument] = {}
         # Reads waiting for their didOpen; a read that is never opened expires.
-        self._loaded: TTLCache[str, SourceRead] = TTLCache(maxsize=64, ttl=120)
+        self._loaded: TTLCache[str, tuple[SourceRead, bool | None]] = TTLCache(maxsize=64, ttl=120)
         self.on_rebase: Callable[[OpenDocument], None] | None = None
 
     def __iter__(self) -> Iterator[OpenDocument]:
@@ -108,13 +110,13 @@ class Documents:
     def of_object(self, object_url: str) -> list[OpenDocument]:
         return [d for d in self._open.values() if d.ref.object_url == object_url]
 
-    def remember_read(self, uri: str, read: SourceRead) -> None:
+    def remember_read(self, uri: str, read: SourceRead, inactive: bool | None = None) -> None:
         """A read the editor is about to open: it becomes the document's base."""
-        self._loaded[uri] = read
+        self._loaded[uri] = (read, inactive)
 
     def open(self, ref: DocumentRef, text: str, version: int, encoding: str) -> OpenDocument:
         """Open a document; ``base_ready`` is set at once when its read is known."""
-        loaded = self._loaded.pop(ref.uri, None)
+        loaded, inactive = self._loaded.pop(ref.uri, (None, None))
         # The editor opens what it read: then the buffer shares the cached lines' strings
         # (half the memory of an open document) instead of splitting the text again.
         lines: tuple[str, ...] | None = None
@@ -122,10 +124,16 @@ class Documents:
             lines = loaded.lines
         doc = OpenDocument(ref=ref, buffer=TextBuffer(lines or text, encoding), version=version)
         doc.on_rebase = self._rebased
+        doc.inactive = inactive
         self._open[ref.uri] = doc
         if loaded is not None:
             doc.adopt_base(lines or loaded.content, loaded.token)
         return doc
+
+    def tell_base(self, doc: OpenDocument) -> None:
+        """Tell the editor about the document's base again although it did not move (an
+        activation: the same version, now active)."""
+        self._rebased(doc)
 
     def _rebased(self, doc: OpenDocument) -> None:
         if self.on_rebase is not None and self._open.get(doc.uri) is doc:

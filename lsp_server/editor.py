@@ -48,5 +48,10 @@ class Editor(Protocol):
     def publish(self, uri: str, diagnostics: Sequence[Diagnostic]) -> None: ...
 
     def base_version(
-        self, uri: str, token: str, changed_at: int | None, changed_by: str | None
+        self,
+        uri: str,
+        token: str,
+        changed_at: int | None,
+        changed_by: str | None,
+        inactive: bool | None = None,
     ) -> None: ...

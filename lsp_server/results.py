@@ -78,6 +78,7 @@ class DocumentRead:
     source_url: str
     object_type: str
     include_type: str | None
+    inactive: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -92,6 +93,7 @@ class DocumentRead:
             "objectType": self.object_type,
             "includeType": self.include_type,
             "system": self.system,
+            "inactive": self.inactive,
         }
 
 

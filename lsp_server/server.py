@@ -227,11 +227,22 @@ class AdtLanguageServer(LanguageServer):
         )
 
     def base_version(
-        self, uri: str, token: str, changed_at: int | None, changed_by: str | None
+        self,
+        uri: str,
+        token: str,
+        changed_at: int | None,
+        changed_by: str | None,
+        inactive: bool | None = None,
     ) -> None:
         self.protocol.notify(
             BASE_VERSION,
-            {"uri": uri, "token": token, "changedAt": changed_at, "changedBy": changed_by},
+            {
+                "uri": uri,
+                "token": token,
+                "changedAt": changed_at,
+                "changedBy": changed_by,
+                "inactive": inactive,
+            },
         )
 
     # --- the agent channel (MCP passthrough) -----------------------------------------------

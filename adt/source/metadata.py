@@ -41,6 +41,14 @@ class MetadataCache:
         return stamp.ms if stamp else 0
 
 
+def has_inactive(meta: ObjectMetadata, include: str) -> bool | None:
+    """Whether the object (or class include) has an inactive version, from its
+    ``adtcore:version``; ``None`` when the system names neither."""
+    part = meta.include(include) if meta.is_class else None
+    version = part.version if part is not None and part.version else meta.version
+    return {"inactive": True, "active": False}.get(version.lower())
+
+
 def changed_by(
     meta: ObjectMetadata | None, include: str, changed_at_ms: int | None = None
 ) -> str | None:

@@ -11,12 +11,13 @@ from adt.models import Message, ObjectMetadata
 from adt.source.cache import SourceCache
 from adt.source.errors import ObjectLocked, as_source_error
 from adt.source.locks import LockTable
-from adt.source.metadata import MetadataCache, changed_by
+from adt.source.metadata import MetadataCache, changed_by, has_inactive
 from adt.source.results import (
     ActivationOutcome,
     CheckOutcome,
     Finding,
     IncludeInfo,
+    LastChange,
     ObjectStructure,
     SearchHit,
 )
@@ -42,14 +43,20 @@ class ObjectOperations:
         self._metadata = metadata
         self._locks = locks
 
-    async def last_changed_by(self, object_url: str, include_type: str | None = None) -> str | None:
-        """Who changed the object (or class include) last: one fresh metadata request."""
+    async def last_change(self, object_url: str, include_type: str | None = None) -> LastChange:
+        """Who changed the object (or class include) last, and whether it has an inactive
+        version: one fresh metadata request. Never fails: what is not known stays ``None``."""
         target = resolve(self._system, object_url, None, include_type)
         try:
             meta = await self._metadata.get(target.ref.object_url, fresh=True)
         except Exception:
-            return None
-        return changed_by(meta, target.ref.include)
+            return LastChange()
+        include = target.ref.include
+        return LastChange(changed_by(meta, include), has_inactive(meta, include))
+
+    async def last_changed_by(self, object_url: str, include_type: str | None = None) -> str | None:
+        """Who changed the object (or class include) last: one fresh metadata request."""
+        return (await self.last_change(object_url, include_type)).changed_by
 
     async def object_identity(self, object_url: str) -> tuple[str, str]:
         """(name, package) of an object; from the metadata cache when fresh."""

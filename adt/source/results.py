@@ -71,6 +71,15 @@ class SourceRead:
 
 
 @dataclass(frozen=True)
+class LastChange:
+    """Who changed a source last, and whether it has an inactive version (saved, not yet
+    activated); ``None`` where the system did not say."""
+
+    changed_by: str | None = None
+    inactive: bool | None = None
+
+
+@dataclass(frozen=True)
 class GrepOutcome:
     matches: tuple[GrepMatch, ...]
     line_count: int

@@ -73,6 +73,7 @@ class SourceService:
         self.set_source = self.writes.set_source
         self.release_owner = self.locks.release_owner
         self.last_changed_by = self.objects.last_changed_by
+        self.last_change = self.objects.last_change
         self.object_identity = self.objects.object_identity
         self.object_structure = self.objects.object_structure
         self.check = self.objects.check

@@ -35,6 +35,8 @@ class Activation(Feature):
             report(f"Activating {ref.object_url}")
         outcome = await self.ctx.service_for(ref).activate(ref.object_url)
         self._diagnostics.publish_findings(ref.object_url, outcome.findings)
+        for opened in self.ctx.documents.of_object(ref.object_url):
+            self.ctx.documents.tell_base(opened)  # active now (or still not): the editor follows
         if report:
             report("done" if outcome.success else "failed")
         return ActivateResult(uri, outcome)

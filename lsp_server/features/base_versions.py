@@ -1,6 +1,7 @@
 """Telling the editor which server version an open document is based on (``adt/baseVersion``),
 whenever that changes: after a save, a reload, a refresh, a merge or an agent's edit. Editors
-show the token and who changed the source last (Neovim's ``b:abap_adt``)."""
+show the token, who changed the source last and whether it has an inactive version (Neovim's
+``b:abap_adt``, VS Code's status bar); an activation tells them again."""
 
 from __future__ import annotations
 
@@ -18,8 +19,11 @@ class BaseVersions(Feature):
     async def _tell(self, doc: OpenDocument, token: str) -> None:
         """Look up who changed the source (one metadata request), then tell the editor,
         unless the base has moved on meanwhile: the later move tells it instead."""
-        changed_by = await self.ctx.service_for(doc.ref).last_changed_by(
+        last = await self.ctx.service_for(doc.ref).last_change(
             doc.ref.object_url, doc.ref.include_type
         )
         if doc.base_token == token and self.ctx.documents.get(doc.uri) is doc:
-            self.ctx.editor.base_version(doc.uri, token, token_changed_at(token), changed_by)
+            doc.inactive = last.inactive
+            self.ctx.editor.base_version(
+                doc.uri, token, token_changed_at(token), last.changed_by, last.inactive
+            )

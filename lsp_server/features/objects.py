@@ -33,12 +33,13 @@ class Objects(Feature):
         next, and this read becomes its base."""
         ref = parse_uri(uri)
         service = self.ctx.service_for(ref)
-        # who changed it last comes from the metadata: fetched alongside, never fails the read
-        read, last_changed_by = await asyncio.gather(
+        # who changed it last and whether it is inactive come from the metadata: fetched
+        # alongside, never failing the read
+        read, last = await asyncio.gather(
             service.get_source_v2(ref.object_url, include_type=ref.include_type, fresh=fresh),
-            service.last_changed_by(ref.object_url, ref.include_type),
+            service.last_change(ref.object_url, ref.include_type),
         )
-        self.ctx.documents.remember_read(uri, read)
+        self.ctx.documents.remember_read(uri, read, last.inactive)
         return DocumentRead(
             uri=uri,
             system=ref.system,
@@ -46,11 +47,12 @@ class Objects(Feature):
             token=read.token,
             line_count=read.line_count,
             changed_at=read.changed_at,
-            changed_by=read.changed_by or last_changed_by,
+            changed_by=read.changed_by or last.changed_by,
             object_url=read.object_url,
             source_url=read.source_url,
             object_type=read.object_type,
             include_type=read.include_type,
+            inactive=last.inactive,
         )
 
     async def open_object(

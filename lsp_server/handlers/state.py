@@ -1,5 +1,6 @@
 """``adt/documentState``: what an editor shows about a document beside it (its system, the
-lock mode, and whether the server holds the object's lock for editing)."""
+lock mode, whether the server holds the object's lock for editing, and whether the source
+has an inactive version)."""
 
 from __future__ import annotations
 
@@ -35,4 +36,5 @@ def register(server: AdtLanguageServer) -> None:
             "locked": ls.adt.locks.holds(ref.object_url),
             "open": doc is not None,
             "dirty": doc is not None and doc.dirty,
+            "inactive": doc.inactive if doc is not None else None,
         }

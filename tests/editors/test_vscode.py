@@ -351,6 +351,7 @@ async def test_status_bar_follows_the_servers_lock(
         "locked": False,
         "open": True,
         "dirty": False,
+        "inactive": False,
     }
     assert _contract("status", {"state": state})["text"] == "$(unlock) A4H"
 
@@ -362,6 +363,36 @@ async def test_status_bar_follows_the_servers_lock(
     shown = _contract("status", {"state": locked})
     assert shown["text"] == "$(lock) A4H"
     assert shown["tooltip"].startswith(f"{NAME} on A4H: locked for your edits")
+
+
+@needs_node
+async def test_status_bar_shows_an_inactive_version_until_activation(
+    vscode: EditorClient, emulator: Emulator
+) -> None:
+    """A save leaves an inactive version (the system runs the active one): the status bar says
+    so, with what to do, until the object is activated."""
+    client = vscode
+    uri = (await client.request("adt/openObject", {"name": NAME}))["uri"]
+    read = await client.open(uri)
+    assert read["inactive"] is False
+    client.insert_line(uri, 0, "* not active yet")
+    assert (await client.save(uri))["status"] == "saved"
+
+    async def inactive() -> object:
+        return (await client.request("adt/documentState", {"uri": uri}))["inactive"]
+
+    await client.until(lambda: client.base_versions and client.base_versions[-1]["inactive"])
+    assert await inactive() is True
+    shown = _contract("status", {"state": await client.request("adt/documentState", {"uri": uri})})
+    assert shown["text"] == "$(unlock) A4H $(circle-outline) inactive"
+    assert "Saved but not activated" in shown["tooltip"]
+
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="adt.activate", arguments=[uri])
+    )
+    await client.until(lambda: client.base_versions[-1]["inactive"] is False)
+    assert await inactive() is False
+    assert emulator.locks() == []
 
 
 @needs_node

@@ -6,6 +6,7 @@ diagnostics with their messages on screen."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,12 @@ T.out.opened = details()
 vim.cmd('normal! ggO* mine')
 vim.cmd('write')
 T.out.saved = details()
+T.wait('inactive after the save', function() return vim.b.abap_adt.inactive == true end)
+@README_STATUSLINE@
+T.out.statusline_inactive = vim.api.nvim_eval_statusline(vim.o.statusline, {{}}).str
+vim.cmd('AdtActivate')
+T.wait('active after :AdtActivate', function() return vim.b.abap_adt.inactive == false end)
+T.out.statusline_active = vim.api.nvim_eval_statusline(vim.o.statusline, {{}}).str
 T.sync('colleague')            -- COLLEAGUE saves; the server refreshes the clean buffer
 T.wait('the refresh', function() return T.text():find('COLLEAGUE', 1, true) end)
 T.wait('the new token', function() return vim.b.abap_adt.token ~= T.out.saved.token end)
@@ -172,8 +179,9 @@ def agent_patch(emulator_url: str) -> dict[str, Any]:
 def test_buffer_details_follow_the_server(
     tmp_path: Path, emulator: Emulator, emulator_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """b:abap_adt names the token and who changed the source, after opening, saving, a
-    colleague's change picked up by polling, and an agent's edit through the editor."""
+    """b:abap_adt names the token, who changed the source and whether it is inactive, after
+    opening, saving, activating, a colleague's change picked up by polling, and an agent's
+    edit through the editor."""
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
     monkeypatch.setenv("ABAP_ADT_RUNTIME_DIR", str(runtime))  # the bridge looks here
@@ -188,7 +196,7 @@ def test_buffer_details_follow_the_server(
     result = run_nvim(
         tmp_path,
         emulator_url,
-        FOLLOW_THE_SERVER,
+        FOLLOW_THE_SERVER.replace("@README_STATUSLINE@", readme_statusline()),
         init_options={"pollInterval": 0.2},
         on_sync={
             "colleague": colleague,
@@ -199,6 +207,9 @@ def test_buffer_details_follow_the_server(
     assert opened["changedBy"] == "COLLEAGUE" and opened["token"] == opened["fresh"]
     assert saved["changedBy"] == "DEVELOPER" and saved["token"] == saved["fresh"] != opened["token"]
     assert saved["changedAt"] >= opened["changedAt"]
+    assert re.search(r"\s\[inactive\] DEVELOPER \d+,\d+$", result["statusline_inactive"])
+    assert re.search(r"\s DEVELOPER \d+,\d+$", result["statusline_active"])
+    assert "inactive" not in result["statusline_active"]
     refreshed = result["refreshed"]
     assert refreshed["token"] == refreshed["fresh"] and refreshed["changedBy"] == "COLLEAGUE"
     after = result["after_agent"]
@@ -207,6 +218,14 @@ def test_buffer_details_follow_the_server(
     assert result["agent_state"]["modified"] is False
     assert stored_text(emulator) == result["agent_state"]["text"]
     assert emulator.locks() == []
+
+
+def readme_statusline() -> str:
+    """The statusline example of the plugin's README, as a user copies it."""
+    readme = (Path(__file__).parents[2] / "editors" / "nvim" / "README.md").read_text()
+    found = re.search(r"```lua\n(vim\.o\.statusline = .*?)```", readme, re.S)
+    assert found, "the README shows a statusline"
+    return found.group(1)
 
 
 def stored_text(emulator: Emulator) -> str:

@@ -38,6 +38,8 @@ class FakeEditor:
     follow_edits: bool = True
     # adt/baseVersion: (uri, token, changedAt, changedBy), in the order they were sent
     base_versions: list[tuple[str, str, int | None, str | None]] = field(default_factory=list)
+    # the last adt/baseVersion's "inactive" per document
+    inactive: dict[str, bool | None] = field(default_factory=dict)
 
     async def apply_edits(
         self, uri: str, edits: Sequence[Edit], label: str, version: int | None
@@ -61,9 +63,15 @@ class FakeEditor:
         self.published[uri] = list(diagnostics)
 
     def base_version(
-        self, uri: str, token: str, changed_at: int | None, changed_by: str | None
+        self,
+        uri: str,
+        token: str,
+        changed_at: int | None,
+        changed_by: str | None,
+        inactive: bool | None = None,
     ) -> None:
         self.base_versions.append((uri, token, changed_at, changed_by))
+        self.inactive[uri] = inactive
 
     # --- what the user does ---------------------------------------------------------------
 

@@ -48,6 +48,7 @@ class EditorClient(LanguageClient):
         self.answers: list[str | None] = []
         self.questions: list[types.ShowMessageRequestParams] = []
         self.applied_edits: list[types.ApplyWorkspaceEditParams] = []
+        self.base_versions: list[dict[str, Any]] = []  # adt/baseVersion, in arrival order
         self.server_capabilities: types.ServerCapabilities | None = None
 
     # --- positions ------------------------------------------------------------------------
@@ -220,6 +221,10 @@ def make_editor_client() -> EditorClient:
         for uri, _, edits in requested:
             client.apply_text_edits(uri, edits)
         return types.ApplyWorkspaceEditResult(applied=True)
+
+    @client.feature("adt/baseVersion")
+    def base_version(params: Any) -> None:
+        client.base_versions.append(params if isinstance(params, dict) else params._asdict())
 
     @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
     def show_message_request(

@@ -14,7 +14,7 @@ const { systemNames, uriConverters } = require('./editorUris');
 const { languageClientChannel } = require('./output');
 const { nameObjectsInServerMessages } = require('./serverMessages');
 const { collectPasswords, secretKey, storeAccepted } = require('./passwords');
-const { DID_CHANGE_CONFIGURATION, SEARCH_OBJECTS } = require('./protocol');
+const { BASE_VERSION, DID_CHANGE_CONFIGURATION, SEARCH_OBJECTS } = require('./protocol');
 const { logonOutcome } = require('./results');
 const {
   SECTION,
@@ -42,6 +42,7 @@ class ServerConnection {
   /** Whether a started client is running (its own providers are registered). */
   #running = false;
   #changed = new vscode.EventEmitter();
+  #based = new vscode.EventEmitter();
 
   /**
    * @param {vscode.SecretStorage} secrets
@@ -52,6 +53,8 @@ class ServerConnection {
     this.output = output;
     /** Fires when the server started or stopped. */
     this.onDidChangeState = this.#changed.event;
+    /** Fires when a document's server version moved or was activated (`adt/baseVersion`). */
+    this.onDidChangeBase = this.#based.event;
   }
 
   /** Whether the server is up, so that the language client answers standard requests. */
@@ -149,6 +152,7 @@ class ServerConnection {
   dispose() {
     void this.stop();
     this.#changed.dispose();
+    this.#based.dispose();
   }
 
   /** @returns {Promise<LanguageClient>} */
@@ -183,6 +187,7 @@ class ServerConnection {
       },
     );
     nameObjectsInServerMessages(client);
+    client.onNotification(BASE_VERSION, (params) => this.#based.fire(params));
     client.onDidChangeState(({ newState }) => {
       this.#running = newState === State.Running;
       this.#changed.fire(undefined);

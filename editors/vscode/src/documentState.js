@@ -2,8 +2,10 @@
 'use strict';
 
 /**
- * The status bar's words for a document's state (`adt/documentState`): its system and
- * whether the object is locked for editing. Pure, so that it is tested without VS Code.
+ * The status bar's words for a document's state (`adt/documentState`): its system, whether
+ * the object is locked for editing, and whether the source has an inactive version (saved,
+ * not activated: the system still runs the active one). Pure, so that it is tested without
+ * VS Code.
  */
 
 /**
@@ -15,6 +17,7 @@
  * @property {boolean} locked the server holds the object's lock for editing
  * @property {boolean} open
  * @property {boolean} dirty
+ * @property {boolean | null} [inactive] the source has an inactive version (null: not known)
  */
 
 /**
@@ -23,6 +26,24 @@
  * @returns {{text: string, tooltip: string}}
  */
 function statusText(state, label) {
+  const shown = lockText(state, label);
+  if (!state.inactive) {
+    return shown;
+  }
+  return {
+    text: `${shown.text} $(circle-outline) inactive`,
+    tooltip:
+      `${shown.tooltip} Saved but not activated: the system still runs the active version ` +
+      '("ABAP: Activate"; "ABAP: Compare with Active Version" shows the difference).',
+  };
+}
+
+/**
+ * @param {DocumentState} state
+ * @param {string} label
+ * @returns {{text: string, tooltip: string}}
+ */
+function lockText(state, label) {
   if (state.locked) {
     return {
       text: `$(lock) ${state.system}`,

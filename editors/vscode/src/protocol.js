@@ -13,6 +13,8 @@ const OPEN_OBJECT = 'adt/openObject';
 const OBJECT_STRUCTURE = 'adt/objectStructure';
 const SEARCH_OBJECTS = 'adt/searchObjects';
 const DOCUMENT_STATE = 'adt/documentState';
+/** Notification: the server version a document is based on changed, or was activated. */
+const BASE_VERSION = 'adt/baseVersion';
 const EXECUTE_COMMAND = 'workspace/executeCommand';
 const WORKSPACE_SYMBOL = 'workspace/symbol';
 const DID_CHANGE_CONFIGURATION = 'workspace/didChangeConfiguration';
@@ -175,6 +177,7 @@ module.exports = {
   OBJECT_STRUCTURE,
   SEARCH_OBJECTS,
   DOCUMENT_STATE,
+  BASE_VERSION,
   EXECUTE_COMMAND,
   WORKSPACE_SYMBOL,
   DID_CHANGE_CONFIGURATION,

@@ -2,8 +2,8 @@
 'use strict';
 
 /**
- * A status bar item for the active `adt://` editor: the system, and whether the object is
- * locked for editing. Asked from the server (`adt/documentState`) when the editor, its dirty
+ * A status bar item for the active `adt://` editor: the system, whether the object is
+ * locked for editing, and whether its source has an inactive version. Asked from the server (`adt/documentState`) when the editor, its dirty
  * state, the settings or the server change; a change of the text asks again after a pause,
  * because the server locks (onEdit) right after the first change.
  */
@@ -40,6 +40,7 @@ class DocumentStatus {
       vscode.workspace.onDidSaveTextDocument((document) => this.#changed(document)),
       vscode.workspace.onDidChangeConfiguration(() => this.refresh()),
       connection.onDidChangeState(() => this.refresh()),
+      connection.onDidChangeBase(() => this.refresh()), // saved (inactive now), activated
     ];
   }
 

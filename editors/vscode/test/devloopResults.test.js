@@ -131,4 +131,20 @@ describe('statusText', () => {
     const refused = statusText({ ...state, lockMode: 'onEdit', locked: false, dirty: true }, 'Z');
     assert.match(refused.tooltip, /could not be taken/);
   });
+
+  it('adds an inactive version, with what to do about it', () => {
+    const base = {
+      ...state,
+      lockMode: /** @type {'onSave'} */ ('onSave'),
+      locked: false,
+      dirty: false,
+    };
+    const inactive = statusText({ ...base, inactive: true }, 'ZCL_X');
+    assert.equal(inactive.text, '$(unlock) A4H $(circle-outline) inactive');
+    assert.match(inactive.tooltip, /locked only while saving.*Saved but not activated/);
+    assert.match(inactive.tooltip, /ABAP: Activate/);
+    for (const known of [false, null, undefined]) {
+      assert.equal(statusText({ ...base, inactive: known }, 'ZCL_X').text, '$(unlock) A4H');
+    }
+  });
 });

@@ -59,3 +59,28 @@ async def test_a_refresh_and_an_agent_edit_tell_the_editor(emulator: Emulator) -
         )
         assert len(editor.base_versions) == 2
     assert emulator.locks() == []
+
+
+async def test_the_editor_learns_of_an_inactive_version_and_of_its_activation(
+    emulator: Emulator,
+) -> None:
+    """A save leaves an inactive version (the system runs the active one); the editor hears
+    it with the new base, and hears again when the object is activated."""
+    async with workspace_on(emulator) as (workspace, editor):
+        read = await workspace.objects.read_document(REPORT_URI)
+        assert read.inactive is False and read.to_dict()["inactive"] is False
+        await editor.open(REPORT_URI)
+        doc = workspace.documents.require(REPORT_URI)
+        assert doc.inactive is False, "known from the read the editor opened"
+
+        editor.insert_line(REPORT_URI, 0, "* mine")
+        await workspace.save(REPORT_URI)
+        await workspace.wait_idle()
+        assert editor.inactive[REPORT_URI] is True and doc.inactive is True
+
+        activated = await workspace.activation.activate(REPORT_URI)
+        assert activated.outcome is not None and activated.outcome.success
+        await workspace.wait_idle()
+        assert editor.inactive[REPORT_URI] is False and doc.inactive is False
+        assert editor.base_versions[-1][1] == doc.base_token, "the same version, now active"
+    assert emulator.locks() == []

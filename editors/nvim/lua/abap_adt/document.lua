@@ -2,7 +2,7 @@
 ---
 --- The buffer name is the document URI (Neovim keeps names with a scheme as they are). The
 --- per-buffer state lives in b:abap_adt: { loaded, token, objectUrl, objectType, system,
---- changedAt, changedBy, conflict? }.
+--- changedAt, changedBy, inactive, conflict? }.
 local client = require('abap_adt.client')
 local config = require('abap_adt.config')
 local sync = require('abap_adt.sync')
@@ -94,6 +94,7 @@ function M.read(bufnr)
       system = result.system,
       changedAt = result.changedAt,
       changedBy = result.changedBy,
+      inactive = result.inactive,
     }
     vim.lsp.buf_attach_client(bufnr, client.ensure().id)
   end)
@@ -108,19 +109,23 @@ function M.read(bufnr)
 end
 
 --- adt/baseVersion: the server version the buffer is based on changed (a save, a reload, a
---- refresh after somebody else saved, an agent's edit); b:abap_adt follows it.
---- @param params { uri: string, token: string, changedAt?: integer, changedBy?: string }
+--- refresh after somebody else saved, an agent's edit) or was activated; b:abap_adt follows.
+--- @param params { uri: string, token: string, changedAt?: integer, changedBy?: string, inactive?: boolean }
 function M.follow_base(params)
   local bufnr = util.find_buffer(params.uri)
   local state = bufnr and vim.b[bufnr].abap_adt
   if not (state and state.loaded) then
     return
   end
-  M.update_state(
-    bufnr,
-    { token = params.token, changedAt = params.changedAt, changedBy = params.changedBy },
-    params.changedBy == nil and { 'changedBy' } or nil
-  )
+  local unknown = vim.tbl_filter(function(key)
+    return params[key] == nil
+  end, { 'changedBy', 'inactive' })
+  M.update_state(bufnr, {
+    token = params.token,
+    changedAt = params.changedAt,
+    changedBy = params.changedBy,
+    inactive = params.inactive,
+  }, unknown)
 end
 
 --- Make sure the server has the buffer open (after a server restart it has not). The
