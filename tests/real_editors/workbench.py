@@ -67,9 +67,14 @@ class Workbench:
     def quick_input_title(self) -> str:
         return self.quick_input().locator(".quick-input-title").inner_text()
 
-    def answer(self, text: str) -> None:
-        """Type into the open input box or quick pick and accept."""
-        box = self.quick_input().locator(".quick-input-box input")
+    def answer(self, text: str, to: str = "") -> None:
+        """Type into the open input box or quick pick and accept; with ``to``, first wait
+        for the input whose title or prompt says it (one box follows another in the same
+        widget, and text typed before the next one shows would go to the last one)."""
+        widget = self.quick_input()
+        if to:
+            self.until(lambda: to in widget.inner_text(), f"the input for {to}")
+        box = widget.locator(".quick-input-box input")
         box.fill(text)
         box.press("Enter")
 
@@ -142,6 +147,26 @@ class Workbench:
         self.click_editor()
         self.page.keyboard.press("Control+Home")
         self.page.keyboard.type(text)
+
+    def find_in_editor(self, text: str) -> None:
+        """Put the cursor at the end of the first ``text`` after it, through the find box, as
+        a person would (the match stays selected)."""
+        self.click_editor()
+        self.page.keyboard.press("Control+f")
+        self.page.keyboard.type(text)
+        self.page.keyboard.press("Enter")
+        self.page.keyboard.press("Escape")
+
+    def undo_until_clean(self, title: str, steps: int = 10) -> None:
+        """Ctrl+Z until the tab is back at the saved text (typing, an Enter and a format are
+        separate undo steps)."""
+        self.click_editor()
+        for _ in range(steps):
+            if not self.tab_is_dirty(title):
+                return
+            self.page.keyboard.press("Control+z")
+            time.sleep(0.3)
+        assert not self.tab_is_dirty(title), f"{title} is back at its saved text"
 
     def tab_is_dirty(self, title: str) -> bool:
         tab = self.page.locator(".tabs-container .tab").filter(has_text=title).first
