@@ -185,7 +185,7 @@ def test_format_document_pretty_prints_and_undo_restores(editor: Editor) -> None
     ui.page.keyboard.press("End")
     ui.page.keyboard.type("\nwrite / p_name.")  # lower case, indented as the line above
     ui.page.keyboard.press("Escape")  # a completion list, if one came up
-    assert "    write / p_name." in ui.editor_lines()
+    ui.until(lambda: "    write / p_name." in ui.editor_lines(), "the typed, unformatted line")
     ui.run("Format Document")
     # keywords upper case (the user's setting), outside START-OF-SELECTION at column 0
     wanted = saved.replace(
@@ -207,15 +207,10 @@ def test_format_document_pretty_prints_and_undo_restores(editor: Editor) -> None
 @needs_server("textDocument/definition")
 def test_go_to_definition_opens_the_class(editor: Editor) -> None:
     ui = editor.workbench
-    ui.click_editor()
-    ui.page.keyboard.press("Control+f")  # put the cursor into the class name, as a person would
-    ui.page.keyboard.type("NEW zcl_demo_gr")
-    ui.page.keyboard.press("Enter")
-    ui.page.keyboard.press("Escape")
-    ui.run("Go to Definition")  # F12, from the palette: the find box may still hold the focus
+    ui.find_in_editor("NEW zcl_demo_gr")  # the cursor inside the class name
+    ui.run("Go to Definition")  # F12
     ui.until(lambda: ui.active_tab().startswith("ZCL_DEMO_GREETER"), "the class's tab")
     ui.shot("definition")
-    ui.page.keyboard.press("Escape")  # the find box
 
 
 def test_class_includes_have_readable_tab_titles(editor: Editor) -> None:

@@ -149,13 +149,25 @@ class Workbench:
         self.page.keyboard.type(text)
 
     def find_in_editor(self, text: str) -> None:
-        """Put the cursor at the end of the first ``text`` after it, through the find box, as
-        a person would (the match stays selected)."""
+        """Select ``text`` (its first match after the cursor) through the find box, as a person
+        would; the cursor is at its end. Waits for the find box to have the focus (keys
+        typed before that go into the document) and for the selection in the status bar."""
         self.click_editor()
         self.page.keyboard.press("Control+f")
-        self.page.keyboard.type(text)
-        self.page.keyboard.press("Enter")
-        self.page.keyboard.press("Escape")
+        group = self.page.locator(".editor-group-container.active")
+        box = group.locator(".find-widget.visible .monaco-findInput .input").first
+        self.until(
+            lambda: box.count() and box.evaluate("e => e === document.activeElement"),
+            "the focus in the find box",
+        )
+        box.fill(text)
+        box.press("Enter")
+        # closed with its button (Escape leaves it open here); the focus goes to the editor
+        close = group.locator(".find-widget.visible .codicon-widget-close").first
+        close.dispatch_event("click")  # a real click scrolls the workbench by a few pixels
+        self.until(lambda: not group.locator(".find-widget.visible").count(), "the find box closed")
+        selected = re.compile(rf"\({len(text)} selected\)")
+        self.until(lambda: self.status_item(selected.pattern).count(), f"{text} selected")
 
     def undo_until_clean(self, title: str, steps: int = 10) -> None:
         """Ctrl+Z until the tab is back at the saved text (typing, an Enter and a format are
