@@ -32,7 +32,8 @@ else:
     from support.emulated import USERS
     from workbench import Editor, Workbench
 
-    from adt.emulator import Emulator
+    from adt.emulator import Emulator, samples_dir
+    from adt.emulator.emulator import quality_samples_dir
 
 #: code-server and the language servers it starts end at the latest after this many seconds
 LIFETIME_SECONDS = 1800
@@ -98,7 +99,8 @@ def shots() -> Path:
 
 @pytest.fixture(scope="module")
 def editor(tools: Tools, shots: Path) -> Iterator[Editor]:
-    emulator = Emulator(users=USERS)
+    # the samples plus the quality set ($ZDEMO_QA: ZCL_DEMO_VAT's failing unit test)
+    emulator = Emulator(seed_dirs=[samples_dir(), quality_samples_dir()], users=USERS)
     state = ARTIFACTS / "state"
     shutil.rmtree(state, ignore_errors=True)
     (state / "User").mkdir(parents=True)

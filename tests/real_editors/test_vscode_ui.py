@@ -1,8 +1,10 @@
 """The extension in a real VS Code (code-server 4.139, Code 1.139) as a person uses it, against
-the emulator: log on, open, edit, save, a colleague's change and the merge, class includes,
-a syntax error undone, a restart, Ctrl+T in a new window. The tests run in file order and
-build on each other (one editor for the module); after each write the emulator's stored
-source is checked, and every step leaves a screenshot in artifacts/screenshots."""
+the emulator: log on, open, edit, save, a colleague's change and the merge, completion,
+hover, references, formatting, definition, class includes, unit tests passing and failing,
+compare, new classes (one on a transport request), a syntax error undone, a restart, Ctrl+T
+in a new window. The tests run in file order and build on each other (one editor for the
+module); after each write the emulator's stored state is checked, and every step leaves a
+screenshot in artifacts/screenshots."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ from workbench import Editor
 
 REPORT = "/sap/bc/adt/programs/programs/zdemo_report/source/main"
 GREETER_IMPL = "/sap/bc/adt/oo/classes/zcl_demo_greeter/includes/implementations"
+GREETING = "/sap/bc/adt/oo/interfaces/zif_demo_greeting/source/main"
+VAT = "/sap/bc/adt/oo/classes/zcl_demo_vat"
 
 
 @functools.cache
@@ -135,18 +139,78 @@ def test_completion_offers_the_methods_of_a_reference(editor: Editor) -> None:
     assert not ui.tab_is_dirty("ZDEMO_REPORT")
 
 
+@needs_server("textDocument/hover")
+def test_hover_shows_what_the_system_knows_of_a_method(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.open_tab("ZDEMO_REPORT")
+    ui.find_in_editor("lo_greeter->gre")  # the cursor inside "greet"
+    ui.run("Show or Focus Hover")  # Ctrl+K Ctrl+I
+    hover = ui.page.locator(".monaco-hover-content").filter(visible=True)
+    ui.until(lambda: hover.count() and "greet" in hover.first.inner_text().lower(), "the hover")
+    shown = hover.first.inner_text()
+    # the server's element info: kind and name, the signature, the ABAP Doc of the interface
+    interface = editor.emulator.source(GREETING) or ""
+    doc = next(line for line in interface.splitlines() if line.lstrip().startswith('"!'))
+    assert re.search(r"(?i)method\s+greet", shown), shown
+    assert "IV_NAME" in shown.upper() and "RV_TEXT" in shown.upper(), shown
+    assert doc.lstrip()[2:].strip() in shown, shown
+    ui.shot("hover")
+    ui.page.keyboard.press("Escape")
+
+
+@needs_server("textDocument/references")
+def test_find_references_lists_the_uses_in_other_objects(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.open_tab("ZDEMO_REPORT")
+    ui.find_in_editor("NEW zcl_demo_gr")  # the cursor inside the class name
+    ui.run("Go to References")  # Shift+F12: the peek view
+    files = ui.page.locator(".peekview-widget .ref-tree .reference-file")
+    ui.until(lambda: files.count() > 1, "the references in more than one object")
+    listed = [text.replace("\n", " ") for text in files.all_inner_texts()]
+    assert any(text.startswith("ZDEMO_REPORT") for text in listed), listed
+    assert any(text.startswith("ZCL_DEMO_GREETER (testclasses)") for text in listed), listed
+    ui.shot("references")
+    ui.page.keyboard.press("Escape")  # close the peek view
+    ui.until(lambda: not ui.page.locator(".peekview-widget").is_visible(), "the peek closed")
+
+
+@needs_server("textDocument/formatting")
+def test_format_document_pretty_prints_and_undo_restores(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.open_tab("ZDEMO_REPORT")
+    saved = editor.emulator.source(REPORT) or ""
+    ui.find_in_editor("PARAMETERS p_times")
+    ui.page.keyboard.press("Home")
+    ui.page.keyboard.type("    ")  # mis-indented
+    ui.page.keyboard.press("End")
+    ui.page.keyboard.type("\nwrite / p_name.")  # lower case, indented as the line above
+    ui.page.keyboard.press("Escape")  # a completion list, if one came up
+    ui.until(lambda: "    write / p_name." in ui.editor_lines(), "the typed, unformatted line")
+    ui.run("Format Document")
+    # keywords upper case (the user's setting), outside START-OF-SELECTION at column 0
+    wanted = saved.replace(
+        "PARAMETERS p_times TYPE i DEFAULT 3.\n",
+        "PARAMETERS p_times TYPE i DEFAULT 3.\nWRITE / p_name.\n",
+    ).split("\n")
+    ui.until(lambda: "WRITE / p_name." in ui.editor_lines(), "the pretty-printed line")
+    shown = ui.editor_lines()
+    start = shown.index("PARAMETERS p_times TYPE i DEFAULT 3.")
+    at = wanted.index(shown[start])
+    assert shown[start - 2 : start + 4] == wanted[at - 2 : at + 4], "only the messy lines changed"
+    ui.shot("formatted")
+    assert editor.emulator.source(REPORT) == saved, "formatted, not saved"
+    ui.undo_until_clean("ZDEMO_REPORT")
+    assert "PARAMETERS p_times TYPE i DEFAULT 3." in ui.editor_lines()
+    assert "WRITE / p_name." not in ui.editor_lines()
+
+
 @needs_server("textDocument/definition")
 def test_go_to_definition_opens_the_class(editor: Editor) -> None:
     ui = editor.workbench
-    ui.click_editor()
-    ui.page.keyboard.press("Control+f")  # put the cursor into the class name, as a person would
-    ui.page.keyboard.type("NEW zcl_demo_gr")
-    ui.page.keyboard.press("Enter")
-    ui.page.keyboard.press("Escape")
-    ui.run("Go to Definition")  # F12, from the palette: the find box may still hold the focus
+    ui.find_in_editor("NEW zcl_demo_gr")  # the cursor inside the class name
+    ui.run("Go to Definition")  # F12
     ui.until(lambda: ui.active_tab().startswith("ZCL_DEMO_GREETER"), "the class's tab")
     ui.shot("definition")
-    ui.page.keyboard.press("Escape")  # the find box
 
 
 def test_class_includes_have_readable_tab_titles(editor: Editor) -> None:
@@ -189,6 +253,36 @@ def test_unit_tests_run_from_the_palette_and_the_code_lens(editor: Editor) -> No
     ui.shot("unit-tests-code-lens")
 
 
+@needs_server("adt.runUnitTests")
+def test_a_failing_unit_test_is_shown_where_it_failed(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZCL_DEMO_VAT")
+    ui.wait_for_tab("ZCL_DEMO_VAT")
+    ui.run("ABAP: Run Unit Tests")
+    summary = ui.notification(r"ABAP Unit: \d+ passed, \d+ failed")
+    assert re.match(r"ABAP Unit: \d+ passed, 1 failed", summary), summary
+    # the assertion's line in the test-class include (1-based, as Problems shows it)
+    source = (editor.emulator.source(f"{VAT}/includes/testclasses") or "").split("\n")
+    method = next(i for i, line in enumerate(source) if "METHOD rate_is_nineteen." in line)
+    line = next(
+        i + 1
+        for i, text in enumerate(source)
+        if i > method and "zcl_demo_vat=>c_rate_percent" in text
+    )
+    ui.until(
+        lambda: any("RATE_IS_NINETEEN" in row.upper() for row in ui.problems()),
+        "the failure in Problems",
+    )
+    rows = ui.problems()
+    assert any(row.startswith("ZCL_DEMO_VAT (testclasses)") for row in rows), rows
+    [failure] = [row for row in rows if "RATE_IS_NINETEEN" in row.upper()]
+    assert f"[Ln {line}, Col" in failure, (line, failure)
+    ui.shot("unit-test-failure")
+    ui.page.keyboard.press("Control+Shift+M")  # the panel closes again
+
+
 @needs_server("adt/readVersion")
 def test_compare_with_the_active_version_shows_a_diff(editor: Editor) -> None:
     ui = editor.workbench
@@ -218,9 +312,9 @@ def test_a_new_class_is_created_and_opened(editor: Editor) -> None:
     ui.clear_notifications()
     ui.run("ABAP: New Object…")
     ui.pick("Class")
-    ui.answer("zcl_made_in_vscode")
-    ui.answer("Made in VS Code")
-    ui.answer("$zdemo")
+    ui.answer("zcl_made_in_vscode", to="New Class")
+    ui.answer("Made in VS Code", to="Description of ZCL_MADE_IN_VSCODE")
+    ui.answer("$zdemo", to="Package of ZCL_MADE_IN_VSCODE")
     ui.wait_for_tab("ZCL_MADE_IN_VSCODE")
     ui.notification(r"Created ZCL_MADE_IN_VSCODE")
     stored = editor.emulator.source("/sap/bc/adt/oo/classes/zcl_made_in_vscode/source/main")
@@ -228,11 +322,42 @@ def test_a_new_class_is_created_and_opened(editor: Editor) -> None:
     ui.shot("new-class")
 
 
+@needs_server("adt.createObject")
+def test_a_new_class_in_a_transported_package_goes_on_the_chosen_request(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    [request] = [
+        r
+        for r in editor.emulator.transport_requests()
+        if r.status == "D" and r.owner == "DEVELOPER"
+    ]
+    ui.run("ABAP: New Object…")
+    ui.pick("Class")
+    ui.answer("zcl_made_for_transport", to="New Class")
+    ui.answer("Made in VS Code, transported", to="Description of ZCL_MADE_FOR_TRANSPORT")
+    ui.answer("zdemo_tr", to="Package of ZCL_MADE_FOR_TRANSPORT")
+    question = ui.notification(r"ZCL_MADE_FOR_TRANSPORT in package ZDEMO_TR needs a transport")
+    choices = ui.page.locator(".notifications-toasts .notification-list-item .monaco-button")
+    ui.until(lambda: "Create new request…" in choices.all_inner_texts(), "the request choices")
+    assert f"{request.number} {request.text}" in choices.all_inner_texts(), question
+    ui.shot("transport-question")
+    ui.click_in_notification(r"needs a transport request", f"{request.number} {request.text}")
+    ui.wait_for_tab("ZCL_MADE_FOR_TRANSPORT")
+    ui.notification(rf"Created ZCL_MADE_FOR_TRANSPORT in transport {request.number}")
+    stored = editor.emulator.source("/sap/bc/adt/oo/classes/zcl_made_for_transport/source/main")
+    assert stored is not None and "zcl_made_for_transport" in stored.lower()
+    [recorded] = [r for r in editor.emulator.transport_requests() if r.number == request.number]
+    assert ("CLAS", "ZCL_MADE_FOR_TRANSPORT") in {(o.type, o.name) for o in recorded.objects}
+    ui.shot("new-class-transported")
+
+
 def test_an_error_undone_leaves_no_problem_and_no_lock(editor: Editor) -> None:
     ui = editor.workbench
     ui.open_tab("ZCL_DEMO_GREETER (implementations)")
     editor.workspace_settings(**{"abapAdt.lockMode": "onEdit"})
     ui.until(lambda: "workspace/didChangeConfiguration" in editor.output_log(), "the new lock mode")
+    before = ui.problems()  # ZCL_DEMO_VAT's failing test, from an earlier step
+    assert not any(row.startswith("ZCL_DEMO_GREETER") for row in before), before
     ui.type_at_top("IF 1 = 1.\n")
     ui.until(lambda: editor.emulator.locks(), "the onEdit lock in the emulator")
     ui.until(lambda: ui.status_item(r"A4H").count(), "the status bar item")
@@ -246,7 +371,7 @@ def test_an_error_undone_leaves_no_problem_and_no_lock(editor: Editor) -> None:
         time.sleep(0.3)
     assert not ui.tab_is_dirty("ZCL_DEMO_GREETER (implementations)")
     ui.until(lambda: not editor.emulator.locks(), "the lock released after undo")
-    ui.until(lambda: not ui.problems(), "an empty Problems panel after undo")
+    ui.until(lambda: ui.problems() == before, "Problems as before the error, after undo")
     assert editor.emulator.source(GREETER_IMPL) is not None
     ui.shot("undone")
     editor.workspace_settings(**{"abapAdt.lockMode": "onSave"})

@@ -67,9 +67,14 @@ class Workbench:
     def quick_input_title(self) -> str:
         return self.quick_input().locator(".quick-input-title").inner_text()
 
-    def answer(self, text: str) -> None:
-        """Type into the open input box or quick pick and accept."""
-        box = self.quick_input().locator(".quick-input-box input")
+    def answer(self, text: str, to: str = "") -> None:
+        """Type into the open input box or quick pick and accept; with ``to``, first wait
+        for the input whose title or prompt says it (one box follows another in the same
+        widget, and text typed before the next one shows would go to the last one)."""
+        widget = self.quick_input()
+        if to:
+            self.until(lambda: to in widget.inner_text(), f"the input for {to}")
+        box = widget.locator(".quick-input-box input")
         box.fill(text)
         box.press("Enter")
 
@@ -142,6 +147,38 @@ class Workbench:
         self.click_editor()
         self.page.keyboard.press("Control+Home")
         self.page.keyboard.type(text)
+
+    def find_in_editor(self, text: str) -> None:
+        """Select ``text`` (its first match after the cursor) through the find box, as a person
+        would; the cursor is at its end. Waits for the find box to have the focus (keys
+        typed before that go into the document) and for the selection in the status bar."""
+        self.click_editor()
+        self.page.keyboard.press("Control+f")
+        group = self.page.locator(".editor-group-container.active")
+        box = group.locator(".find-widget.visible .monaco-findInput .input").first
+        self.until(
+            lambda: box.count() and box.evaluate("e => e === document.activeElement"),
+            "the focus in the find box",
+        )
+        box.fill(text)
+        box.press("Enter")
+        # closed with its button (Escape leaves it open here); the focus goes to the editor
+        close = group.locator(".find-widget.visible .codicon-widget-close").first
+        close.dispatch_event("click")  # a real click scrolls the workbench by a few pixels
+        self.until(lambda: not group.locator(".find-widget.visible").count(), "the find box closed")
+        selected = re.compile(rf"\({len(text)} selected\)")
+        self.until(lambda: self.status_item(selected.pattern).count(), f"{text} selected")
+
+    def undo_until_clean(self, title: str, steps: int = 10) -> None:
+        """Ctrl+Z until the tab is back at the saved text (typing, an Enter and a format are
+        separate undo steps)."""
+        self.click_editor()
+        for _ in range(steps):
+            if not self.tab_is_dirty(title):
+                return
+            self.page.keyboard.press("Control+z")
+            time.sleep(0.3)
+        assert not self.tab_is_dirty(title), f"{title} is back at its saved text"
 
     def tab_is_dirty(self, title: str) -> bool:
         tab = self.page.locator(".tabs-container .tab").filter(has_text=title).first
