@@ -88,7 +88,12 @@ def test_typing_is_not_auto_saved_but_ctrl_s_writes(editor: Editor) -> None:
     )
     ui.until(lambda: not ui.tab_is_dirty("ZDEMO_REPORT"), "a clean tab")
     assert editor.emulator.source(REPORT) == "* written from VS Code\n" + (before or "")
+    inactive = ui.status_item(r"A4H.*inactive")
+    ui.until(lambda: inactive.count(), "inactive in the status bar after the save")
     ui.shot("saved")
+    ui.run("ABAP: Activate")
+    ui.notification(r"Activated ZDEMO_REPORT")
+    ui.until(lambda: not inactive.count(), "no inactive in the status bar after activating")
 
 
 def test_a_colleagues_change_is_merged_not_overwritten(editor: Editor) -> None:
