@@ -5,7 +5,10 @@ Method. The emulator serves on a socket from a thread of this process; the bridg
 own process (``abap-adt mcp --transport http``), once with the answer's text copy (the
 default) and once without (``MCP_TEXT_CONTENT=false``); the anchor is a bare MCP SDK server on
 the same transport (stateless, JSON answers) with one tool answering a fixed payload of the
-size of our answer (``bench/anchors/bare_mcp_server.py``). The load generator
+size of our answer (``bench/anchors/bare_mcp_server.py``), run twice: as the SDK leaves it,
+and with its start-up objects frozen (``gc.freeze()``) as the bridge freezes its own (a full
+garbage collection otherwise walks every SDK object and stalls all callers for ~40 ms, which
+sets the p99 from ten clients on). The load generator
 (``bench/loadgen.py``) sends pre-encoded ``tools/call`` requests over raw keep-alive
 HTTP/1.1 connections — no MCP client library, so the generator is not the bottleneck — one
 connection per client, ``--calls`` calls each, for 1, 2, 5, 10 and 20 clients. The call is a
@@ -99,7 +102,7 @@ def bridge(emulator_url: str, *, text_content: bool) -> Iterator[int]:
 
 
 @contextlib.contextmanager
-def anchor(payload_bytes: int) -> Iterator[int]:
+def anchor(payload_bytes: int, *, freeze: bool = False) -> Iterator[int]:
     port = _free_port()
     process = subprocess.Popen(
         [
@@ -107,6 +110,7 @@ def anchor(payload_bytes: int) -> Iterator[int]:
             str(HERE / "anchors" / "bare_mcp_server.py"),
             str(port),
             str(payload_bytes),
+            *(["freeze"] if freeze else []),
         ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -146,6 +150,10 @@ def run(calls: int) -> dict[str, list[LoadResult]]:
         bare_call = {**CALL, "params": {"name": "read", "arguments": {}}}
         with anchor(size // 2) as port:
             series["bare MCP SDK server"] = _series(port, calls, "unused", bare_call)
+        with anchor(size // 2, freeze=True) as port:
+            series["bare MCP SDK server, start-up heap frozen"] = _series(
+                port, calls, "unused", bare_call
+            )
     return series
 
 

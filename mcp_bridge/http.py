@@ -29,6 +29,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from adt.heap import freeze_startup_objects
 from adt.net import tcp_listener
 from adt.systems import Team
 from mcp_bridge.team import MEMBER_KEY
@@ -250,8 +251,11 @@ def serve_http(server: Server[Any], options: HttpOptions, *, team: Team | None =
         )
         return 2
     _announce(options, sock.getsockname()[1], token, generated=not configured, team=team)
+    app = http_app(server, token, options.host, options.extra_hosts, team)
+    _load_what_calls_need()
+    freeze_startup_objects()
     config = uvicorn.Config(
-        http_app(server, token, options.host, options.extra_hosts, team),
+        app,
         log_level="warning",
         access_log=False,
         lifespan="on",
@@ -264,6 +268,15 @@ def serve_http(server: Server[Any], options: HttpOptions, *, team: Team | None =
         uvicorn.Server(config).run(sockets=[sock])
     sock.close()
     return 0
+
+
+def _load_what_calls_need() -> None:
+    """An HTTP bridge runs long and serves many: load what every call needs (the tool
+    executor, the ADT client) before the start-up objects are frozen, so that full garbage
+    collections walk neither (stdio loads them at the first call instead: start-up counts
+    there)."""
+    from adt import AdtClient  # noqa: F401  (public name, loaded on first use)
+    from adt.agent import executor  # noqa: F401
 
 
 def _announce(

@@ -33,6 +33,7 @@ from mcp.types import (
 from adt import logs
 from adt.agent import TOOLS, AgentTools, WritePolicy
 from adt.errors import ConfigurationError
+from adt.heap import freeze_startup_objects
 from adt.systems import BridgeSettings, Connections, Settings, load_settings
 from mcp_bridge.router import Router, Windows
 from mcp_bridge.team import MEMBER_KEY, Routers, member_router_factory
@@ -206,5 +207,6 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
 
         return serve_http(server, http_options(args, settings.bridge), team=settings.team)
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    freeze_startup_objects()
     anyio.run(_serve_stdio, server)
     return 0

@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from adt.heap import pause_collection
 from adt.net import VersionAction, port_number
 from lsp_server.arguments import add_arguments as add_lsp_arguments
 from mcp_bridge.arguments import add_arguments as add_mcp_arguments
@@ -102,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from adt.app.demo import run_demo
 
         return run_demo(args)
+    if args.command in ("lsp", "mcp"):
+        pause_collection()  # until the server is built: see adt.heap
     if args.command == "lsp":
         from lsp_server.factory import run_stdio
 

@@ -2,8 +2,11 @@
 tool that answers a fixed payload of the size of a 100-line read. It is the floor an MCP
 server on this SDK and transport cannot go below; the bridge benchmarks run it beside ours.
 
-    python bench/anchors/bare_mcp_server.py PORT [PAYLOAD_BYTES]   (streamable HTTP)
-    python bench/anchors/bare_mcp_server.py stdio                  (stdio)
+    python bench/anchors/bare_mcp_server.py PORT [PAYLOAD_BYTES] [freeze]   (streamable HTTP)
+    python bench/anchors/bare_mcp_server.py stdio                           (stdio)
+
+With ``freeze`` the objects alive once the app is built are frozen (``gc.freeze()``), as the
+bridge does: the floor for latency under load without full collections walking the SDK.
 """
 
 from __future__ import annotations
@@ -64,4 +67,9 @@ else:
     import uvicorn
 
     app = server.streamable_http_app(stateless_http=True, json_response=True, host="127.0.0.1")
+    if sys.argv[3:] == ["freeze"]:
+        import gc
+
+        gc.collect()
+        gc.freeze()
     uvicorn.run(app, host="127.0.0.1", port=PORT, log_level="warning", access_log=False)

@@ -1,16 +1,19 @@
 """Document outline, folding ranges and workspace symbols; the outline and the folds stay
-right while a document holds merge conflict markers (they follow our side)."""
+right while a document holds merge conflict markers (they follow our side). The ABAP scanner
+behind them loads with the first request, not at start-up."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
-from adt.abap.folding import COMMENT, REGION, folds
-from adt.abap.outline import Symbol, outline
 from adt.errors import AdtError
 from lsp_server.handlers.requests import source_error
-from lsp_server.merge import marked_blocks, ours_view
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
+
+if TYPE_CHECKING:
+    from adt.abap.outline import Symbol
 
 _SYMBOL_KINDS = {
     "class": types.SymbolKind.Class,
@@ -19,7 +22,7 @@ _SYMBOL_KINDS = {
     "function": types.SymbolKind.Function,
     "module": types.SymbolKind.Module,
 }
-_FOLD_KINDS = {COMMENT: types.FoldingRangeKind.Comment, REGION: types.FoldingRangeKind.Region}
+_FOLD_KINDS = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRangeKind.Region}
 _TYPE_KINDS = {
     "CLAS": types.SymbolKind.Class,
     "INTF": types.SymbolKind.Interface,
@@ -54,6 +57,9 @@ def register(server: AdtLanguageServer) -> None:
     def document_symbol(
         ls: AdtLanguageServer, params: types.DocumentSymbolParams
     ) -> list[types.DocumentSymbol]:
+        from adt.abap.outline import outline
+        from lsp_server.merge import ours_view
+
         doc = ls.adt.documents.get(params.text_document.uri)
         if doc is None:
             return []
@@ -63,6 +69,9 @@ def register(server: AdtLanguageServer) -> None:
     def folding_range(
         ls: AdtLanguageServer, params: types.FoldingRangeParams
     ) -> list[types.FoldingRange]:
+        from adt.abap.folding import folds
+        from lsp_server.merge import marked_blocks, ours_view
+
         doc = ls.adt.documents.get(params.text_document.uri)
         if doc is None:
             return []
