@@ -18,8 +18,10 @@ import difflib
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from adt.source.lines import Patch
+if TYPE_CHECKING:
+    from adt.source.lines import Patch
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 ENCODINGS = (UTF8, UTF16, UTF32)
@@ -150,6 +152,8 @@ class Hunk:
     lines: tuple[str, ...]
 
     def as_patch(self) -> Patch:
+        from adt.source.lines import Patch  # with the first save, not at start-up
+
         return Patch(self.start, self.end, self.lines)
 
 

@@ -11,7 +11,6 @@ import sys
 from typing import BinaryIO, NoReturn
 
 from adt import logs
-from adt.heap import freeze_startup_objects
 from lsp_server.handlers import (
     documents,
     formatting,
@@ -43,7 +42,6 @@ def run_stdio(args: argparse.Namespace | None = None) -> NoReturn:
     stdout = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print() must never corrupt the protocol stream
     server = create_server()
-    freeze_startup_objects()
     server.start_io(sys.stdin.buffer, stdout)
     _leave(server.exit_code, stdout)
 

@@ -27,6 +27,7 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from adt.errors import ConfigurationError
+from adt.heap import freeze_when_settled
 from lsp_server.buffer import UTF16, Edit, index_to_units, units_to_index
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.protocol import AdtProtocol
@@ -332,6 +333,7 @@ class AdtLanguageServer(LanguageServer):
         self.protocol.set_writer(_EditorPipe(stdout or sys.stdout.buffer))
 
         async def serve() -> None:
+            freeze_when_settled(asyncio.get_running_loop())  # see adt.heap
             frames = FrameQueue(asyncio.get_running_loop())
             frames.start_reading(stdin or sys.stdin.buffer)
             try:

@@ -9,6 +9,7 @@ docs/mcp.md.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import logging
 import os
@@ -33,7 +34,7 @@ from mcp.types import (
 from adt import logs
 from adt.agent import TOOLS, AgentTools, WritePolicy
 from adt.errors import ConfigurationError
-from adt.heap import freeze_startup_objects
+from adt.heap import freeze_when_settled
 from adt.systems import BridgeSettings, Connections, Settings, load_settings
 from mcp_bridge.router import Router, Windows
 from mcp_bridge.team import MEMBER_KEY, Routers, member_router_factory
@@ -154,6 +155,7 @@ def make_bridge(
 
 
 async def _serve_stdio(server: Server[Any]) -> None:
+    freeze_when_settled(asyncio.get_running_loop())  # see adt.heap
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
@@ -207,6 +209,5 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
 
         return serve_http(server, http_options(args, settings.bridge), team=settings.team)
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    freeze_startup_objects()
     anyio.run(_serve_stdio, server)
     return 0
