@@ -59,6 +59,15 @@ def _parse(body: bytes) -> etree._Element:
         raise XmlFormatError(f"malformed XML: {exc}") from exc
 
 
+def parse_document(body: bytes, namespace: str, local: str) -> etree._Element:
+    """An ADT answer whose root must be ``local`` in ``namespace``, parsed safely (no
+    entities, no DTD, no network); anything else is an :class:`XmlFormatError`."""
+    root = _parse(body)
+    if root.tag != f"{{{namespace}}}{local}":
+        raise XmlFormatError(f"expected {local} in {namespace}, got {root.tag}")
+    return root
+
+
 def _q(prefix: str, local: str) -> str:
     return f"{{{NS[prefix]}}}{local}"
 

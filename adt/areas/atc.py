@@ -15,7 +15,7 @@ from xml.sax.saxutils import quoteattr
 
 from lxml import etree
 
-from adt._xml import XmlFormatError
+from adt._xml import parse_document
 from adt.areas.base import Area
 from adt.areas.unit import SourcePosition
 from adt.models import Timestamp
@@ -29,7 +29,6 @@ NS_INFO = "http://www.sap.com/adt/atc/info"
 NS_ADTCORE = "http://www.sap.com/adt/core"
 NS_ATOM = "http://www.w3.org/2005/Atom"
 _DOC_REL = "http://www.sap.com/adt/relations/documentation"
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
 
 
 @dataclass(frozen=True)
@@ -179,22 +178,12 @@ def run_request(uris: Sequence[str], max_verdicts: int = 100) -> bytes:
     return text.encode("utf-8")
 
 
-def _root(body: bytes, namespace: str, local: str) -> etree._Element:
-    try:
-        root = etree.fromstring(body, parser=_PARSER)
-    except etree.XMLSyntaxError as exc:
-        raise XmlFormatError(f"malformed XML: {exc}") from exc
-    if root.tag != f"{{{namespace}}}{local}":
-        raise XmlFormatError(f"expected {local}, got {root.tag}")
-    return root
-
-
 def _q(namespace: str, local: str) -> str:
     return f"{{{namespace}}}{local}"
 
 
 def parse_customizing(body: bytes) -> AtcCustomizing:
-    root = _root(body, NS_ATC, "customizing")
+    root = parse_document(body, NS_ATC, "customizing")
     properties = tuple(
         (p.get("name") or "", p.get("value") or "") for p in root.findall("properties/property")
     )
@@ -210,7 +199,7 @@ def parse_customizing(body: bytes) -> AtcCustomizing:
 
 
 def parse_run_info(body: bytes) -> AtcRunInfo:
-    root = _root(body, NS_WORKLIST, "worklistRun")
+    root = parse_document(body, NS_WORKLIST, "worklistRun")
     infos = tuple(
         AtcInfo(
             (i.findtext(_q(NS_INFO, "type")) or "").strip(),
@@ -273,7 +262,7 @@ def _object(element: etree._Element) -> AtcObject:
 
 
 def parse_worklist(body: bytes) -> AtcWorklist:
-    root = _root(body, NS_WORKLIST, "worklist")
+    root = parse_document(body, NS_WORKLIST, "worklist")
 
     def attr(element: etree._Element, name: str) -> str:
         return element.get(_q(NS_WORKLIST, name)) or ""

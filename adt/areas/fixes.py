@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from adt._xml import parse_document
 from adt.areas.base import Area
 from adt.errors import UnexpectedResponseError
 from adt.text import to_canonical, to_wire
@@ -23,7 +24,6 @@ EVALUATION = "/sap/bc/adt/quickfixes/evaluation"
 NS_QUICKFIXES = "http://www.sap.com/adt/quickfixes"
 NS_ADTCORE = "http://www.sap.com/adt/core"
 _HEADERS = {"Content-Type": "application/*", "Accept": "application/*"}
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 _RANGE = re.compile(r"start=(\d+),(\d+)(?:;end=(\d+),(\d+))?")
 
 __all__ = [
@@ -86,26 +86,13 @@ class FixEdits:
     selection: Position | None = None
 
 
-def _parse(body: bytes, what: str) -> etree._Element:
-    try:
-        return etree.fromstring(body, parser=_PARSER)
-    except etree.XMLSyntaxError as exc:
-        raise UnexpectedResponseError(f"malformed {what}: {exc}") from exc
-
-
-def _expect(root: etree._Element, local: str) -> None:
-    if root.tag != f"{{{NS_QUICKFIXES}}}{local}":
-        raise UnexpectedResponseError(f"expected qf:{local}, got {root.tag}")
-
-
 def _core(element: etree._Element, name: str) -> str:
     return element.get(f"{{{NS_ADTCORE}}}{name}") or ""
 
 
 def parse_evaluation(body: bytes, source_url: str, position: Position) -> list[FixProposal]:
     """``qf:evaluationResults`` → the proposals (an empty list for the empty root)."""
-    root = _parse(body, "quick fix evaluation")
-    _expect(root, "evaluationResults")
+    root = parse_document(body, NS_QUICKFIXES, "evaluationResults")
     proposals: list[FixProposal] = []
     for result in root.findall("evaluationResult"):
         reference = result.find(f"{{{NS_ADTCORE}}}objectReference")
@@ -137,8 +124,7 @@ def _split_uri(uri: str) -> tuple[str, Position, Position]:
 
 def parse_proposal_result(body: bytes) -> FixEdits:
     """``qf:proposalResult`` → the edits of its ``deltas`` and its ``selection``."""
-    root = _parse(body, "quick fix proposal result")
-    _expect(root, "proposalResult")
+    root = parse_document(body, NS_QUICKFIXES, "proposalResult")
     edits: list[FixEdit] = []
     for unit in root.findall("deltas/unit"):
         reference = unit.find(f"{{{NS_ADTCORE}}}objectReference")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from adt._xml import parse_document
 from adt.areas.base import Area
 from adt.errors import UnexpectedResponseError
 from adt.text import to_canonical, to_wire
@@ -23,7 +24,6 @@ SETTINGS_ACCEPT = "application/vnd.sap.adt.ppsettings.v5+xml, application/*;q=0.
 #: keywords by a heuristic, no case change.
 STYLES = ("toLower", "toUpper", "keywordUpper", "keywordLower", "keywordAuto", "none")
 
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 __all__ = ["STYLES", "FormattedText", "Formatting", "PrettyPrinterSettings"]
 
@@ -55,12 +55,7 @@ def _flag(root: etree._Element, name: str) -> bool | None:
 
 def parse_settings(body: bytes) -> PrettyPrinterSettings:
     """An ``abapformatter:PrettyPrinterSettings`` document (matched by namespace)."""
-    try:
-        root = etree.fromstring(body, parser=_PARSER)
-    except etree.XMLSyntaxError as exc:
-        raise UnexpectedResponseError(f"malformed pretty printer settings: {exc}") from exc
-    if root.tag != f"{{{NS_SETTINGS}}}PrettyPrinterSettings":
-        raise UnexpectedResponseError(f"expected PrettyPrinterSettings, got {root.tag}")
+    root = parse_document(body, NS_SETTINGS, "PrettyPrinterSettings")
     style = root.get(f"{{{NS_SETTINGS}}}style", root.get("style"))
     if style is None:
         raise UnexpectedResponseError("PrettyPrinterSettings without a style")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from adt._xml import parse_document
 from adt.areas.base import Area
 from adt.areas.transports import transport_error
 from adt.errors import AdtError, BadRequestError, T100Key, UnexpectedResponseError
@@ -22,7 +23,6 @@ from adt.urls import object_url, validate_adt_path
 
 ASX = "http://www.sap.com/abapxml"
 ADTCORE = "http://www.sap.com/adt/core"
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
 @dataclass(frozen=True)
@@ -111,11 +111,7 @@ def _type(object_type: str) -> _Type:
 
 def parse_name_check(body: bytes) -> NameCheck:
     """``CHECK_RESULT=X`` (free) or ``SEVERITY`` ``OK``/``ERROR`` with ``SHORT_TEXT``."""
-    try:
-        root = etree.fromstring(body, parser=_PARSER)
-    except etree.XMLSyntaxError as exc:
-        raise UnexpectedResponseError(f"malformed XML: {exc}") from exc
-    data = root.find(f"{{{ASX}}}values/DATA")
+    data = parse_document(body, ASX, "abap").find(f"{{{ASX}}}values/DATA")
     if data is None:
         raise UnexpectedResponseError("no asx:values/DATA in the validation answer")
     severity = (data.findtext("SEVERITY") or "").strip()

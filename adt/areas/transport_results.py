@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from adt._xml import _parse
 from adt.errors import UnexpectedResponseError
 
 TM = "http://www.sap.com/cts/adt/tm"
 ASX = "http://www.sap.com/abapxml"
 CHKRUN = "http://www.sap.com/adt/checkrun"
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 # --- results --------------------------------------------------------------------------
 
@@ -185,13 +185,6 @@ class ReleaseReport:
 # --- parsers --------------------------------------------------------------------------
 
 
-def _root(body: bytes) -> etree._Element:
-    try:
-        return etree.fromstring(body, parser=_PARSER)
-    except etree.XMLSyntaxError as exc:
-        raise UnexpectedResponseError(f"malformed XML: {exc}") from exc
-
-
 def _text(element: etree._Element | None, name: str) -> str:
     if element is None:
         return ""
@@ -199,7 +192,7 @@ def _text(element: etree._Element | None, name: str) -> str:
 
 
 def _data(body: bytes) -> etree._Element:
-    data = _root(body).find(f"{{{ASX}}}values/DATA")
+    data = _parse(body).find(f"{{{ASX}}}values/DATA")
     if data is None:
         raise UnexpectedResponseError("no asx:values/DATA in the transport check answer")
     return data
@@ -319,7 +312,7 @@ def _request(
 
 def parse_user_requests(body: bytes) -> UserRequests:
     """The organizer tree, with or without the ``tm:target`` level."""
-    root = _root(body)
+    root = _parse(body)
     modifiable = root.iterfind(f".//{{{TM}}}modifiable/{{{TM}}}request")
     released = root.iterfind(f".//{{{TM}}}released/{{{TM}}}request")
     return UserRequests(
@@ -331,7 +324,7 @@ def parse_user_requests(body: bytes) -> UserRequests:
 def parse_details(body: bytes) -> TransportRequest:
     """Request details; for a task number the asked task (a sibling of the request in the
     answer) is put back into the request's tasks."""
-    root = _root(body)
+    root = _parse(body)
     request = root.find(f"{{{TM}}}request")
     if request is None:
         raise UnexpectedResponseError("no tm:request in the transport details")
@@ -339,7 +332,7 @@ def parse_details(body: bytes) -> TransportRequest:
 
 
 def parse_release(body: bytes) -> ReleaseReport:
-    root = _root(body)
+    root = _parse(body)
     report = root.find(f"{{{TM}}}releasereports/{{{CHKRUN}}}checkReport")
     if report is None:
         raise UnexpectedResponseError("no chkrun:checkReport in the release answer")

@@ -15,7 +15,7 @@ from xml.sax.saxutils import quoteattr
 
 from lxml import etree
 
-from adt._xml import XmlFormatError
+from adt._xml import parse_document
 from adt.areas.base import Area
 from adt.urls import encode_name, validate_adt_path
 
@@ -28,7 +28,6 @@ DEFAULT_RISK_LEVELS = ("harmless", "dangerous")
 _ERRORS = ("critical", "fatal")
 _START = re.compile(r"[#;]start=(\d+)(?:,(\d+))?")
 _SELECTOR = re.compile(r"^[A-Za-z0-9_%/=;]+$")
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
 
 
 @dataclass(frozen=True)
@@ -313,12 +312,7 @@ def _class(element: etree._Element) -> UnitTestClass:
 
 def parse_run_result(body: bytes) -> UnitRunResult:
     """Parse ``aunit:runResult`` (the synchronous answer and the API's result document)."""
-    try:
-        root = etree.fromstring(body, parser=_PARSER)
-    except etree.XMLSyntaxError as exc:
-        raise XmlFormatError(f"malformed XML: {exc}") from exc
-    if root.tag != f"{{{NS_AUNIT}}}runResult":
-        raise XmlFormatError(f"expected aunit:runResult, got {root.tag}")
+    root = parse_document(body, NS_AUNIT, "runResult")
     programs = tuple(
         UnitProgram(
             _core(p, "uri"),
