@@ -10,28 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adt.abap.keywords import BLOCK_ENDS
 from adt.abap.scanner import Statement, statements
 
 COMMENT, REGION = "comment", "region"
 
-#: Statement → the statement that closes its block.
+#: Statement → the statement that closes its block. The openers that start a block only in
+#: some forms are left out: folding sees one statement at a time.
 _ENDS = {
-    "CLASS": "ENDCLASS",
-    "INTERFACE": "ENDINTERFACE",
-    "METHOD": "ENDMETHOD",
-    "FORM": "ENDFORM",
-    "FUNCTION": "ENDFUNCTION",
-    "MODULE": "ENDMODULE",
-    "DEFINE": "END-OF-DEFINITION",
-    "IF": "ENDIF",
-    "CASE": "ENDCASE",
-    "DO": "ENDDO",
-    "WHILE": "ENDWHILE",
-    "LOOP": "ENDLOOP",
-    "TRY": "ENDTRY",
-    "PROVIDE": "ENDPROVIDE",
-    "TEST-SEAM": "END-TEST-SEAM",
-    "ENHANCEMENT-SECTION": "END-ENHANCEMENT-SECTION",
+    opener: end
+    for opener, end in BLOCK_ENDS.items()
+    if opener not in {"SELECT", "WITH", "AT", "ON", "CATCH"}
 }
 _SECTIONS = ("PUBLIC", "PROTECTED", "PRIVATE")
 

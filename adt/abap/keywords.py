@@ -8,6 +8,36 @@ names far more often than the index could mistake them.
 
 from __future__ import annotations
 
+#: Statements that open a block, and the statement that ends each (the pretty printer's
+#: indentation and the editor's folding both follow them). ``SELECT``, ``WITH``, ``AT``,
+#: ``ON`` and ``CATCH`` open one only in some forms (a ``SELECT`` loop, ``AT NEW``,
+#: ``ON CHANGE OF``, ``CATCH SYSTEM-EXCEPTIONS``).
+BLOCK_ENDS = {
+    "IF": "ENDIF",
+    "CASE": "ENDCASE",
+    "DO": "ENDDO",
+    "WHILE": "ENDWHILE",
+    "LOOP": "ENDLOOP",
+    "TRY": "ENDTRY",
+    "METHOD": "ENDMETHOD",
+    "FORM": "ENDFORM",
+    "FUNCTION": "ENDFUNCTION",
+    "MODULE": "ENDMODULE",
+    "CLASS": "ENDCLASS",
+    "INTERFACE": "ENDINTERFACE",
+    "SELECT": "ENDSELECT",
+    "WITH": "ENDWITH",
+    "AT": "ENDAT",
+    "PROVIDE": "ENDPROVIDE",
+    "ON": "ENDON",
+    "CATCH": "ENDCATCH",
+    "ENHANCEMENT": "ENDENHANCEMENT",
+    "ENHANCEMENT-SECTION": "END-ENHANCEMENT-SECTION",
+    "TEST-SEAM": "END-TEST-SEAM",
+    "TEST-INJECTION": "END-TEST-INJECTION",
+    "DEFINE": "END-OF-DEFINITION",
+}
+
 _WORDS = """
 ABAP-SOURCE ABBREVIATED ABSTRACT ACCEPT ACCEPTING ACCORDING ACTIVATION ADD
 ADD-CORRESPONDING ADJACENT AFTER ALIASES ALIGN ALL ALLOCATE AND ANY APPEND APPENDAGE

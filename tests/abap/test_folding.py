@@ -46,6 +46,19 @@ def test_folds_of_blocks_sections_and_comments() -> None:
     ]
 
 
+def test_test_injections_fold_and_a_select_or_at_alone_does_not() -> None:
+    """The openers the pretty printer knows fold too, except those that open a block only in
+    some forms (a SELECT into a table, AT SELECTION-SCREEN) and need their end to tell."""
+    source = """METHOD m.
+  TEST-INJECTION read.
+    x = 1.
+  END-TEST-INJECTION.
+  SELECT * FROM t INTO TABLE @DATA(rows).
+  AT SELECTION-SCREEN.
+ENDMETHOD."""
+    assert folds(source) == [Fold(0, 6, REGION), Fold(1, 3, REGION)]
+
+
 def test_an_unfinished_block_folds_nothing() -> None:
     assert folds("METHOD m.\n  IF x = 1.\n    WRITE x.\n") == []
 

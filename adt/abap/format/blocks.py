@@ -17,33 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from adt.abap.keywords import BLOCK_ENDS
+
 from .tokens import TokenKind, TokenStatement
 
-CLOSERS = {
-    "IF": "ENDIF",
-    "CASE": "ENDCASE",
-    "DO": "ENDDO",
-    "WHILE": "ENDWHILE",
-    "LOOP": "ENDLOOP",
-    "TRY": "ENDTRY",
-    "METHOD": "ENDMETHOD",
-    "FORM": "ENDFORM",
-    "FUNCTION": "ENDFUNCTION",
-    "MODULE": "ENDMODULE",
-    "CLASS": "ENDCLASS",
-    "INTERFACE": "ENDINTERFACE",
-    "SELECT": "ENDSELECT",
-    "WITH": "ENDWITH",
-    "AT": "ENDAT",
-    "PROVIDE": "ENDPROVIDE",
-    "ON": "ENDON",
-    "CATCH": "ENDCATCH",
-    "ENHANCEMENT": "ENDENHANCEMENT",
-    "ENHANCEMENT-SECTION": "END-ENHANCEMENT-SECTION",
-    "TEST-SEAM": "END-TEST-SEAM",
-    "TEST-INJECTION": "END-TEST-INJECTION",
-    "DEFINE": "END-OF-DEFINITION",
-}
+CLOSERS = BLOCK_ENDS
 OPENERS = {end: start for start, end in CLOSERS.items()}
 #: Blocks that contain procedures' code: what an event block ends at.
 PROCEDURES = frozenset({"CLASS", "INTERFACE", "FORM", "FUNCTION", "MODULE", "DEFINE"})
