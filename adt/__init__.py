@@ -6,9 +6,10 @@ underscore is implementation. Names are imported on first use."""
 
 from __future__ import annotations
 
-import importlib
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from adt._lazy import lazy_names
 
 # httpx imports its own command-line client (rich, click, pygments: about 8 MB of memory and
 # 30 ms of start-up) whenever those happen to be installed; we never run it. A ``None``
@@ -97,12 +98,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name on first use: a process that never talks to a system (an editor
-    starting its language server, ``--help``) does not pay for httpx and lxml."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, globals(), _WHERE)

@@ -127,3 +127,11 @@ def test_exported_names_are_exactly_the_curated_ones(package: str) -> None:
     assert set(module.__all__) == PUBLIC[package]
     for name in module.__all__:
         assert getattr(module, name) is not None, name
+
+
+@pytest.mark.parametrize("package", ["adt", "adt.source", "adt.agent"])
+def test_a_name_that_is_not_exported_is_an_attribute_error(package: str) -> None:
+    """The lazily imported packages answer an unknown name as any module does."""
+    module = importlib.import_module(package)
+    with pytest.raises(AttributeError, match=f"module '{package}' has no attribute 'Nope'"):
+        module.Nope  # noqa: B018

@@ -6,8 +6,9 @@ calls through the editor (see :mod:`adt.agent.channel`). Names are imported on f
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from adt._lazy import lazy_names
 
 if TYPE_CHECKING:
     from adt.agent.executor import AgentTools, ToolOutcome
@@ -38,10 +39,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, globals(), _WHERE)
