@@ -254,6 +254,14 @@ local function save(bufnr, uri)
   })
 end
 
+--- Whether the server answered "unchanged" about a text that is not the buffer's (the token
+--- carries a hash of the server's text).
+local function differs(bufnr, result)
+  return result ~= nil
+    and result.status == 'unchanged'
+    and not restore.matches(M.text(bufnr), result.token)
+end
+
 --- BufWriteCmd: save through adt/saveDocument. The buffer stays modified unless the server
 --- has the text (then :wq quits, otherwise it does not).
 --- @param bufnr integer
@@ -282,17 +290,6 @@ function M.write(bufnr, target, force)
     )
     return
   end
-  if restore.failed[bufnr] then
-    util.notify(
-      (
-        'NOT saved: %s could not be handed over to the restarted language server (%s), so '
-        .. "a save could revert somebody else's change. Your edits are kept; :AdtRestart "
-        .. 'tries again.'
-      ):format(util.describe(uri), restore.failed[bufnr]),
-      levels.ERROR
-    )
-    return
-  end
   local marker = marker_line(bufnr)
   if marker and not force then
     util.notify(
@@ -309,13 +306,24 @@ function M.write(bufnr, target, force)
     util.notify(('NOT saved %s: %s'):format(util.describe(uri), running), levels.ERROR)
     return
   end
+  if restore.failed[bufnr] then
+    util.notify(
+      (
+        'NOT saved: %s could not be handed over to the restarted language server (%s), so '
+        .. "a save could revert somebody else's change. Your edits are kept; :AdtRestart "
+        .. 'tries again.'
+      ):format(util.describe(uri), restore.failed[bufnr]),
+      levels.ERROR
+    )
+    return
+  end
   local result, rpc_err = save(bufnr, uri)
-  if result and result.status == 'unchanged' and not restore.matches(M.text(bufnr), result.token) then
+  if differs(bufnr, result) then
     -- The server's copy is not the buffer (changes that never reached it): open it again
     -- with the buffer's text and the version it was read at, and save once more.
     restore.reopen(bufnr, running)
     result, rpc_err = save(bufnr, uri)
-    if result and result.status == 'unchanged' and not restore.matches(M.text(bufnr), result.token) then
+    if differs(bufnr, result) then
       result, rpc_err = nil, { message = "the server's copy differs from the buffer; :AdtRestart" }
     end
   end

@@ -128,17 +128,17 @@ function M.open(name, include, object_type)
   end, candidates)
   if #candidates == 0 then
     local first = sourceless[1]
-    util.notify(
-      first
-          and ('%s is %s without a source to open; :AdtSearch %s lists objects by name'):format(
-            first.name,
-            first.type == 'DEVC/K' and 'a package' or ('an object of type ' .. tostring(first.type)),
-            name
-          )
-        or result.message
-        or ('no object named %s'):format(name),
-      levels.WARN
-    )
+    local message = result.message or ('no object named %s'):format(name)
+    if first then
+      local kind = first.type == 'DEVC/K' and 'a package'
+        or ('an object of type ' .. tostring(first.type))
+      message = ('%s is %s without a source to open; :AdtSearch %s lists objects by name'):format(
+        first.name,
+        kind,
+        name
+      )
+    end
+    util.notify(message, levels.WARN)
     return
   end
   vim.ui.select(candidates, {

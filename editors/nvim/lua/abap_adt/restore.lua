@@ -231,6 +231,7 @@ function M.attached(running, bufnr)
   end
   local uri = vim.api.nvim_buf_get_name(bufnr)
   local params = { uri = uri, baseToken = state.token, baseText = M.bases[bufnr] }
+  M.failed[bufnr] = nil -- a new attempt: until it fails, the server decides (it refuses too)
   running:request('adt/restoreDocument', params, function(err, result)
     report(bufnr, uri, result, err)
   end, bufnr)
