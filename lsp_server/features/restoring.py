@@ -88,10 +88,11 @@ class Restoring(Feature):
             base_text = None
         if base_text is None:
             base_text = self.ctx.documents.known_base(base_token)
-        if base_text is None and doc.buffer.text == current.content:
+        status = RestoreStatus.BASE_UNKNOWN if base_text is None else RestoreStatus.CHANGED
+        if doc.buffer.text == current.content:
             # the buffer already shows the server's version: nothing to save, nothing lost
             doc.adopt_base(current.content, current.token)
-            return RestoreStatus.BASE_UNKNOWN
+            return status
         if base_text is None:
             # The server's text stands in for the lost base: the save's token check still
             # refuses it (a conflict), and a merge marks every difference (Conflicts).
