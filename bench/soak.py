@@ -5,6 +5,9 @@ two editor sessions (the language server's workspace, each with its own session)
 uniquely marked lines into a few shared objects, over real HTTP against the emulator. Faults
 are injected at random: 503 answers, connections dropped before the server, CSRF tokens
 expiring, the application server "restarting" (every context and its locks gone), latency.
+Now and then an editor's language server restarts with unsaved edits in its buffers while a
+colleague changes the same source: the new server is handed each buffer's base version
+(``adt/restoreDocument``), so the save is a conflict and the merge keeps both.
 
 Every edit a caller was told succeeded is accounted for at the end: it must be in the final
 source exactly once (a lost or doubled edit is a failure), and no lock may be left once the
@@ -164,33 +167,86 @@ class SoakEditor:
         self.workspace.did_change(uri, self.versions[uri], [(None, None, text)])
 
 
-async def editor(
-    number: int, url: str, tally: Tally, stop: float, rng: random.Random, closers: list[Any]
-) -> None:
-    """Open every object, type a marked line, save; on a conflict, merge (a marker overlap
-    keeps both lines) and save again."""
-    editor = SoakEditor()
+@dataclass
+class EditorRun:
+    """One editor session's context: where it connects, what it counts, when it stops."""
+
+    number: int
+    url: str
+    emulator: Emulator
+    tally: Tally
+    stop: float
+    rng: random.Random
+    restart_chance: float
+    uris: dict[str, str] = field(
+        default_factory=lambda: {o: f"adt://A4H{s}" for o, s in OBJECTS.items()}
+    )
+
+
+def _workspace(run: EditorRun, editor: SoakEditor) -> EditorWorkspace:
     settings = EditorSettings(poll_interval=0, ask_on_conflict=False)
-    workspace = EditorWorkspace(_connections(url, "DEVELOPER"), settings, editor)
+    workspace = EditorWorkspace(_connections(run.url, "DEVELOPER"), settings, editor)
     editor.workspace = workspace
-    closers.append(workspace.close)
-    uris = {object_url: f"adt://A4H{source}" for object_url, source in OBJECTS.items()}
-    for uri in uris.values():
+    return workspace
+
+
+async def editor(run: EditorRun, closers: list[Any]) -> None:
+    """Open every object, type a marked line, save; on a conflict, merge (a marker overlap
+    keeps both lines) and save again. Sometimes the language server restarts first."""
+    editor = SoakEditor()
+    workspace = _workspace(run, editor)
+    closers.append(lambda: editor.workspace.close() if editor.workspace else asyncio.sleep(0))
+    for uri in run.uris.values():
         read = await workspace.objects.read_document(uri)
         editor.texts[uri], editor.versions[uri] = read.text, 1
         workspace.did_open(uri, read.text, 1, UTF16)
     sequence = 0
-    while time.monotonic() < stop:
-        object_url = rng.choice(list(uris))
-        uri = uris[object_url]
+    while time.monotonic() < run.stop:
+        object_url = run.rng.choice(list(run.uris))
+        uri = run.uris[object_url]
         sequence += 1
-        marker = f"* editor {number} edit {sequence}"
-        lines = editor.texts[uri].split("\n")
-        lines.insert(rng.randint(0, len(lines)), marker)
-        editor.change(uri, "\n".join(lines))
-        await _editor_save(workspace, editor, uri, object_url, tally)
-        await asyncio.sleep(rng.uniform(0.0, 0.1))
+        _type_marker(editor, uri, f"* editor {run.number} edit {sequence}", run.rng)
+        if run.rng.random() < run.restart_chance:
+            workspace = await _restart(run, editor, workspace, object_url, sequence)
+        await _editor_save(workspace, editor, uri, object_url, run.tally)
+        await asyncio.sleep(run.rng.uniform(0.0, 0.1))
     await workspace.wait_idle()
+
+
+def _type_marker(editor: SoakEditor, uri: str, marker: str, rng: random.Random) -> None:
+    lines = editor.texts[uri].split("\n")
+    lines.insert(rng.randint(0, len(lines)), marker)
+    editor.change(uri, "\n".join(lines))
+
+
+async def _restart(
+    run: EditorRun, editor: SoakEditor, old: EditorWorkspace, object_url: str, sequence: int
+) -> EditorWorkspace:
+    """The language server dies with unsaved edits; a colleague saves the same source; a new
+    server is started and handed every buffer with the version it was read at."""
+    bases = {}
+    for uri in run.uris.values():
+        doc = old.documents.require(uri)
+        assert doc.base_token is not None
+        bases[uri] = (doc.base_token, doc.buffer.base_text)
+    await old.close()
+    run.tally.counts["editor restarts"] += 1
+    source = OBJECTS[object_url]
+    colleague = f"* colleague of editor {run.number} edit {sequence}"
+    current = (run.emulator.source(source) or "").split("\n")
+    current.insert(run.rng.randint(0, len(current)), colleague)
+    try:
+        run.emulator.write_as("COLLEAGUE", source, "\n".join(current))
+        run.tally.accept(object_url, colleague)
+    except Exception:  # locked by an agent right now: the restart goes on without it
+        run.tally.counts["colleague write refused (locked)"] += 1
+    workspace = _workspace(run, editor)
+    for uri, (token, text) in bases.items():
+        editor.versions[uri] += 1
+        workspace.did_open(uri, editor.texts[uri], editor.versions[uri], UTF16)
+        restored = await workspace.restoring.restore(uri, token, text)
+        run.tally.counts[f"restored {restored.status}"] += 1
+    return workspace
 
 
 async def _editor_save(
@@ -219,7 +275,11 @@ async def _editor_save(
 
 
 def _markers(text: str) -> set[str]:
-    return {line for line in text.split("\n") if line.startswith(("* editor ", "* agent "))}
+    return {
+        line
+        for line in text.split("\n")
+        if line.startswith(("* editor ", "* agent ", "* colleague "))
+    }
 
 
 def _keep_both(text: str) -> str:
@@ -265,7 +325,12 @@ async def faults(
 
 
 async def soak(
-    minutes: float, agents: int, editors: int, fault_rate: float, seed: int
+    minutes: float,
+    agents: int,
+    editors: int,
+    fault_rate: float,
+    seed: int,
+    restart_chance: float = 0.05,
 ) -> dict[str, Any]:
     emulator = Emulator(users=USERS)
     tally = Tally()
@@ -278,7 +343,12 @@ async def soak(
             agent(i, url, tally, stop, random.Random(rng.random()), closers) for i in range(agents)
         ]
         workers += [
-            editor(i, url, tally, stop, random.Random(rng.random()), closers)
+            editor(
+                EditorRun(
+                    i, url, emulator, tally, stop, random.Random(rng.random()), restart_chance
+                ),
+                closers,
+            )
             for i in range(editors)
         ]
         workers.append(faults(emulator, tally, stop, random.Random(rng.random()), fault_rate))
@@ -325,11 +395,26 @@ def main() -> int:
     parser.add_argument("--editors", type=int, default=2)
     parser.add_argument("--fault-rate", type=float, default=2.0, help="faults per second (mean)")
     parser.add_argument("--seed", type=int, default=20261124)
+    parser.add_argument(
+        "--restart-chance",
+        type=float,
+        default=0.05,
+        help="chance that an editor's language server restarts before a save",
+    )
     parser.add_argument("--log", default=None, help="write the components' log here")
     args = parser.parse_args()
     handler = logging.FileHandler(args.log) if args.log else logging.NullHandler()
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
-    report = asyncio.run(soak(args.minutes, args.agents, args.editors, args.fault_rate, args.seed))
+    report = asyncio.run(
+        soak(
+            args.minutes,
+            args.agents,
+            args.editors,
+            args.fault_rate,
+            args.seed,
+            args.restart_chance,
+        )
+    )
     print(json.dumps(report, indent=2))
     failed = (
         report["lost edits"]
