@@ -13,9 +13,10 @@ a 100,000-line class took 93 s. Here the work is split the way patience diff doe
 4. a gap small enough (its two sides' product below :data:`SMALL`) is left to ``difflib``,
    which is exact there and costs at most that product.
 
-A large gap without any unique line (rare in source code) becomes one replacement: still
-correct, only not minimal. The result is always exact: applying the blocks to ``old`` gives
-``new``.
+A large gap without any unique line (rare in source code) becomes one replacement, and so
+does whatever is left once the comparison has looked at :data:`WORK` lines per line of the
+texts (a text that anchors only a line at a time): still correct, only not minimal. The
+result is always exact: applying the blocks to ``old`` gives ``new``.
 """
 
 from __future__ import annotations
@@ -33,31 +34,52 @@ Block = tuple[int, int, int, int]
 SMALL = 40_000
 """The largest ``len(old gap) * len(new gap)`` handed to ``difflib`` (quadratic there)."""
 
+WORK = 16
+"""Lines looked at, in all, per line of the two texts: the bound that keeps the cost linear
+when anchors split a text only a little at a time (then the rest is one replacement)."""
+
 
 def differences(old: Sequence[str], new: Sequence[str], *, small: int = SMALL) -> list[Block]:
     """The blocks in which ``old`` and ``new`` differ, in order, never adjacent; gaps whose
     sides' product is at most ``small`` go to ``difflib``."""
     blocks: list[Block] = []
     pending: list[Block] = [(0, len(old), 0, len(new))]
+    budget = WORK * (len(old) + len(new) + 1)
     while pending:
-        i1, i2, j1, j2 = _trim(old, new, *pending.pop())
-        if i1 == i2 or j1 == j2:
-            if i1 != i2 or j1 != j2:
-                blocks.append((i1, i2, j1, j2))
-        elif (i2 - i1) * (j2 - j1) <= small:
-            blocks.extend(_exact(old, new, i1, i2, j1, j2))
-        elif i2 - i1 == j2 - j1 and (runs := _positional(old, new, i1, i2, j1)) is not None:
-            for a1, a2, b1, b2 in runs:
-                if (a2 - a1) * (b2 - b1) <= small:
-                    blocks.extend(_exact(old, new, a1, a2, b1, b2))
-                else:
-                    blocks.append((a1, a2, b1, b2))
-        elif gaps := _gaps_between_anchors(old, new, i1, i2, j1, j2):
-            pending.extend(gaps)
-        else:
-            blocks.append((i1, i2, j1, j2))
+        block = _trim(old, new, *pending.pop())
+        i1, i2, j1, j2 = block
+        if i1 == i2 and j1 == j2:
+            continue
+        budget -= (i2 - i1) + (j2 - j1)
+        if budget < 0:  # a text that keeps anchoring on few lines: the rest is replaced
+            blocks.append(block)
+            continue
+        done, split = _split(old, new, block, small)
+        blocks += done
+        pending += split
     blocks.sort()
     return _joined(blocks)
+
+
+def _split(
+    old: Sequence[str], new: Sequence[str], block: Block, small: int
+) -> tuple[list[Block], list[Block]]:
+    """A trimmed block as (differences found, smaller blocks still to compare)."""
+    i1, i2, j1, j2 = block
+    if i1 == i2 or j1 == j2:
+        return [block], []
+    if (i2 - i1) * (j2 - j1) <= small:
+        return _exact(old, new, i1, i2, j1, j2), []
+    if i2 - i1 == j2 - j1 and (runs := _positional(old, new, i1, i2, j1)) is not None:
+        found: list[Block] = []
+        for a1, a2, b1, b2 in runs:
+            if (a2 - a1) * (b2 - b1) <= small:
+                found += _exact(old, new, a1, a2, b1, b2)
+            else:
+                found.append((a1, a2, b1, b2))
+        return found, []
+    gaps = _gaps_between_anchors(old, new, i1, i2, j1, j2)
+    return ([], gaps) if gaps else ([block], [])
 
 
 def matches(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int, int]]:

@@ -157,3 +157,19 @@ def test_no_path_hands_the_whole_document_to_difflib() -> None:
     assert len(edits) == len(hunks) == len(reloaded) == 12
     assert ranged == new[:102] + old[101:], "the changes in lines 0..100, none below"
     assert placed[0] == 0 and placed[-1] == 19_951
+
+
+def test_past_the_work_bound_the_rest_is_one_exact_replacement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bound that keeps a comparison linear whatever the text (WORK lines looked at per
+    line): what is left when it is reached is replaced whole, never dropped."""
+    from lsp_server import linediff
+
+    old = _source(3_000)
+    new = _scattered(old)
+    fine = differences(old, new, small=0)
+    monkeypatch.setattr(linediff, "WORK", 0)  # no room to look into the texts at all
+    coarse = differences(old, new, small=0)
+    assert _applied(old, new, coarse) == new
+    assert sum(i2 - i1 for i1, i2, _, _ in coarse) > 100 * sum(i2 - i1 for i1, i2, _, _ in fine)
