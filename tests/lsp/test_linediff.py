@@ -3,14 +3,12 @@ ever sees small gaps, whatever the size of the document."""
 
 from __future__ import annotations
 
-import difflib
 import itertools
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.difflib_probe import largest_difflib_problem
 
 from lsp_server.buffer import TextBuffer, apply_edits, line_edits
 from lsp_server.linediff import SMALL, differences, matches
@@ -108,23 +106,6 @@ def test_a_moved_line_keeps_the_rest_in_place() -> None:
     assert sum(i2 - i1 + j2 - j1 for i1, i2, j1, j2 in blocks) == 2
 
 
-@contextmanager
-def _largest_difflib_problem() -> Iterator[list[int]]:
-    """Record the product of the sizes of every sequence pair ``difflib`` is given."""
-    sizes: list[int] = [0]
-    original = difflib.SequenceMatcher.set_seqs
-
-    def recording(self: difflib.SequenceMatcher[str], a: object, b: object) -> None:
-        sizes.append(len(a) * len(b))  # type: ignore[arg-type]
-        original(self, a, b)  # type: ignore[arg-type]
-
-    difflib.SequenceMatcher.set_seqs = recording  # type: ignore[method-assign, assignment]
-    try:
-        yield sizes
-    finally:
-        difflib.SequenceMatcher.set_seqs = original  # type: ignore[method-assign]
-
-
 def _scattered(lines: list[str]) -> list[str]:
     """Trailing blanks on ten spread lines, one line more near the top and one fewer below."""
     new = [
@@ -144,7 +125,7 @@ def test_no_path_hands_the_whole_document_to_difflib() -> None:
 
     old = _source(20_000)
     new = _scattered(old)
-    with _largest_difflib_problem() as sizes:
+    with largest_difflib_problem() as sizes:
         edits = line_edits(old, new)
         hunks = diff_hunks(old, new)
         ranged = only_lines(old, new, 0, 100)
