@@ -20,6 +20,14 @@ class through the source operations to the in-process emulator (the new stateful
 CSRF token fetch, lock, verify, one PUT, read back, unlock), median of 5, with the ADT
 requests counted by the emulator.
 
+Line differences. What the editor is shown after a save the system normalised, a reload or
+a remote change comes from comparing two whole texts (``lsp_server.linediff``). Measured on
+the same document at each size (``--diff-sizes``, default 10,000, 100,000 and 1,000,000
+lines), CPU time: a same-count normalisation (trailing blanks trimmed on 10 spread lines) and
+a reload (10 lines inserted and 20 removed, spread), beside ``difflib.SequenceMatcher`` — what
+these paths used before — on the same texts at the sizes it finishes in reasonable time
+(``--difflib-sizes``, default 10,000).
+
 Run: ``python bench/lsp_changes.py`` (writes bench/results/lsp_changes.md).
 """
 
@@ -30,6 +38,7 @@ import asyncio
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
@@ -172,7 +181,39 @@ def _stats(costs: list[int]) -> tuple[float, float]:
     return statistics.median(ordered) / 1000, ordered[int(len(ordered) * 0.95)] / 1000
 
 
-def main(sizes: list[int], changes: int) -> str:
+def _cpu_ms(work: Callable[[], object]) -> float:
+    started = time.process_time()
+    work()
+    return (time.process_time() - started) * 1000
+
+
+def diff_rows(sizes: list[int], difflib_sizes: list[int]) -> list[str]:
+    """CPU ms of comparing two whole texts, ours and difflib's (see the docstring)."""
+    import difflib
+
+    from lsp_server.linediff import differences
+
+    rows = []
+    for size in sizes:
+        old = make_text(size).split("\n")
+        trimmed = [line + "  " if k % (size // 10) == 7 else line for k, line in enumerate(old)]
+        reload = list(old)
+        for k in range(10):
+            at = k * size // 10 + 3
+            reload.insert(at, "  WRITE 'new'.")
+            del reload[at + 50 : at + 52]
+        pairs = (("normalised (same count)", trimmed, old), ("reload (+10, -20)", old, reload))
+        for label, editor, server in pairs:
+            ours = _cpu_ms(lambda editor=editor, server=server: differences(editor, server))
+            before = "—"
+            if size in difflib_sizes:
+                matcher = difflib.SequenceMatcher(None, editor, server, autojunk=False)
+                before = f"{_cpu_ms(matcher.get_opcodes):,.0f}"
+            rows.append(f"| {size:,} | {label} | {ours:,.1f} | {before} |")
+    return rows
+
+
+def main(sizes: list[int], changes: int, diff_sizes: list[int], difflib_sizes: list[int]) -> str:
     rows = []
     saves = []
     for size in sizes:
@@ -227,6 +268,13 @@ def main(sizes: list[int], changes: int) -> str:
             f"source operations to the in-process emulator: {save_ms:.1f} ms (median of 5), "
             f"{save_requests} ADT requests (one PUT).",
             "",
+            "Comparing two whole texts (CPU ms): what the editor is shown after a normalised "
+            "save, a reload or a remote change.",
+            "",
+            "| Lines | texts | ours (linediff) | before: difflib |",
+            "|---:|---|---:|---:|",
+            *diff_rows(diff_sizes, difflib_sizes),
+            "",
         ]
     )
 
@@ -238,8 +286,10 @@ if __name__ == "__main__":
     parser.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results" / "lsp_changes.md"
     )
+    parser.add_argument("--diff-sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--difflib-sizes", type=int, nargs="*", default=[10_000])
     options = parser.parse_args()
-    report = main(options.sizes, options.changes)
+    report = main(options.sizes, options.changes, options.diff_sizes, options.difflib_sizes)
     options.out.parent.mkdir(parents=True, exist_ok=True)
     options.out.write_text(report)
     print(report)

@@ -5,26 +5,39 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import threading
 import time
 from pathlib import Path
 from queue import Queue
-from typing import Any
+from typing import Any, BinaryIO
 
 
 class StdioServer:
-    def __init__(self, command: list[str], env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, command: list[str], env: dict[str, str] | None = None, *, socket_stdin: bool = False
+    ) -> None:
+        """``socket_stdin``: the server's stdin is a socket, not a pipe (the language server
+        then reads it with a thread, as it did for every stdin before it read pipes in its
+        event loop)."""
         self.started = time.perf_counter()
+        ours, theirs = socket.socketpair() if socket_stdin else (None, None)
         self.process = subprocess.Popen(
             command,
-            stdin=subprocess.PIPE,
+            stdin=theirs.fileno() if theirs is not None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env={**os.environ, **(env or {})},
         )
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.stdin = self.process.stdin
+        assert self.process.stdout is not None
+        if ours is not None and theirs is not None:
+            theirs.close()
+            self._socket = ours
+            self.stdin: BinaryIO = ours.makefile("wb")
+        else:
+            assert self.process.stdin is not None
+            self.stdin = self.process.stdin
         self.answers: Queue[dict[str, Any]] = Queue()
         self._next = 0
         threading.Thread(target=self._read, daemon=True).start()

@@ -6,7 +6,7 @@ two positions (only the touched lines are looked at), then splices the list: a c
 one line replaces one element, a change that adds or removes lines moves pointers, never
 characters. The buffer also remembers, for every line, which base line it still is (or that it
 was touched), and the window of lines touched since the base. Deriving the hunks of a save is a
-walk over that window, with ``difflib`` refining only the touched gaps.
+walk over that window, with :mod:`lsp_server.linediff` refining only the touched gaps.
 
 Line breaks are LSP's: ``\\n``, ``\\r\\n`` and ``\\r``. Form feeds, ``\\x85`` and ``\\u2028``
 are ordinary characters (``str.splitlines`` would break on them and shift every line number).
@@ -14,11 +14,13 @@ are ordinary characters (``str.splitlines`` would break on them and shift every 
 
 from __future__ import annotations
 
-import difflib
 from array import array
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from lsp_server.linediff import differences, matches
 
 if TYPE_CHECKING:
     from adt.source.lines import Patch
@@ -84,6 +86,17 @@ def index_to_units(line: str, index: int, encoding: str) -> int:
     return len(prefix.encode("utf-8"))
 
 
+def _look_up(runs: list[tuple[int, int, int]], line: int, side: int) -> int | None:
+    """The other side's line of ``line`` (``side`` 0: a current line, 1: a base line) in
+    runs of equal lines, or ``None`` when no run holds it."""
+    at = bisect_right(runs, line, key=lambda run: run[side]) - 1
+    if at < 0:
+        return None
+    run = runs[at]
+    offset = line - run[side]
+    return run[1 - side] + offset if offset < run[2] else None
+
+
 @dataclass(frozen=True)
 class Edit:
     """Replace the text between two (0-based line, ``str`` index) positions."""
@@ -102,12 +115,10 @@ def line_edits(old: Sequence[str], new: Sequence[str]) -> list[Edit]:
     (deletions, appends) or ends at the end of the last line. No two edits ever share a
     position, because editors may apply such edits in either order.
     """
-    old, new = list(old), list(new)
     if old == new:
         return []
     count = len(old)
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    diffs = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    diffs = differences(old, new)
     if len(diffs) > 1 and diffs[-1][1] == count:
         (pi1, pi2, pj1, _), (li1, _, _, _) = diffs[-2], diffs[-1]
         if li1 - pi2 == 1 and old[pi2] == "":
@@ -160,7 +171,7 @@ class Hunk:
 class TextBuffer:
     """Lines of a document plus the base they were edited from."""
 
-    __slots__ = ("_base", "_bottom", "_origin", "_top", "clamped", "encoding", "lines")
+    __slots__ = ("_base", "_bottom", "_origin", "_runs", "_top", "clamped", "encoding", "lines")
 
     def __init__(self, text: str | Sequence[str], encoding: str = UTF16) -> None:
         self.encoding = encoding_name(encoding)
@@ -190,6 +201,7 @@ class TextBuffer:
         # _origin[i] is the base index line i still is, or -1 once it has been touched (a
         # machine-int array: a list of ints costs 36 bytes a line, this 4).
         self._origin = array("i", range(len(self.lines)))
+        self._runs: list[tuple[int, int, int]] | None = None  # see _unchanged
         self._top: int | None = None  # lines above this index are untouched since the base
         self._bottom = 0  # this many lines at the end are untouched since the base
 
@@ -206,6 +218,7 @@ class TextBuffer:
         self._base = base
         self._origin = _untouched(len(self.lines))
         self._top, self._bottom = 0, 0
+        self._runs = None
 
     # --- edits ----------------------------------------------------------------------------
 
@@ -278,6 +291,7 @@ class TextBuffer:
     def _touch(self, first: int, last: int, old_count: int) -> None:
         """Record that lines ``first..last`` (of ``old_count``) were replaced."""
         untouched_tail = old_count - 1 - last
+        self._runs = None
         if self._top is None:
             self._top, self._bottom = first, untouched_tail
         else:
@@ -309,8 +323,8 @@ class TextBuffer:
         """The line hunks that turn the base into the current text, in base line numbers.
 
         Lines that were never touched keep their base index, so the walk finds the gaps
-        between them; ``difflib`` then refines each gap (a line typed and reverted is no
-        change), so each hunk covers only lines that really differ.
+        between them; :func:`~lsp_server.linediff.differences` then refines each gap (a line
+        typed and reverted is no change), so each hunk covers only lines that really differ.
         """
         if self._top is None:
             return []
@@ -350,11 +364,9 @@ class TextBuffer:
             return []
         if not old or not new:
             return [Hunk(base_from + 1, base_to, tuple(new))]
-        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
         return [
             Hunk(base_from + i1 + 1, base_from + i2, tuple(new[j1:j2]))
-            for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-            if tag != "equal"
+            for i1, i2, j1, j2 in differences(old, new)
         ]
 
     def base_line(self, line: int) -> int | None:
@@ -362,30 +374,31 @@ class TextBuffer:
         or changed since the base."""
         if not 0 <= line < len(self.lines):
             return None
-        return self._unchanged().get(line, None)
+        return _look_up(self._unchanged(), line, 0)
 
     def line_of_base(self, base_line: int) -> int | None:
         """Where base line ``base_line`` (0-based) is now; ``None`` if it was changed or
         removed."""
-        for line, base in self._unchanged().items():
-            if base == base_line:
-                return line
-        return None
+        return _look_up(self._unchanged(), base_line, 1)
 
-    def _unchanged(self) -> dict[int, int]:
-        """Current line → base line, for the lines that are still as in the base: those
-        outside the touched window by position, those inside it by comparison."""
-        count, base_count = len(self.lines), len(self._base)
+    def _unchanged(self) -> list[tuple[int, int, int]]:
+        """Runs ``(current line, base line, size)`` of lines still as in the base, in order:
+        those outside the touched window by position, those inside it by comparison. Kept
+        until the next edit, so where-used placing hundreds of lines compares once."""
+        if self._runs is not None:
+            return self._runs
+        count = len(self.lines)
         if self._top is None:
-            return {i: i for i in range(count)}
-        base, current, top = self._window()
-        found = {i: i for i in range(top)}
-        matcher = difflib.SequenceMatcher(None, base, current, autojunk=False)
-        for a, b, size in matcher.get_matching_blocks():
-            found.update((top + b + k, top + a + k) for k in range(size))
-        shift = count - base_count
-        found.update((i, i - shift) for i in range(top + len(current), count))
-        return found
+            runs = [(0, 0, count)]
+        else:
+            base, current, top = self._window()
+            runs = [(0, 0, top)] if top else []
+            runs += [(top + j, top + i, size) for i, j, size in matches(base, current)]
+            below = count - top - len(current)
+            if below:
+                runs.append((count - below, len(self._base) - below, below))
+        self._runs = runs
+        return runs
 
     def changed_base_lines(self) -> Sequence[tuple[int, int]]:
         """Base line ranges touched by the hunks (for merge and conflict reporting)."""

@@ -47,8 +47,9 @@ def run_stdio(args: argparse.Namespace | None = None) -> NoReturn:
 
 
 def _leave(code: int, stdout: BinaryIO) -> NoReturn:
-    """End the process now that everything is released. The thread reading stdin may still
-    block in a read (an editor keeps the pipe open after ``exit``); letting the interpreter
+    """End the process now that everything is released. A thread reading stdin (when it is
+    not a pipe: see lsp_server.wire) may still block in a read (an editor keeps the pipe open
+    after ``exit``); letting the interpreter
     finalise then aborts it ("could not acquire lock for <stdin>", SIGABRT), which editors
     report as a crash. So flush and leave without finalising."""
     logging.shutdown()

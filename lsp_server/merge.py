@@ -8,13 +8,13 @@ caller reports those lines as diagnostics.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adt.source.lines import Patch
 from adt.text import split_lines
 from lsp_server.buffer import Hunk
+from lsp_server.linediff import differences
 
 OURS_MARK = "<<<<<<< yours (unsaved)"
 SPLIT_MARK = "======="
@@ -46,12 +46,8 @@ class MergeResult:
 
 
 def diff_hunks(base: Sequence[str], other: Sequence[str]) -> list[Hunk]:
-    matcher = difflib.SequenceMatcher(None, list(base), list(other), autojunk=False)
-    return [
-        Hunk(i1 + 1, i2, tuple(other[j1:j2]))
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+    """The hunks turning ``base`` into ``other`` (linear in their size: see linediff)."""
+    return [Hunk(i1 + 1, i2, tuple(other[j1:j2])) for i1, i2, j1, j2 in differences(base, other)]
 
 
 def _span(hunk: Hunk) -> tuple[float, float]:

@@ -32,7 +32,7 @@ from lsp_server.buffer import UTF16, Edit, index_to_units, units_to_index
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.protocol import AdtProtocol
 from lsp_server.requests import BASE_VERSION
-from lsp_server.wire import FrameQueue, parse_did_change
+from lsp_server.wire import parse_did_change, serve_frames
 
 if TYPE_CHECKING:
     from adt.agent import AgentTools, WritePolicy
@@ -334,11 +334,8 @@ class AdtLanguageServer(LanguageServer):
 
         async def serve() -> None:
             freeze_when_settled(asyncio.get_running_loop())  # see adt.heap
-            frames = FrameQueue(asyncio.get_running_loop())
-            frames.start_reading(stdin or sys.stdin.buffer)
             try:
-                while (body := await frames.next()) is not None:
-                    self._handle(body)
+                await serve_frames(stdin or sys.stdin.buffer, self._handle)
             finally:
                 await self.release()
 

@@ -76,6 +76,10 @@ class EditorWorkspace:
             self.versions,
             self.creation,
         )
+        # Told of every keystroke: only the features that listen (the others' hook is empty).
+        self._on_change = tuple(
+            f for f in self.features if type(f).document_changed is not Feature.document_changed
+        )
 
     @property
     def connections(self) -> Connections:
@@ -95,7 +99,7 @@ class EditorWorkspace:
 
     def did_change(self, uri: str, version: int, changes: Sequence[Change]) -> None:
         doc = self.documents.change(uri, version, changes)
-        for feature in self.features:
+        for feature in self._on_change:
             feature.document_changed(doc)
 
     def did_close(self, uri: str) -> None:

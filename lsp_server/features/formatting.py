@@ -8,7 +8,6 @@ changes like any other. Nothing is saved.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -17,6 +16,7 @@ from lsp_server.buffer import Edit, line_edits, split_text
 from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument
 from lsp_server.features import Feature
+from lsp_server.linediff import differences
 from lsp_server.uris import make_uri
 
 if TYPE_CHECKING:
@@ -68,19 +68,25 @@ def only_lines(old: list[str], new: list[str], first: int, last: int) -> list[st
     ``first``..``last`` (0-based, inclusive): lines are paired up case- and
     blank-insensitively (the printer recases and re-indents them), so a statement split
     onto two lines there is kept and a change elsewhere is not."""
+    blocks = differences([_key(x) for x in old], [_key(x) for x in new])
     result: list[str] = []
-    matcher = difflib.SequenceMatcher(
-        None, [_key(x) for x in old], [_key(x) for x in new], autojunk=False
-    )
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            result.extend(
-                new[j1 + k] if first <= i1 + k <= last else old[i1 + k] for k in range(i2 - i1)
-            )
-            continue
+    i = j = 0
+    for i1, i2, j1, j2 in blocks:
+        result.extend(_paired(old, new, i, i1, j, (first, last)))
         inside = first <= i1 and (i2 - 1 <= last if i2 > i1 else i1 <= last + 1)
         result.extend(new[j1:j2] if inside else old[i1:i2])
+        i, j = i2, j2
+    result.extend(_paired(old, new, i, len(old), j, (first, last)))
     return result
+
+
+def _paired(
+    old: list[str], new: list[str], i: int, stop: int, j: int, lines: tuple[int, int]
+) -> list[str]:
+    """Old lines ``i..stop`` paired with new lines from ``j``: the printer's where they
+    lie within ``lines``."""
+    first, last = lines
+    return [new[j + k] if first <= i + k <= last else old[i + k] for k in range(stop - i)]
 
 
 class Formatting(Feature):

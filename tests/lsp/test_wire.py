@@ -3,16 +3,21 @@ didChange parsed the fast way gives exactly the changes pygls' full path gives."
 
 from __future__ import annotations
 
+import asyncio
 import io
+import itertools
 import json
+import os
+import threading
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
 from lsp_server.buffer import UTF8, UTF16, TextBuffer
 from lsp_server.factory import create_server
-from lsp_server.wire import parse_did_change, read_frames
+from lsp_server.wire import FrameParser, parse_did_change, read_frames, serve_frames
 
 ALPHABET = 'ab é😀\x0c\u2028\x85\t"\\'
 _PROTOCOL = create_server().protocol  # pygls' own message structuring
@@ -112,3 +117,75 @@ def test_frames_are_read_in_order_until_the_pipe_closes() -> None:
     received: list[bytes | None] = []
     read_frames(io.BytesIO(stream + b"Content-Length: 99\r\n\r\ntoo short"), received.append)
     assert received == [*bodies, None]
+
+
+_STREAM_BODIES = [b'{"a":1}', b"", json.dumps({"text": "\u00e9\\r\\n"}).encode(), b"y" * 3_000]
+_STREAM = b"\r\n" + b"".join(
+    b"Content-Length: %d\r\nContent-Type: application/vscode-jsonrpc\n\n%s" % (len(b), b)
+    for b in _STREAM_BODIES
+)
+
+
+@settings(max_examples=100)
+@given(st.lists(st.integers(1, len(_STREAM) - 1), unique=True, max_size=12))
+def test_the_loop_reader_cuts_the_frames_the_thread_reader_reads(cuts: list[int]) -> None:
+    """However the pipe splits the bytes (a read may end anywhere, even inside a header),
+    the event loop's parser gives the frames the blocking reader gives."""
+    thread_read: list[bytes | None] = []
+    read_frames(io.BytesIO(_STREAM), thread_read.append)
+    parser = FrameParser()
+    frames: list[bytes] = []
+    edges = [0, *sorted(cuts), len(_STREAM)]
+    for start, end in itertools.pairwise(edges):
+        frames += parser.feed(_STREAM[start:end])
+    assert [*frames, None] == thread_read == [*_STREAM_BODIES, None]
+
+
+def test_a_malformed_length_is_refused() -> None:
+    with pytest.raises(ValueError, match="a frame of -4 bytes"):
+        FrameParser().feed(b"Content-Length: -4\r\n\r\n")
+
+
+def _pipe_with(chunks: list[bytes]) -> io.BufferedReader:
+    """A real pipe fed with ``chunks`` one write at a time by a thread, then closed."""
+    read_end, write_end = os.pipe()
+
+    def write() -> None:
+        with os.fdopen(write_end, "wb", buffering=0) as stream:
+            for chunk in chunks:
+                stream.write(chunk)
+
+    threading.Thread(target=write, daemon=True).start()
+    return os.fdopen(read_end, "rb")
+
+
+def test_frames_from_a_pipe_are_handled_in_order_by_the_loop() -> None:
+    """stdin as editors give it (a pipe) is read by the event loop itself: every frame is
+    handled in order, in the loop's thread, and serving ends at EOF."""
+    handled: list[tuple[bytes, int]] = []
+    chunks = [_STREAM[:5], _STREAM[5:60], _STREAM[60:]]
+
+    async def main() -> None:
+        await serve_frames(_pipe_with(chunks), lambda b: handled.append((b, threading.get_ident())))
+
+    asyncio.run(main())
+    assert [body for body, _ in handled] == _STREAM_BODIES
+    assert {thread for _, thread in handled} == {threading.get_ident()}
+
+
+def test_exit_while_handling_a_frame_ends_serving_and_reaches_the_caller() -> None:
+    """pygls' ``exit`` raises SystemExit inside the handler: serving stops there (nothing
+    after it is handled) and the caller gets the exit code, after its cleanup."""
+    handled: list[bytes] = []
+
+    def handle(body: bytes) -> None:
+        handled.append(body)
+        if body == b"":
+            raise SystemExit(3)
+
+    async def main() -> None:
+        await serve_frames(_pipe_with([_STREAM]), handle)
+
+    with pytest.raises(SystemExit) as exited:
+        asyncio.run(main())
+    assert exited.value.code == 3 and handled == _STREAM_BODIES[:2]
