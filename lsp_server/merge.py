@@ -115,17 +115,17 @@ def merge_without_base(ours: Sequence[str], theirs: Sequence[str]) -> MergeResul
     restart whose original text nobody kept): nothing tells whose change a difference is,
     so every differing region becomes a conflict block holding both sides."""
     ours, theirs = list(ours), list(theirs)
-    matcher = difflib.SequenceMatcher(None, theirs, ours, autojunk=False)
     merged: list[str] = []
     conflicts: list[Conflict] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            merged.extend(theirs[i1:i2])
-            continue
+    cursor = 0
+    for i1, i2, j1, j2 in differences(theirs, ours):
+        merged.extend(theirs[cursor:i1])
         mine, other = tuple(ours[j1:j2]), tuple(theirs[i1:i2])
         start = len(merged) + 1
         merged.extend([OURS_MARK, *mine, SPLIT_MARK, *other, THEIRS_MARK])
         conflicts.append(Conflict(start, len(merged), mine, other))
+        cursor = i2
+    merged.extend(theirs[cursor:])
     return MergeResult(tuple(merged), tuple(conflicts))
 
 
