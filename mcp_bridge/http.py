@@ -75,12 +75,40 @@ def exposure_problem(options: HttpOptions, configured_token: str) -> str | None:
         )
     if bool(options.tls_cert) != bool(options.tls_key):
         return "--tls-cert and --tls-key go together"
+    if options.tls_cert and options.tls_key:
+        unusable = _certificate_problem(options.tls_cert, options.tls_key)
+        if unusable is not None:
+            return unusable
     if not options.loopback and not options.tls and not options.insecure_http:
         return (
             f"--host {options.host} makes the bridge reachable from the network, where plain "
             "HTTP shows the bearer token to anyone on the way: pass --tls-cert and --tls-key, "
             "or --insecure-http if the network is yours"
         )
+    return None
+
+
+def _certificate_problem(cert: str, key: str) -> str | None:
+    """Why the certificate and key cannot serve HTTPS (None: they can), checked before
+    listening so a typo is a message, not a traceback from deep inside uvicorn."""
+    import ssl
+
+    missing = [
+        f"{flag} {path}"
+        for flag, path in (("--tls-cert", cert), ("--tls-key", key))
+        if not os.path.isfile(path)
+    ]
+    if missing:
+        return f"{' and '.join(missing)}: no such file"
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+    except ssl.SSLError as exc:  # before OSError, of which it is a kind
+        return (
+            f"--tls-cert {cert} and --tls-key {key} are not a PEM certificate and its private "
+            f"key ({exc.reason or exc})"
+        )
+    except OSError as exc:
+        return f"cannot read --tls-cert {cert} or --tls-key {key}: {exc.strerror}"
     return None
 
 

@@ -178,13 +178,13 @@ def http_options(args: argparse.Namespace | None, bridge: BridgeSettings) -> Htt
 
 def run_from_args(args: argparse.Namespace | None = None) -> int:
     """``abap-adt mcp``: stdio by default, ``--transport http`` for streamable HTTP."""
-    logs.configure(
-        os.environ.get("ABAP_ADT_LOG_LEVEL", "WARNING").upper(),
-        logging.StreamHandler(sys.stderr),
-        "%(levelname)s %(name)s: %(message)s",
-    )
     transport = getattr(args, "transport", "stdio")
     try:
+        logs.configure(
+            logs.level_named(os.environ.get("ABAP_ADT_LOG_LEVEL", "WARNING")),
+            logging.StreamHandler(sys.stderr),
+            "%(levelname)s %(name)s: %(message)s",
+        )
         settings = load_settings()
         server = make_bridge(
             settings,

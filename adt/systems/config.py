@@ -168,6 +168,12 @@ class ConfigFile:
             return cls(path, tomllib.loads(path.read_text(encoding="utf-8")))
         except tomllib.TOMLDecodeError as exc:
             raise ConfigurationError(f"{path}: {exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigurationError(
+                f"{path} is not UTF-8 text (byte {exc.start + 1}): save it as UTF-8"
+            ) from exc
+        except OSError as exc:
+            raise ConfigurationError(f"cannot read {path}: {exc.strerror}") from exc
 
     def table(self, name: str) -> dict[str, Any] | None:
         table = self.data.get(name)
