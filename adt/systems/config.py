@@ -151,6 +151,25 @@ class SystemsConfig:
             self.add(name, ConnectionProfile.from_env(env, name=name))
 
 
+def refuse_if_others_may_write(path: Path) -> None:
+    """Refuse, as ssh does, a configuration that another user could have changed: it says
+    which systems to send passwords to and whose tokens the bridge accepts."""
+    if sys.platform == "win32":
+        return
+    info = path.stat()
+    if info.st_mode & 0o022:
+        who = "everyone" if info.st_mode & 0o002 else "its group"
+        raise ConfigurationError(
+            f"{path} is writable by {who} (mode {info.st_mode & 0o777:o}): another user could "
+            f"add a system or a team member; run: chmod go-w {path}"
+        )
+    if info.st_uid not in (os.getuid(), 0):
+        raise ConfigurationError(
+            f"{path} belongs to another user (uid {info.st_uid}): copy it to a file of your "
+            "own, or run: chown $(id -un) " + str(path)
+        )
+
+
 @dataclass(frozen=True)
 class ConfigFile:
     """The parsed ``systems.toml`` (empty when there is none)."""
@@ -164,6 +183,7 @@ class ConfigFile:
             return cls(path, {})
         import tomllib  # ~20 ms (it loads datetime): only when there is a file to read
 
+        refuse_if_others_may_write(path)
         try:
             return cls(path, tomllib.loads(path.read_text(encoding="utf-8")))
         except tomllib.TOMLDecodeError as exc:

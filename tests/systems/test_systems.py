@@ -157,3 +157,18 @@ async def test_services_from_the_pool_drop_expired_cache_entries_on_their_own() 
         assert service.cache.stats().size == 0 and service.cache.stats().expirations == 1
     finally:
         await pool.close()
+
+
+@pytest.mark.parametrize(("mode", "who"), [(0o666, "everyone"), (0o620, "its group")])
+def test_a_file_others_may_change_is_refused_like_ssh_does(
+    tmp_path: Path, mode: int, who: str
+) -> None:
+    path = tmp_path / "systems.toml"
+    path.write_text(FILE)
+    path.chmod(mode)
+    with pytest.raises(ConfigurationError) as refused:
+        SystemsConfig.load(env={"DEV_PASSWORD": "p"}, config_file=path, keyring_get=_keyring)
+    assert f"{path} is writable by {who}" in str(refused.value)
+    assert f"run: chmod go-w {path}" in str(refused.value)
+    path.chmod(0o600)
+    assert SystemsConfig.load(env={"DEV_PASSWORD": "p"}, config_file=path, keyring_get=_keyring)
