@@ -131,6 +131,12 @@ async def test_each_member_works_as_their_own_sap_user(
             )
             assert refused["name"] == "OBJECT_LOCKED"
             assert refused["details"]["lockedBy"] == "DEVELOPER"
+            # another member's handle releases nothing, and the answer says so
+            stolen = await error(
+                bob, "unLock", objectUrl=REPORT, lockHandle=held["data"]["lockHandle"]
+            )
+            assert stolen["name"] == "OBJECT_LOCKED" and "still locked" in stolen["error"]
+            assert [lock.user for lock in emulator.locks()] == ["DEVELOPER"]
             assert (await call(alice, "unLock", objectUrl=REPORT))["ok"]
     assert emulator.source(f"{REPORT}/source/main", "inactive").startswith("* bob\n")
     assert emulator.locks() == []
