@@ -192,6 +192,7 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
                 settings.bridge,
                 read_only=bool(getattr(args, "read_only", False)),
                 allow=list(getattr(args, "allow", []) or []),
+                allow_objects=list(getattr(args, "allow_object", []) or []),
             ),
             passthrough=not getattr(args, "no_passthrough", False),
         )

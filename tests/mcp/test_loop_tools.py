@@ -260,7 +260,10 @@ async def test_history_and_quality_reads(emulator: Emulator) -> None:
         assert syntax_only["name"] == "INVALID_ARGUMENT"
 
 
-@pytest.mark.parametrize("policy", [WritePolicy(read_only=True), WritePolicy(allow=("ZCL_OK*",))])
+@pytest.mark.parametrize(
+    "policy",
+    [WritePolicy(read_only=True), WritePolicy(allow=("$ZDEMO",), allow_objects=("ZCL_OK*",))],
+)
 async def test_the_write_policy_covers_creation_and_transports(
     emulator: Emulator, policy: WritePolicy
 ) -> None:
