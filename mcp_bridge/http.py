@@ -16,6 +16,7 @@ import hmac
 import logging
 import os
 import secrets
+import signal
 import socket
 import sys
 from collections.abc import Sequence
@@ -31,8 +32,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from adt.heap import freeze_startup_objects
 from adt.net import tcp_listener
-from adt.systems import Team
-from mcp_bridge.team import MEMBER_KEY
+from mcp_bridge.team import MEMBER_KEY, LiveTeam
 
 log = logging.getLogger("mcp_bridge.http")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -118,7 +118,7 @@ class Gate:
     405 for a GET, which would open a server-sent event stream that this stateless,
     JSON-answering server never writes to."""
 
-    def __init__(self, app: ASGIApp, token: str, team: Team | None = None) -> None:
+    def __init__(self, app: ASGIApp, token: str, team: LiveTeam | None = None) -> None:
         self.app = app
         self.token = token.encode()
         self.team = team if team else None
@@ -134,7 +134,7 @@ class Gate:
     def _known(self, scope: Scope, presented: bytes) -> bool:
         if self.team is None:
             return hmac.compare_digest(presented, self.token)
-        member = self.team.member_for(presented.decode("utf-8", "replace"))
+        member = self.team().member_for(presented.decode("utf-8", "replace"))
         if member is None:
             return False
         scope.setdefault("state", {})[MEMBER_KEY] = member.name
@@ -143,7 +143,14 @@ class Gate:
     def _refusal(self, scope: Scope) -> JSONResponse | None:
         header = dict(scope["headers"]).get(b"authorization", b"")
         scheme, _, value = header.partition(b" ")
-        if scheme.lower() != b"bearer" or not self._known(scope, value.strip()):
+        value = value.strip()
+        # A token shorter than any we issue is refused before it is hashed or compared:
+        # "Bearer" alone, or a guess, costs the server nothing.
+        if (
+            scheme.lower() != b"bearer"
+            or len(value) < MIN_TOKEN_LENGTH
+            or not self._known(scope, value)
+        ):
             return JSONResponse(
                 {"error": "a bearer token is required (Authorization: Bearer <token>)"},
                 status_code=401,
@@ -235,7 +242,7 @@ def http_app(
     token: str,
     host: str = "127.0.0.1",
     extra_hosts: Sequence[str] = (),
-    team: Team | None = None,
+    team: LiveTeam | None = None,
 ) -> ASGIApp:
     """The streamable-HTTP app: bearer token, and Host/Origin checks against DNS rebinding.
 
@@ -258,7 +265,7 @@ def http_app(
     return Gate(app, token, team)
 
 
-def serve_http(server: Server[Any], options: HttpOptions, *, team: Team | None = None) -> int:
+def serve_http(server: Server[Any], options: HttpOptions, *, team: LiveTeam | None = None) -> int:
     configured = os.environ.get("MCP_HTTP_TOKEN", "").strip()  # empty counts as unset
     problem = exposure_problem(options, configured)
     if problem is not None:
@@ -292,6 +299,8 @@ def serve_http(server: Server[Any], options: HttpOptions, *, team: Team | None =
         ssl_certfile=options.tls_cert,
         ssl_keyfile=options.tls_key,
     )
+    if team and hasattr(signal, "SIGHUP"):  # revoked or rotated tokens without a restart
+        signal.signal(signal.SIGHUP, team.request_reload)
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run(sockets=[sock])
     sock.close()
@@ -308,7 +317,7 @@ def _load_what_calls_need() -> None:
 
 
 def _announce(
-    options: HttpOptions, port: int, token: str, *, generated: bool, team: Team | None
+    options: HttpOptions, port: int, token: str, *, generated: bool, team: LiveTeam | None
 ) -> None:
     host = options.host
     shown = socket.gethostname() if host in WILDCARD else host
@@ -316,8 +325,9 @@ def _announce(
     scheme = "https" if options.tls else "http"
     print(f"MCP server listening on {scheme}://{shown}:{port}/mcp", flush=True)
     if team:
-        names = ", ".join(m.name for m in team.members)
-        print(f"Team mode: {len(team.members)} members ({names}), each with their token")
+        members = team().members
+        names = ", ".join(m.name for m in members)
+        print(f"Team mode: {len(members)} members ({names}), each with their token")
     elif generated:
         print(f"Bearer token (generated; set MCP_HTTP_TOKEN to choose one): {token}", flush=True)
     if not options.loopback:

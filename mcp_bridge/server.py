@@ -35,9 +35,15 @@ from adt import logs
 from adt.agent import TOOLS, AgentTools, WritePolicy
 from adt.errors import ConfigurationError
 from adt.heap import freeze_when_settled
-from adt.systems import BridgeSettings, Connections, Settings, load_settings
+from adt.systems import (
+    BridgeSettings,
+    Connections,
+    Settings,
+    default_config_path,
+    load_settings,
+)
 from mcp_bridge.router import Router, Windows
-from mcp_bridge.team import MEMBER_KEY, Routers, member_router_factory
+from mcp_bridge.team import MEMBER_KEY, LiveTeam, Routers, member_router_factory
 
 if TYPE_CHECKING:
     from mcp_bridge.http import HttpOptions
@@ -129,6 +135,7 @@ def make_bridge(
     max_response_chars: int | None = None,
     channel_connect_timeout: float | None = None,
     channel_call_timeout: float | None = None,
+    team: LiveTeam | None = None,
 ) -> Server[Any]:
     """Build the bridge from ``settings`` (default: everything at its default, no systems);
     the keyword arguments override single parts (tests, benchmarks)."""
@@ -145,7 +152,7 @@ def make_bridge(
             connect_timeout=channel_connect_timeout or bridge.channel_connect_timeout,
             call_timeout=channel_call_timeout or bridge.channel_call_timeout,
         )
-    team = config.team if config.team else None
+    team = team or (LiveTeam(config.team) if config.team else None)
     routers = Routers(
         Router(local, rules, None if team else windows),
         team,
@@ -176,6 +183,13 @@ def http_options(args: argparse.Namespace | None, bridge: BridgeSettings) -> Htt
     )
 
 
+def _live_team(settings: Settings) -> LiveTeam | None:
+    """The team of the configuration file, read again when it changes (none: no team)."""
+    if not settings.team:
+        return None
+    return LiveTeam(settings.team, default_config_path(), lambda: load_settings().team)
+
+
 def run_from_args(args: argparse.Namespace | None = None) -> int:
     """``abap-adt mcp``: stdio by default, ``--transport http`` for streamable HTTP."""
     transport = getattr(args, "transport", "stdio")
@@ -186,6 +200,7 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
             "%(levelname)s %(name)s: %(message)s",
         )
         settings = load_settings()
+        team = _live_team(settings)
         server = make_bridge(
             settings,
             policy=WritePolicy.from_settings(
@@ -195,6 +210,7 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
                 allow_objects=list(getattr(args, "allow_object", []) or []),
             ),
             passthrough=not getattr(args, "no_passthrough", False),
+            team=team,
         )
     except ConfigurationError as exc:
         print(f"abap-adt mcp: {exc}", file=sys.stderr)
@@ -208,7 +224,7 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
     if transport == "http":
         from mcp_bridge.http import serve_http  # uvicorn and starlette only for HTTP
 
-        return serve_http(server, http_options(args, settings.bridge), team=settings.team)
+        return serve_http(server, http_options(args, settings.bridge), team=team)
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     anyio.run(_serve_stdio, server)
     return 0
