@@ -1,16 +1,14 @@
 """The MCP bridge over streamable HTTP: bearer token, Host/Origin checks, loopback by default.
 
-A server others can reach must also survive them: request headers must arrive within
-``header_timeout`` seconds of connecting (or of the last answer), idle keep-alive
-connections close after ``idle_timeout``, and connections beyond ``max_connections`` are
-closed at once, so half-open connections cannot exhaust the process's file descriptors.
+A server others can reach must also survive them: the connection limits (a short wait for
+the request head, connections per client address, a cap that makes room by closing
+connections that sent nothing, a minimum body rate) are :mod:`mcp_bridge.guard`'s.
 Binding to a non-loopback address needs TLS (``--tls-cert``/``--tls-key``) or an explicit
 ``--insecure-http``, and a chosen token must be at least 32 characters long.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hmac
 import logging
@@ -28,10 +26,10 @@ from mcp.server import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from adt.heap import freeze_startup_objects
 from adt.net import tcp_listener
+from mcp_bridge.guard import ConnectionLimits, guarded_protocol
 from mcp_bridge.team import MEMBER_KEY, LiveTeam
 
 log = logging.getLogger("mcp_bridge.http")
@@ -50,9 +48,11 @@ class HttpOptions:
     tls_cert: str | None = None
     tls_key: str | None = None
     insecure_http: bool = False
-    header_timeout: float = 10.0
+    header_timeout: float = 5.0
     idle_timeout: float = 30.0
     max_connections: int = 256
+    max_connections_per_client: int = 32
+    min_body_rate: int = 4096
 
     @property
     def loopback(self) -> bool:
@@ -165,50 +165,6 @@ class Gate:
         return None
 
 
-def guarded_protocol(options: HttpOptions) -> type[H11Protocol]:
-    """uvicorn's HTTP/1.1 protocol with a header timeout and a connection cap."""
-
-    class GuardedH11Protocol(H11Protocol):
-        _header_timer: asyncio.TimerHandle | None = None
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            if len(self.connections) > options.max_connections:
-                log.warning("more than %d connections: closing new ones", options.max_connections)
-                transport.close()
-                return
-            self._start_header_timer()
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.cycle is not None:  # a whole request head has arrived
-                self._stop_header_timer()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            self._start_header_timer()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._stop_header_timer()
-            super().connection_lost(exc)
-
-        def _start_header_timer(self) -> None:
-            self._stop_header_timer()
-            self._header_timer = self.loop.call_later(options.header_timeout, self._too_slow)
-
-        def _stop_header_timer(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
-
-        def _too_slow(self) -> None:
-            if self.cycle is None or self.cycle.response_complete:
-                log.info("closing a connection that sent no request in time")
-                self.transport.close()
-
-    return GuardedH11Protocol
-
-
 def _machine_names() -> list[str]:
     """This machine's host names and addresses, as clients on the network may call it."""
     names = [socket.gethostname(), socket.getfqdn()]
@@ -294,7 +250,14 @@ def serve_http(server: Server[Any], options: HttpOptions, *, team: LiveTeam | No
         log_level="warning",
         access_log=False,
         lifespan="on",
-        http=guarded_protocol(options),
+        http=guarded_protocol(
+            ConnectionLimits(
+                header_timeout=options.header_timeout,
+                max_connections=options.max_connections,
+                max_per_client=options.max_connections_per_client,
+                min_body_rate=options.min_body_rate,
+            )
+        ),
         timeout_keep_alive=int(options.idle_timeout),
         ssl_certfile=options.tls_cert,
         ssl_keyfile=options.tls_key,

@@ -174,6 +174,8 @@ def http_options(args: argparse.Namespace | None, bridge: BridgeSettings) -> Htt
         header_timeout=bridge.http_header_timeout,
         idle_timeout=bridge.http_idle_timeout,
         max_connections=bridge.http_max_connections,
+        max_connections_per_client=bridge.http_max_connections_per_client,
+        min_body_rate=bridge.http_min_body_rate,
         host=getattr(args, "host", "127.0.0.1"),
         port=getattr(args, "port", 0),
         extra_hosts=tuple(getattr(args, "allowed_host", []) or []),
