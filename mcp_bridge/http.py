@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from adt.heap import freeze_startup_objects
 from adt.net import tcp_listener
 from mcp_bridge.guard import ConnectionLimits, guarded_protocol
+from mcp_bridge.jsonrpc import RequestIdCheck
 from mcp_bridge.team import MEMBER_KEY, LiveTeam
 
 log = logging.getLogger("mcp_bridge.http")
@@ -218,7 +219,7 @@ def http_app(
     app = server.streamable_http_app(
         stateless_http=True, json_response=True, host=host, transport_security=security
     )
-    return Gate(app, token, team)
+    return Gate(RequestIdCheck(app), token, team)
 
 
 def serve_http(server: Server[Any], options: HttpOptions, *, team: LiveTeam | None = None) -> int:

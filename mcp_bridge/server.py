@@ -42,6 +42,7 @@ from adt.systems import (
     default_config_path,
     load_settings,
 )
+from mcp_bridge.jsonrpc import CheckedStdin
 from mcp_bridge.router import Router, Windows
 from mcp_bridge.team import MEMBER_KEY, LiveTeam, Routers, member_router_factory
 
@@ -163,7 +164,9 @@ def make_bridge(
 
 async def _serve_stdio(server: Server[Any]) -> None:
     freeze_when_settled(asyncio.get_running_loop())  # see adt.heap
-    async with stdio_server() as (read, write):
+    stdin = CheckedStdin()  # a request with an invalid id is answered, not dropped
+    async with stdio_server(stdin=stdin) as (read, write):  # type: ignore[arg-type]
+        stdin.answer = write
         await server.run(read, write, server.create_initialization_options())
 
 
