@@ -25,8 +25,14 @@ from typing import Any
 
 from adt.errors import ConfigurationError
 from adt.profile import ConnectionProfile, Secret, parse_verify
-from adt.source.errors import UnknownSystem
-from adt.systems.passwords import KeyringGet, key, password, system_keyring_get
+from adt.source.errors import AuthFailed, UnknownSystem
+from adt.systems.passwords import (
+    KeyringGet,
+    MissingPassword,
+    key,
+    password,
+    system_keyring_get,
+)
 from adt.systems.settings import BridgeSettings, EditorSettings, SourceSettings, load_section
 from adt.systems.team import Team, load_team
 
@@ -80,6 +86,8 @@ class SystemsConfig:
 
     profiles: dict[str, ConnectionProfile] = field(default_factory=dict)
     default: str | None = None
+    unusable: dict[str, str] = field(default_factory=dict)
+    """Systems of the file whose password is missing, with why: reported when used."""
 
     @property
     def names(self) -> list[str]:
@@ -97,6 +105,12 @@ class SystemsConfig:
         for candidate, profile in self.profiles.items():
             if candidate.lower() == chosen.lower():
                 return profile
+        for candidate, reason in self.unusable.items():
+            if candidate.lower() == chosen.lower():
+                raise AuthFailed(
+                    f"system {candidate!r} cannot be used: {reason}; fix it and restart",
+                    system=candidate,
+                )
         raise UnknownSystem(
             f"unknown system {chosen!r}; available: {', '.join(self.names)}",
             system=chosen,
@@ -140,9 +154,15 @@ class SystemsConfig:
         if not isinstance(systems, dict):
             raise ConfigurationError(f"{file.path}: [systems] must be a table of systems")
         for name, entry in systems.items():
-            profile = _profile(
-                name, entry, env, keyring_get, allow_password=False, origin=str(file.path)
-            )
+            try:
+                profile = _profile(
+                    name, entry, env, keyring_get, allow_password=False, origin=str(file.path)
+                )
+            except MissingPassword as exc:
+                if not self.profiles and not self.unusable and not file.data.get("default"):
+                    raise  # the default system: nothing would work
+                self.unusable[name] = str(exc)
+                continue
             self.add(name, profile)
 
     def _add_env_system(self, env: Mapping[str, str]) -> None:
@@ -230,6 +250,9 @@ def load_settings(
     systems._add_file_systems(file, environ, keyring_get)
     systems._add_env_system(environ)
     systems.default = options.get("default") or file.data.get("default") or None
+    broken = {n.lower(): why for n, why in systems.unusable.items()}
+    if systems.default is not None and systems.default.lower() in broken:
+        raise ConfigurationError(broken[systems.default.lower()])  # the default: start no face
     if systems.default is not None:
         systems.get(systems.default)  # an unknown default is a configuration error
     name = str(file.path)

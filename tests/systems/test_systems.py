@@ -11,7 +11,7 @@ from support.emulated import REPORT, make_client
 from adt.emulator import Emulator
 from adt.errors import ConfigurationError
 from adt.source.config import SourceConfig
-from adt.source.errors import UnknownSystem
+from adt.source.errors import AuthFailed, UnknownSystem
 from adt.systems import Connections, SystemsConfig, default_config_path
 
 FILE = """
@@ -172,3 +172,23 @@ def test_a_file_others_may_change_is_refused_like_ssh_does(
     assert f"run: chmod go-w {path}" in str(refused.value)
     path.chmod(0o600)
     assert SystemsConfig.load(env={"DEV_PASSWORD": "p"}, config_file=path, keyring_get=_keyring)
+
+
+def test_a_missing_password_of_another_system_is_reported_when_it_is_used(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "systems.toml"
+    path.write_text(FILE.replace('default = "QAS"', 'default = "DEV"'))
+    systems = SystemsConfig.load(env={"DEV_PASSWORD": "p"}, config_file=path, keyring_get=_keyring)
+    assert systems.get().name == "DEV"
+    assert systems.get("QAS").user == "TESTER"  # the keyring has it
+    nothing = SystemsConfig.load(
+        env={"DEV_PASSWORD": "p"}, config_file=path, keyring_get=lambda s, u: None
+    )
+    assert nothing.get().name == "DEV", "the default system works"
+    with pytest.raises(
+        AuthFailed, match=r"system 'QAS' cannot be used: .*no password in the keyring"
+    ):
+        nothing.get("QAS")
+    with pytest.raises(ConfigurationError, match="DEV_PASSWORD"):  # the default: nothing works
+        SystemsConfig.load(env={}, config_file=path, keyring_get=_keyring)
