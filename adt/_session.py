@@ -126,6 +126,10 @@ class CookieJar:
     def get(self, name: str) -> str | None:
         return self._cookies.get(name)
 
+    def update_from(self, other: CookieJar) -> None:
+        """Take every cookie of ``other`` (a context handed from one session to another)."""
+        self._cookies.update(other._cookies)
+
     def clear(self) -> None:
         self._cookies.clear()
 
@@ -164,6 +168,8 @@ class AdtSession:
         self.cookies = CookieJar()
         self.request_count = 0
         self.locks: dict[str, str] = {}
+        self.orphaned: Callable[[AdtSession], None] | None = None
+        self._transport = transport
         self._auth_guard = auth_guard
         self._sleep = sleep
         self._csrf: str | None = None
@@ -215,8 +221,17 @@ class AdtSession:
         async with self._serial:  # one request at a time per stateful context (§8.13)
             return await self._request(request)
 
-    async def end_context(self) -> None:
-        """End our stateful context on the server (its locks go with it) and forget cookies."""
+    async def end_context(self, *, may_hold_locks: bool = False) -> None:
+        """End our stateful context on the server (its locks go with it) and forget cookies.
+
+        When the server could not be told and the context holds locks (or may: a lock whose
+        answer was lost), the context is handed to ``orphaned`` (the client's release
+        journal), which keeps ending it in the background; this session starts afresh."""
+        if self.has_context and (self.locks or may_hold_locks) and self.orphaned is not None:
+            if not await self.try_end():
+                self.orphaned(self._detach())
+            self._forget()
+            return
         if self.has_context:
             with contextlib.suppress(httpx.HTTPError):
                 await self._send(
@@ -229,10 +244,40 @@ class AdtSession:
                 )
         await self.logoff()
 
+    async def try_end(self) -> bool:
+        """Ask the server to end this session's context, then log off; whether it said yes
+        to either (SAP drops the enqueues of a context that ends)."""
+        ended = False
+        for path, session_type in ((_SESSION_END_PATH, "stateless"), (LOGOFF_PATH, None)):
+            with contextlib.suppress(httpx.HTTPError):
+                response = await self._send(
+                    "GET", path, None, {"Accept": "*/*"}, None, session_type=session_type
+                )
+                ended = ended or response.status_code < 400
+        return ended
+
+    def _detach(self) -> AdtSession:
+        """A session that takes over this one's context (cookies and locks); this one forgets
+        them and starts afresh at its next request."""
+        heir = AdtSession(
+            self.profile,
+            stateful=True,
+            auth_guard=self._auth_guard,
+            transport=self._transport,
+            sleep=self._sleep,
+        )
+        heir.cookies.update_from(self.cookies)
+        heir.locks = dict(self.locks)
+        self._forget()
+        return heir
+
     async def logoff(self) -> None:
         if self.cookies.names():
             with contextlib.suppress(httpx.HTTPError):
                 await self._send("GET", LOGOFF_PATH, None, {"Accept": "*/*"}, None)
+        self._forget()
+
+    def _forget(self) -> None:
         self.cookies.clear()
         self._csrf = None
         self.locks.clear()

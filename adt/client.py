@@ -48,6 +48,7 @@ from adt.models import (
     WriteResult,
 )
 from adt.profile import ConnectionProfile
+from adt.release import RELEASE_DELAYS, ReleaseJournal
 from adt.text import check_line_lengths, to_canonical, to_wire
 from adt.urls import check_adt_path, decode_name, encode_name, validate_adt_path
 
@@ -80,6 +81,8 @@ class AdtClient:
 
     ``transport`` replaces the network (``httpx.ASGITransport`` for an in-process emulator,
     ``httpx.MockTransport`` in tests); ``sleep`` replaces the pause between retries.
+    A session that holds locks and cannot be ended (an outage) goes to the
+    :attr:`release_journal`, which keeps ending it (``release_delays`` apart).
     """
 
     def __init__(
@@ -88,6 +91,7 @@ class AdtClient:
         *,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
+        release_delays: Sequence[float] = RELEASE_DELAYS,
     ) -> None:
         self.profile = profile
         self._guard = AuthGuard()
@@ -96,6 +100,8 @@ class AdtClient:
             options["sleep"] = sleep
         self._stateless = AdtSession(profile, stateful=False, **options)  # type: ignore[arg-type]
         self._stateful = AdtSession(profile, stateful=True, **options)  # type: ignore[arg-type]
+        self.release_journal = ReleaseJournal(release_delays)
+        self._stateful.orphaned = self.release_journal.adopt
         self._closed = False
 
     def __repr__(self) -> str:
@@ -137,6 +143,7 @@ class AdtClient:
                     log.warning("could not release the lock on %s: %s", object_url, exc)
             await self._stateful.end_context()
             await self._stateless.logoff()
+            await self.release_journal.close()
         finally:
             await self._stateful.aclose()
             await self._stateless.aclose()
@@ -324,7 +331,7 @@ class AdtClient:
             # The lock may have been taken with its answer lost, and nobody would know its
             # handle: end the context, which drops every enqueue it holds, so a retry
             # starts clean instead of finding the object "locked by" ourselves.
-            await self._stateful.end_context()
+            await self._stateful.end_context(may_hold_locks=True)
             raise
         result = _xml.parse_lock(response.content, path)
         self._stateful.locks[path] = result.handle

@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+from adt.errors import ConfigurationError
+
 REDACTED = "<redacted>"
 _HEADER_NAMES = r"(?:set-cookie|cookie|x-csrf-token|authorization|proxy-authorization|mysapsso2)"
 # (b'set-cookie', b'SAP_SESSIONID_A4H_001=…') as httpcore prints header tuples
@@ -120,6 +122,17 @@ def private_file_handler(path: str) -> logging.FileHandler:
     os.close(fd)
     Path(path).chmod(0o600)
     return logging.FileHandler(path, encoding="utf-8")
+
+
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def level_named(name: str, variable: str = "ABAP_ADT_LOG_LEVEL") -> int:
+    """The logging level a user named (any case); a clear configuration error otherwise."""
+    wanted = name.strip().upper()
+    if wanted not in LEVELS:
+        raise ConfigurationError(f"{variable} must be one of {', '.join(LEVELS)}, not {name!r}")
+    return int(getattr(logging, wanted))
 
 
 def configure(level: int | str, handler: logging.Handler, fmt: str) -> None:

@@ -36,7 +36,13 @@ def create_server() -> AdtLanguageServer:
 def run_stdio(args: argparse.Namespace | None = None) -> NoReturn:
     """``abap-adt lsp``: serve on stdin/stdout. Logs go to a file, never to stdout."""
     log_file = getattr(args, "log_file", None) or os.environ.get("ABAP_ADT_LSP_LOG")
-    handler = logs.private_file_handler(log_file) if log_file else logging.NullHandler()
+    try:
+        handler = logs.private_file_handler(log_file) if log_file else logging.NullHandler()
+    except OSError as exc:
+        print(
+            f"abap-adt lsp: cannot write the log file {log_file}: {exc.strerror}", file=sys.stderr
+        )
+        raise SystemExit(2) from None
     logs.configure(logging.INFO, handler, "%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("pygls").setLevel(logging.WARNING)
     stdout = sys.stdout.buffer

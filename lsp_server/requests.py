@@ -17,6 +17,7 @@ READ_VERSION = "adt/readVersion"
 ACTIVATE_COMMAND = "adt.activate"
 CHECK_COMMAND = "adt.check"
 BASE_VERSION = "adt/baseVersion"  # notification to the editor
+AGENT_CHANNEL = "adt/agentChannel"  # notification: agents can now reach this server
 RUN_UNIT_TESTS_COMMAND = "adt.runUnitTests"
 RUN_ATC_COMMAND = "adt.runAtc"
 CREATE_OBJECT_COMMAND = "adt.createObject"

@@ -31,7 +31,7 @@ from adt.heap import freeze_when_settled
 from lsp_server.buffer import UTF16, Edit, index_to_units, units_to_index
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.protocol import AdtProtocol
-from lsp_server.requests import BASE_VERSION
+from lsp_server.requests import AGENT_CHANNEL, BASE_VERSION
 from lsp_server.wire import parse_did_change, serve_frames
 
 if TYPE_CHECKING:
@@ -270,11 +270,12 @@ class AdtLanguageServer(LanguageServer):
             release=self._release_agent,
         )
         try:
-            await channel.start()
+            announced = await channel.start()
         except OSError as exc:
             self.notify(Severity.WARNING, f"Agents cannot work through this editor: {exc}")
             return
         self._channel = channel
+        self.protocol.notify(AGENT_CHANNEL, {"pid": announced.pid, "systems": announced.systems})
 
     def _describe_for_agents(self) -> dict[str, Any]:
         systems = self.adt.connections.systems

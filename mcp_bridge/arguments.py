@@ -37,8 +37,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--allow",
         action="append",
         default=[],
-        metavar="PACKAGE_OR_OBJECT",
-        help="only these packages or objects may be written (repeatable)",
+        metavar="PACKAGE",
+        help="only objects in these packages may be written (repeatable, * wildcards)",
+    )
+    parser.add_argument(
+        "--allow-object",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="within the --allow packages, only these objects (repeatable, * wildcards)",
     )
     parser.add_argument(
         "--no-passthrough",

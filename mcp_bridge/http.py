@@ -1,21 +1,20 @@
 """The MCP bridge over streamable HTTP: bearer token, Host/Origin checks, loopback by default.
 
-A server others can reach must also survive them: request headers must arrive within
-``header_timeout`` seconds of connecting (or of the last answer), idle keep-alive
-connections close after ``idle_timeout``, and connections beyond ``max_connections`` are
-closed at once, so half-open connections cannot exhaust the process's file descriptors.
+A server others can reach must also survive them: the connection limits (a short wait for
+the request head, connections per client address, a cap that makes room by closing
+connections that sent nothing, a minimum body rate) are :mod:`mcp_bridge.guard`'s.
 Binding to a non-loopback address needs TLS (``--tls-cert``/``--tls-key``) or an explicit
 ``--insecure-http``, and a chosen token must be at least 32 characters long.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hmac
 import logging
 import os
 import secrets
+import signal
 import socket
 import sys
 from collections.abc import Sequence
@@ -27,12 +26,12 @@ from mcp.server import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from adt.heap import freeze_startup_objects
 from adt.net import tcp_listener
-from adt.systems import Team
-from mcp_bridge.team import MEMBER_KEY
+from mcp_bridge.guard import ConnectionLimits, guarded_protocol
+from mcp_bridge.jsonrpc import RequestIdCheck
+from mcp_bridge.team import MEMBER_KEY, LiveTeam
 
 log = logging.getLogger("mcp_bridge.http")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -50,9 +49,11 @@ class HttpOptions:
     tls_cert: str | None = None
     tls_key: str | None = None
     insecure_http: bool = False
-    header_timeout: float = 10.0
+    header_timeout: float = 5.0
     idle_timeout: float = 30.0
     max_connections: int = 256
+    max_connections_per_client: int = 32
+    min_body_rate: int = 4096
 
     @property
     def loopback(self) -> bool:
@@ -75,6 +76,10 @@ def exposure_problem(options: HttpOptions, configured_token: str) -> str | None:
         )
     if bool(options.tls_cert) != bool(options.tls_key):
         return "--tls-cert and --tls-key go together"
+    if options.tls_cert and options.tls_key:
+        unusable = _certificate_problem(options.tls_cert, options.tls_key)
+        if unusable is not None:
+            return unusable
     if not options.loopback and not options.tls and not options.insecure_http:
         return (
             f"--host {options.host} makes the bridge reachable from the network, where plain "
@@ -84,13 +89,37 @@ def exposure_problem(options: HttpOptions, configured_token: str) -> str | None:
     return None
 
 
+def _certificate_problem(cert: str, key: str) -> str | None:
+    """Why the certificate and key cannot serve HTTPS (None: they can), checked before
+    listening so a typo is a message, not a traceback from deep inside uvicorn."""
+    import ssl
+
+    missing = [
+        f"{flag} {path}"
+        for flag, path in (("--tls-cert", cert), ("--tls-key", key))
+        if not os.path.isfile(path)
+    ]
+    if missing:
+        return f"{' and '.join(missing)}: no such file"
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+    except ssl.SSLError as exc:  # before OSError, of which it is a kind
+        return (
+            f"--tls-cert {cert} and --tls-key {key} are not a PEM certificate and its private "
+            f"key ({exc.reason or exc})"
+        )
+    except OSError as exc:
+        return f"cannot read --tls-cert {cert} or --tls-key {key}: {exc.strerror}"
+    return None
+
+
 class Gate:
     """401 unless ``Authorization: Bearer <token>`` (compared in constant time) names the
     bridge's token or, in team mode, a member's (who is then ``scope["state"]["member"]``);
     405 for a GET, which would open a server-sent event stream that this stateless,
     JSON-answering server never writes to."""
 
-    def __init__(self, app: ASGIApp, token: str, team: Team | None = None) -> None:
+    def __init__(self, app: ASGIApp, token: str, team: LiveTeam | None = None) -> None:
         self.app = app
         self.token = token.encode()
         self.team = team if team else None
@@ -106,7 +135,7 @@ class Gate:
     def _known(self, scope: Scope, presented: bytes) -> bool:
         if self.team is None:
             return hmac.compare_digest(presented, self.token)
-        member = self.team.member_for(presented.decode("utf-8", "replace"))
+        member = self.team().member_for(presented.decode("utf-8", "replace"))
         if member is None:
             return False
         scope.setdefault("state", {})[MEMBER_KEY] = member.name
@@ -115,7 +144,14 @@ class Gate:
     def _refusal(self, scope: Scope) -> JSONResponse | None:
         header = dict(scope["headers"]).get(b"authorization", b"")
         scheme, _, value = header.partition(b" ")
-        if scheme.lower() != b"bearer" or not self._known(scope, value.strip()):
+        value = value.strip()
+        # A token shorter than any we issue is refused before it is hashed or compared:
+        # "Bearer" alone, or a guess, costs the server nothing.
+        if (
+            scheme.lower() != b"bearer"
+            or len(value) < MIN_TOKEN_LENGTH
+            or not self._known(scope, value)
+        ):
             return JSONResponse(
                 {"error": "a bearer token is required (Authorization: Bearer <token>)"},
                 status_code=401,
@@ -128,50 +164,6 @@ class Gate:
                 headers={"Allow": "POST"},
             )
         return None
-
-
-def guarded_protocol(options: HttpOptions) -> type[H11Protocol]:
-    """uvicorn's HTTP/1.1 protocol with a header timeout and a connection cap."""
-
-    class GuardedH11Protocol(H11Protocol):
-        _header_timer: asyncio.TimerHandle | None = None
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            if len(self.connections) > options.max_connections:
-                log.warning("more than %d connections: closing new ones", options.max_connections)
-                transport.close()
-                return
-            self._start_header_timer()
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.cycle is not None:  # a whole request head has arrived
-                self._stop_header_timer()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            self._start_header_timer()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._stop_header_timer()
-            super().connection_lost(exc)
-
-        def _start_header_timer(self) -> None:
-            self._stop_header_timer()
-            self._header_timer = self.loop.call_later(options.header_timeout, self._too_slow)
-
-        def _stop_header_timer(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
-
-        def _too_slow(self) -> None:
-            if self.cycle is None or self.cycle.response_complete:
-                log.info("closing a connection that sent no request in time")
-                self.transport.close()
-
-    return GuardedH11Protocol
 
 
 def _machine_names() -> list[str]:
@@ -207,7 +199,7 @@ def http_app(
     token: str,
     host: str = "127.0.0.1",
     extra_hosts: Sequence[str] = (),
-    team: Team | None = None,
+    team: LiveTeam | None = None,
 ) -> ASGIApp:
     """The streamable-HTTP app: bearer token, and Host/Origin checks against DNS rebinding.
 
@@ -227,10 +219,10 @@ def http_app(
     app = server.streamable_http_app(
         stateless_http=True, json_response=True, host=host, transport_security=security
     )
-    return Gate(app, token, team)
+    return Gate(RequestIdCheck(app), token, team)
 
 
-def serve_http(server: Server[Any], options: HttpOptions, *, team: Team | None = None) -> int:
+def serve_http(server: Server[Any], options: HttpOptions, *, team: LiveTeam | None = None) -> int:
     configured = os.environ.get("MCP_HTTP_TOKEN", "").strip()  # empty counts as unset
     problem = exposure_problem(options, configured)
     if problem is not None:
@@ -259,11 +251,20 @@ def serve_http(server: Server[Any], options: HttpOptions, *, team: Team | None =
         log_level="warning",
         access_log=False,
         lifespan="on",
-        http=guarded_protocol(options),
+        http=guarded_protocol(
+            ConnectionLimits(
+                header_timeout=options.header_timeout,
+                max_connections=options.max_connections,
+                max_per_client=options.max_connections_per_client,
+                min_body_rate=options.min_body_rate,
+            )
+        ),
         timeout_keep_alive=int(options.idle_timeout),
         ssl_certfile=options.tls_cert,
         ssl_keyfile=options.tls_key,
     )
+    if team and hasattr(signal, "SIGHUP"):  # revoked or rotated tokens without a restart
+        signal.signal(signal.SIGHUP, team.request_reload)
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run(sockets=[sock])
     sock.close()
@@ -280,7 +281,7 @@ def _load_what_calls_need() -> None:
 
 
 def _announce(
-    options: HttpOptions, port: int, token: str, *, generated: bool, team: Team | None
+    options: HttpOptions, port: int, token: str, *, generated: bool, team: LiveTeam | None
 ) -> None:
     host = options.host
     shown = socket.gethostname() if host in WILDCARD else host
@@ -288,8 +289,9 @@ def _announce(
     scheme = "https" if options.tls else "http"
     print(f"MCP server listening on {scheme}://{shown}:{port}/mcp", flush=True)
     if team:
-        names = ", ".join(m.name for m in team.members)
-        print(f"Team mode: {len(team.members)} members ({names}), each with their token")
+        members = team().members
+        names = ", ".join(m.name for m in members)
+        print(f"Team mode: {len(members)} members ({names}), each with their token")
     elif generated:
         print(f"Bearer token (generated; set MCP_HTTP_TOKEN to choose one): {token}", flush=True)
     if not options.loopback:

@@ -35,9 +35,16 @@ from adt import logs
 from adt.agent import TOOLS, AgentTools, WritePolicy
 from adt.errors import ConfigurationError
 from adt.heap import freeze_when_settled
-from adt.systems import BridgeSettings, Connections, Settings, load_settings
+from adt.systems import (
+    BridgeSettings,
+    Connections,
+    Settings,
+    default_config_path,
+    load_settings,
+)
+from mcp_bridge.jsonrpc import CheckedStdin
 from mcp_bridge.router import Router, Windows
-from mcp_bridge.team import MEMBER_KEY, Routers, member_router_factory
+from mcp_bridge.team import MEMBER_KEY, LiveTeam, Routers, member_router_factory
 
 if TYPE_CHECKING:
     from mcp_bridge.http import HttpOptions
@@ -129,6 +136,7 @@ def make_bridge(
     max_response_chars: int | None = None,
     channel_connect_timeout: float | None = None,
     channel_call_timeout: float | None = None,
+    team: LiveTeam | None = None,
 ) -> Server[Any]:
     """Build the bridge from ``settings`` (default: everything at its default, no systems);
     the keyword arguments override single parts (tests, benchmarks)."""
@@ -145,7 +153,7 @@ def make_bridge(
             connect_timeout=channel_connect_timeout or bridge.channel_connect_timeout,
             call_timeout=channel_call_timeout or bridge.channel_call_timeout,
         )
-    team = config.team if config.team else None
+    team = team or (LiveTeam(config.team) if config.team else None)
     routers = Routers(
         Router(local, rules, None if team else windows),
         team,
@@ -156,7 +164,9 @@ def make_bridge(
 
 async def _serve_stdio(server: Server[Any]) -> None:
     freeze_when_settled(asyncio.get_running_loop())  # see adt.heap
-    async with stdio_server() as (read, write):
+    stdin = CheckedStdin()  # a request with an invalid id is answered, not dropped
+    async with stdio_server(stdin=stdin) as (read, write):  # type: ignore[arg-type]
+        stdin.answer = write
         await server.run(read, write, server.create_initialization_options())
 
 
@@ -167,6 +177,8 @@ def http_options(args: argparse.Namespace | None, bridge: BridgeSettings) -> Htt
         header_timeout=bridge.http_header_timeout,
         idle_timeout=bridge.http_idle_timeout,
         max_connections=bridge.http_max_connections,
+        max_connections_per_client=bridge.http_max_connections_per_client,
+        min_body_rate=bridge.http_min_body_rate,
         host=getattr(args, "host", "127.0.0.1"),
         port=getattr(args, "port", 0),
         extra_hosts=tuple(getattr(args, "allowed_host", []) or []),
@@ -176,24 +188,34 @@ def http_options(args: argparse.Namespace | None, bridge: BridgeSettings) -> Htt
     )
 
 
+def _live_team(settings: Settings) -> LiveTeam | None:
+    """The team of the configuration file, read again when it changes (none: no team)."""
+    if not settings.team:
+        return None
+    return LiveTeam(settings.team, default_config_path(), lambda: load_settings().team)
+
+
 def run_from_args(args: argparse.Namespace | None = None) -> int:
     """``abap-adt mcp``: stdio by default, ``--transport http`` for streamable HTTP."""
-    logs.configure(
-        os.environ.get("ABAP_ADT_LOG_LEVEL", "WARNING").upper(),
-        logging.StreamHandler(sys.stderr),
-        "%(levelname)s %(name)s: %(message)s",
-    )
     transport = getattr(args, "transport", "stdio")
     try:
+        logs.configure(
+            logs.level_named(os.environ.get("ABAP_ADT_LOG_LEVEL", "WARNING")),
+            logging.StreamHandler(sys.stderr),
+            "%(levelname)s %(name)s: %(message)s",
+        )
         settings = load_settings()
+        team = _live_team(settings)
         server = make_bridge(
             settings,
             policy=WritePolicy.from_settings(
                 settings.bridge,
                 read_only=bool(getattr(args, "read_only", False)),
                 allow=list(getattr(args, "allow", []) or []),
+                allow_objects=list(getattr(args, "allow_object", []) or []),
             ),
             passthrough=not getattr(args, "no_passthrough", False),
+            team=team,
         )
     except ConfigurationError as exc:
         print(f"abap-adt mcp: {exc}", file=sys.stderr)
@@ -207,7 +229,7 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
     if transport == "http":
         from mcp_bridge.http import serve_http  # uvicorn and starlette only for HTTP
 
-        return serve_http(server, http_options(args, settings.bridge), team=settings.team)
+        return serve_http(server, http_options(args, settings.bridge), team=team)
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     anyio.run(_serve_stdio, server)
     return 0

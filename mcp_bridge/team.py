@@ -9,7 +9,9 @@ team mode: an editor window's session belongs to the person at that editor.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from adt.agent import AgentTools, ToolOutcome, WritePolicy
@@ -18,6 +20,59 @@ from adt.systems import Connections, Member, Team
 from mcp_bridge.router import Router
 
 MEMBER_KEY = "member"
+log = logging.getLogger("mcp_bridge.team")
+TeamLoader = Callable[[], Team]
+
+
+class LiveTeam:
+    """The team of ``systems.toml`` as it is now: read again when the file changes (checked
+    at every request: one ``stat``) or when the process gets SIGHUP, so a revoked or
+    rotated token takes effect without a restart. A file that no longer loads keeps the
+    previous team and says so in the log (a typo must not lock every member out)."""
+
+    def __init__(self, team: Team, path: Path | None = None, load: TeamLoader | None = None):
+        self._team = team
+        self._path = path
+        self._load = load
+        self._seen = self._signature()
+        self._forced = False
+
+    def __call__(self) -> Team:
+        if self._load is not None and (self._forced or self._signature() != self._seen):
+            self.reload()
+        return self._team
+
+    def __bool__(self) -> bool:
+        return bool(self._team)
+
+    def request_reload(self, *_: object) -> None:
+        """For a signal handler: read the file again before the next request is served."""
+        self._forced = True
+
+    def reload(self) -> None:
+        self._forced = False
+        self._seen = self._signature()
+        if self._load is None:
+            return
+        try:
+            team = self._load()
+        except Exception as exc:  # keep serving with the team we have
+            log.error("the team in %s was not reloaded: %s", self._path, exc)
+            return
+        if not team:
+            log.error("the team in %s was not reloaded: it has no members now", self._path)
+            return
+        self._team = team
+        log.warning("team reloaded from %s: %d members", self._path, len(team.members))
+
+    def _signature(self) -> tuple[int, int, int] | None:
+        if self._path is None:
+            return None
+        try:
+            info = self._path.stat()
+        except OSError:
+            return None
+        return info.st_mtime_ns, info.st_size, info.st_ino
 
 
 class Routers:
@@ -26,24 +81,26 @@ class Routers:
     def __init__(
         self,
         own: Router,
-        team: Team | None = None,
+        team: Team | LiveTeam | None = None,
         *,
         member_router: Callable[[Member], Router] | None = None,
     ) -> None:
         self.own = own
-        self.team = team if team else None
+        self.team = (team if isinstance(team, LiveTeam) else LiveTeam(team)) if team else None
         self._member_router = member_router
-        self._members: dict[str, Router] = {}
+        self._members: dict[str, tuple[Member, Router]] = {}
 
     def for_member(self, member: str | None) -> Router:
         if self.team is None:
             return self.own
-        found = next((m for m in self.team.members if m.name == member), None)
+        found = next((m for m in self.team().members if m.name == member), None)
         if found is None or self._member_router is None:
             raise AuthFailed("this team bridge did not recognise the caller's token")
-        router = self._members.get(found.name)
-        if router is None:
-            router = self._members[found.name] = self._member_router(found)
+        known = self._members.get(found.name)
+        if known is not None and known[0].systems == found.systems:
+            return known[1]
+        router = self._member_router(found)  # new, or their user or password changed
+        self._members[found.name] = (found, router)
         return router
 
     async def call(self, member: str | None, name: str, arguments: dict[str, Any]) -> ToolOutcome:
@@ -54,7 +111,7 @@ class Routers:
         return await router.call(name, arguments)
 
     async def close(self) -> None:
-        routers = [self.own, *self._members.values()]
+        routers = [self.own, *(router for _, router in self._members.values())]
         self._members.clear()
         await asyncio.gather(*(r.close() for r in routers), return_exceptions=True)
         await asyncio.gather(
@@ -75,4 +132,4 @@ def member_router_factory(
     return build
 
 
-__all__ = ["MEMBER_KEY", "Routers", "member_router_factory"]
+__all__ = ["MEMBER_KEY", "LiveTeam", "Routers", "member_router_factory"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -11,13 +12,16 @@ from pathlib import Path
 import pytest
 
 
-def _run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def _run(
+    *args: str, timeout: float = 60, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, *args],
         capture_output=True,
         text=True,
         timeout=timeout,
         stdin=subprocess.DEVNULL,
+        env=None if env is None else {**os.environ, **env},
     )
 
 
@@ -53,6 +57,12 @@ def test_an_empty_seed_folder_is_refused(tmp_path: Path) -> None:
     assert "no abapGit files" in result.stderr
 
 
+def test_no_command_is_a_usage_error() -> None:
+    result = _run("-m", "adt.app", timeout=30)
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: abap-adt") and "choose a command" in result.stderr
+
+
 @pytest.mark.parametrize("module", ["adt.app", "lsp_server", "mcp_bridge"])
 def test_every_entry_point_has_help_and_a_version(module: str) -> None:
     helped = _run("-m", module, "--help", timeout=30)
@@ -78,3 +88,59 @@ def test_an_unreachable_system_fails_fast_and_names_the_host() -> None:
     result = _run("-c", code)
     assert time.monotonic() - started < 5, "no retries against a port nobody listens on"
     assert f"http://127.0.0.1:{port}" in result.stderr and "ConnectError" in result.stderr
+
+
+TOKEN = {"MCP_HTTP_TOKEN": "t" * 40, "ABAP_ADT_CONFIG": os.devnull}
+
+
+@pytest.mark.parametrize(
+    ("case", "command", "env", "says"),
+    [
+        (
+            "log file in a missing folder",
+            ["lsp", "--log-file", "/nonexistent/folder/lsp.log"],
+            {},
+            "cannot write the log file /nonexistent/folder/lsp.log",
+        ),
+        (
+            "missing certificate",
+            ["mcp", "--transport", "http", "--tls-cert", "nope.pem", "--tls-key", "nope.key"],
+            TOKEN,
+            "--tls-cert nope.pem and --tls-key nope.key: no such file",
+        ),
+        (
+            "certificate that is no PEM",
+            ["mcp", "--transport", "http", "--tls-cert", "{junk}", "--tls-key", "{junk}"],
+            TOKEN,
+            "are not a PEM certificate and its private key",
+        ),
+        (
+            "unknown log level",
+            ["mcp"],
+            {"ABAP_ADT_LOG_LEVEL": "LOUD", "ABAP_ADT_CONFIG": os.devnull},
+            "ABAP_ADT_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'LOUD'",
+        ),
+        (
+            "systems.toml that is not UTF-8",
+            ["mcp"],
+            {"ABAP_ADT_CONFIG": "{latin1}"},
+            "is not UTF-8 text",
+        ),
+    ],
+)
+def test_bad_input_is_a_message_not_a_traceback(
+    case: str, command: list[str], env: dict[str, str], says: str, tmp_path: Path
+) -> None:
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    latin1 = tmp_path / "systems.toml"
+    latin1.write_bytes(b"# Gr\xfc\xdfe\n")
+    latin1.chmod(0o600)
+
+    def fill(text: str) -> str:
+        return text.format(junk=junk, latin1=latin1)
+
+    result = _run("-m", "adt.app", *map(fill, command), env={k: fill(v) for k, v in env.items()})
+    assert result.returncode == 2, (case, result.stderr)
+    assert says in result.stderr, case
+    assert "Traceback" not in result.stderr, case

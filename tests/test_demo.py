@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -53,12 +54,22 @@ def test_the_demo_keeps_serving_until_ctrl_c() -> None:
     try:
         assert proc.stdout is not None
         url = None
+        commands: list[str] = []
         for line in proc.stdout:
             found = re.search(r"keeps running at (http://127\.0\.0\.1:\d+)", line)
             url = found.group(1) if found else url
+            shown = re.match(r"\s+(.+) (lsp|mcp)\s+#", line)
+            commands += [shown.group(1)] if shown else []
             if "Press Ctrl-C" in line:
                 break
         assert url, "the demo says where the emulator runs"
+        assert len(commands) == 2, "the demo shows how to start the language server and bridge"
+        for command in commands:  # copied into a shell without the virtualenv on PATH
+            assert Path(shlex.split(command)[0]).is_absolute(), command
+            ran = subprocess.run(
+                [*shlex.split(command), "--version"], capture_output=True, text=True, timeout=30
+            )
+            assert ran.returncode == 0 and ran.stdout.startswith("abap-adt "), command
         response = httpx.get(
             f"{url}/sap/bc/adt/programs/programs/zdemo_report/source/main",
             auth=("DEVELOPER", "developer"),

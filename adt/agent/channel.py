@@ -178,6 +178,7 @@ class ChannelServer:
         policy = WritePolicy(
             read_only=bool(policy_data.get("readOnly", False)),
             allow=tuple(str(p) for p in policy_data.get("allow") or ()),
+            allow_objects=tuple(str(p) for p in policy_data.get("allowObjects") or ()),
         )
         limit = params.get("maxResponseChars")
         try:
@@ -337,7 +338,11 @@ class ChannelClient:
         params: dict[str, Any] = {
             "name": name,
             "arguments": arguments,
-            "policy": {"readOnly": policy.read_only, "allow": list(policy.allow)},
+            "policy": {
+                "readOnly": policy.read_only,
+                "allow": list(policy.allow),
+                "allowObjects": list(policy.allow_objects),
+            },
         }
         if max_response_chars:
             params["maxResponseChars"] = max_response_chars

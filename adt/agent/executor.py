@@ -116,7 +116,7 @@ class AgentTools:
     ) -> None:
         if self.policy.read_only:
             self.policy.check(tool.name, "", "", "")
-        if not self.policy.allow:
+        if not self.policy.restricts:
             return
         known = tool.policy_target(args) if tool.policy_target is not None else None
         if known is not None:

@@ -92,9 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
+    if args.command is None:  # a usage error, like any other missing argument
+        parser.print_usage(sys.stderr)
+        print("abap-adt: choose a command (abap-adt --help lists them)", file=sys.stderr)
+        return 2
     if args.command == "emulator":
         from adt.emulator.server import run_from_args
 

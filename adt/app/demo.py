@@ -10,10 +10,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import shlex
 import sys
+import sysconfig
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from adt.client import AdtClient
 from adt.emulator import Emulator
@@ -107,6 +110,16 @@ async def run_cycle(base_url: str, emulator: Emulator, say: Say = _say) -> None:
             await service.close()
 
 
+def installed_command() -> str:
+    """How to start ``abap-adt`` from any shell: the console script beside this Python (a
+    virtualenv's ``bin/`` is usually not on the ``PATH``), else ``python -m adt.app``."""
+    scripts = Path(sysconfig.get_path("scripts"))
+    for name in ("abap-adt", "abap-adt.exe"):
+        if (scripts / name).is_file():
+            return shlex.quote(str(scripts / name))
+    return f"{shlex.quote(sys.executable)} -m adt.app"
+
+
 def _instructions(base_url: str, say: Say) -> None:
     say("")
     say(f"The ADT emulator keeps running at {base_url} (SID A4H, client 001).")
@@ -114,8 +127,9 @@ def _instructions(base_url: str, say: Say) -> None:
     say("")
     say("Connect a tool to it:")
     say(f"  export ADT_URL={base_url} ADT_USER=DEVELOPER ADT_PASSWORD=developer ADT_SYSTEM=A4H")
-    say("  abap-adt lsp        # language server on stdio (see docs/lsp.md, editors/)")
-    say("  abap-adt mcp        # MCP server on stdio for agents (see docs/mcp.md)")
+    command = installed_command()
+    say(f"  {command} lsp        # language server on stdio (see docs/lsp.md, editors/)")
+    say(f"  {command} mcp        # MCP server on stdio for agents (see docs/mcp.md)")
     say(f"  curl -u DEVELOPER:developer {base_url}{SOURCE}")
     say("")
     say("Press Ctrl-C to stop.")

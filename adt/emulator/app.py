@@ -336,6 +336,7 @@ class EmulatorASGI:
         ex = _Exchange()
         with self.state.lock:
             response = ex.finish(self.pipeline.process(request, path, body, ex))
+            self.state.changed.notify_all()
         self._log(method, path, query, response.status_code, session_type, ex.user, ex.context_id)
         await response(scope, receive, send)
 

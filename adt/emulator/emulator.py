@@ -7,7 +7,7 @@ import collections
 import contextlib
 import socket
 import threading
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
@@ -189,6 +189,13 @@ class Emulator:
         as on SAP, where the context's end releases them without a request)."""
         self.state.expire_idle()
         return self.state.lock_list()
+
+    def wait_until(self, condition: Callable[[], object], timeout: float = 120.0) -> bool:
+        """Block until ``condition()`` is true, checking it again after every request the
+        system processes (an event, not a clock); False if ``timeout`` passes first. For
+        tests that wait on what a client in another process does."""
+        with self.state.changed:
+            return bool(self.state.changed.wait_for(condition, timeout))
 
     def sessions(self) -> list[dict[str, Any]]:
         """Security sessions (id, user, client, whether a CSRF token is issued)."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 @dataclass
 class _Rule:
-    kind: str  # "latency" | "fail" | "drop"
+    kind: str  # "latency" | "fail" | "drop" | "outage"
     method: str | None
     path_prefix: str | None
     remaining: int | None  # None: applies until cleared
@@ -62,6 +62,14 @@ class FaultInjector:
         with self._lock:
             self._rules.append(_Rule("drop", method, path_prefix, count))
 
+    def outage_from(
+        self, status: int = 503, method: str | None = None, path_prefix: str | None = None
+    ) -> None:
+        """From the next matching request on, answer **every** request with ``status`` until
+        :meth:`clear` (an application server that goes down in the middle of a write)."""
+        with self._lock:
+            self._rules.append(_Rule("outage", method, path_prefix, None, status=status))
+
     def clear(self) -> None:
         """Remove every rule."""
         with self._lock:
@@ -89,7 +97,10 @@ class FaultInjector:
                 r.seconds for r in self._rules if r.kind == "latency" and r.matches(method, path)
             )
             for rule in self._rules:
-                if rule.kind == "latency" or not rule.matches(method, path):
+                if rule.kind == "outage" and (rule.method is None or rule.matches(method, path)):
+                    rule.method = rule.path_prefix = None  # begun: it now matches everything
+                    return Decision(latency=latency, fail_status=rule.status)
+                if rule.kind in ("latency", "outage") or not rule.matches(method, path):
                     continue
                 assert rule.remaining is not None
                 rule.remaining -= 1

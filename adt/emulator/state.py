@@ -107,6 +107,8 @@ class SystemState:
         activation_style: str,
     ) -> None:
         self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        """Notified after every request the system processed (tests wait on it)."""
         self.sid = sid
         self.client = client
         self.users = users

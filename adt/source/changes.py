@@ -86,19 +86,26 @@ def check_patch_lines(patch: Patch) -> None:
         raise as_source_error(exc) from exc
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]")
+# Bidirectional embeddings, overrides and isolates reorder what a reviewer sees without
+# changing what the compiler reads ("trojan source"); C1 controls such as U+0085 (a line
+# break to some tools) and U+009B (a terminal escape) hide text the same way.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def refuse_control_characters(lines: Sequence[str], *, first_line: int = 1) -> None:
     """ABAP source is text: NUL and the other control characters (tabs and line breaks
-    aside) are refused, naming where, instead of being stored or silently dropped."""
+    aside) and bidirectional overrides are refused, naming where, instead of being stored
+    or silently dropped."""
     for offset, line in enumerate(lines):
-        found = _CONTROL.search(line)
+        found = _CONTROL.search(line) or _BIDI.search(line)
         if found is not None:
             code = ord(found.group())
+            kind = "bidirectional override" if _BIDI.match(found.group()) else "control character"
             raise InvalidArgument(
-                f"content line {first_line + offset} contains the control character "
-                f"U+{code:04X} at column {found.start() + 1}; ABAP source is text: remove it",
+                f"content line {first_line + offset} contains the {kind} "
+                f"U+{code:04X} at column {found.start() + 1}; it can hide code from a reviewer "
+                "and ABAP source is plain text: remove it",
                 line=first_line + offset,
                 column=found.start() + 1,
                 character=f"U+{code:04X}",

@@ -11,6 +11,7 @@ import logging
 from collections import defaultdict
 
 from adt.client import AdtClient
+from adt.errors import LockConflictError
 from adt.source.errors import InvalidArgument, ObjectLocked, as_source_error
 from adt.source.results import LockInfo
 
@@ -62,8 +63,30 @@ class LockTable:
             raise InvalidArgument(
                 f"no lock on {object_url} is known for {owner!r}; pass lockHandle"
             )
+        issued_here = held is not None or self.find(object_url, handle) is not None
         await self.release(object_url, handle)
+        if not issued_here:
+            await self._confirm_released(object_url, handle)
         return held is not None
+
+    async def _confirm_released(self, object_url: str, handle: str) -> None:
+        """SAP answers every unlock with 200, also one that released nothing (a handle of
+        another user's or another replica's session). For a handle this service did not
+        issue, find out: lock the object ourselves and let go at once; a lock still held by
+        someone else is a refusal, not "released"."""
+        try:
+            probe = await self._client.lock(object_url)
+        except LockConflictError as exc:
+            raise ObjectLocked(
+                f"{object_url} is still locked by {exc.holder or 'another user'}: the "
+                "lockHandle was not issued in this session, and only the session that took a "
+                "lock can release it; nothing was released",
+                lockedBy=exc.holder,
+                lockHandle=handle,
+            ) from exc
+        except Exception as exc:
+            raise as_source_error(exc) from exc
+        await self.release(object_url, probe.handle)
 
     async def release_owner(self, owner: str) -> None:
         """Release every lock ``owner`` holds (on close, disconnect, shutdown)."""

@@ -25,8 +25,14 @@ from typing import Any
 
 from adt.errors import ConfigurationError
 from adt.profile import ConnectionProfile, Secret, parse_verify
-from adt.source.errors import UnknownSystem
-from adt.systems.passwords import KeyringGet, key, password, system_keyring_get
+from adt.source.errors import AuthFailed, UnknownSystem
+from adt.systems.passwords import (
+    KeyringGet,
+    MissingPassword,
+    key,
+    password,
+    system_keyring_get,
+)
 from adt.systems.settings import BridgeSettings, EditorSettings, SourceSettings, load_section
 from adt.systems.team import Team, load_team
 
@@ -80,6 +86,8 @@ class SystemsConfig:
 
     profiles: dict[str, ConnectionProfile] = field(default_factory=dict)
     default: str | None = None
+    unusable: dict[str, str] = field(default_factory=dict)
+    """Systems of the file whose password is missing, with why: reported when used."""
 
     @property
     def names(self) -> list[str]:
@@ -97,6 +105,12 @@ class SystemsConfig:
         for candidate, profile in self.profiles.items():
             if candidate.lower() == chosen.lower():
                 return profile
+        for candidate, reason in self.unusable.items():
+            if candidate.lower() == chosen.lower():
+                raise AuthFailed(
+                    f"system {candidate!r} cannot be used: {reason}; fix it and restart",
+                    system=candidate,
+                )
         raise UnknownSystem(
             f"unknown system {chosen!r}; available: {', '.join(self.names)}",
             system=chosen,
@@ -140,15 +154,40 @@ class SystemsConfig:
         if not isinstance(systems, dict):
             raise ConfigurationError(f"{file.path}: [systems] must be a table of systems")
         for name, entry in systems.items():
-            profile = _profile(
-                name, entry, env, keyring_get, allow_password=False, origin=str(file.path)
-            )
+            try:
+                profile = _profile(
+                    name, entry, env, keyring_get, allow_password=False, origin=str(file.path)
+                )
+            except MissingPassword as exc:
+                if not self.profiles and not self.unusable and not file.data.get("default"):
+                    raise  # the default system: nothing would work
+                self.unusable[name] = str(exc)
+                continue
             self.add(name, profile)
 
     def _add_env_system(self, env: Mapping[str, str]) -> None:
         if env.get("ADT_URL"):
             name = env.get("ADT_SYSTEM") or "default"
             self.add(name, ConnectionProfile.from_env(env, name=name))
+
+
+def refuse_if_others_may_write(path: Path) -> None:
+    """Refuse, as ssh does, a configuration that another user could have changed: it says
+    which systems to send passwords to and whose tokens the bridge accepts."""
+    if sys.platform == "win32":
+        return
+    info = path.stat()
+    if info.st_mode & 0o022:
+        who = "everyone" if info.st_mode & 0o002 else "its group"
+        raise ConfigurationError(
+            f"{path} is writable by {who} (mode {info.st_mode & 0o777:o}): another user could "
+            f"add a system or a team member; run: chmod go-w {path}"
+        )
+    if info.st_uid not in (os.getuid(), 0):
+        raise ConfigurationError(
+            f"{path} belongs to another user (uid {info.st_uid}): copy it to a file of your "
+            "own, or run: chown $(id -un) " + str(path)
+        )
 
 
 @dataclass(frozen=True)
@@ -164,10 +203,17 @@ class ConfigFile:
             return cls(path, {})
         import tomllib  # ~20 ms (it loads datetime): only when there is a file to read
 
+        refuse_if_others_may_write(path)
         try:
             return cls(path, tomllib.loads(path.read_text(encoding="utf-8")))
         except tomllib.TOMLDecodeError as exc:
             raise ConfigurationError(f"{path}: {exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigurationError(
+                f"{path} is not UTF-8 text (byte {exc.start + 1}): save it as UTF-8"
+            ) from exc
+        except OSError as exc:
+            raise ConfigurationError(f"cannot read {path}: {exc.strerror}") from exc
 
     def table(self, name: str) -> dict[str, Any] | None:
         table = self.data.get(name)
@@ -204,6 +250,9 @@ def load_settings(
     systems._add_file_systems(file, environ, keyring_get)
     systems._add_env_system(environ)
     systems.default = options.get("default") or file.data.get("default") or None
+    broken = {n.lower(): why for n, why in systems.unusable.items()}
+    if systems.default is not None and systems.default.lower() in broken:
+        raise ConfigurationError(broken[systems.default.lower()])  # the default: start no face
     if systems.default is not None:
         systems.get(systems.default)  # an unknown default is a configuration error
     name = str(file.path)

@@ -10,6 +10,13 @@ from typing import Any
 from adt.errors import ConfigurationError
 
 KEYRING_SERVICE = "abap-adt"
+
+
+class MissingPassword(ConfigurationError):
+    """The named password source holds nothing (an unset variable, an empty keyring entry):
+    a problem of that one system, which a face can report when the system is used."""
+
+
 KeyringGet = Callable[[str, str], "str | None"]
 
 
@@ -54,7 +61,7 @@ def password(
     if env_name:
         password = env.get(str(env_name))
         if password is None:
-            raise ConfigurationError(
+            raise MissingPassword(
                 f"system {name!r}: environment variable {env_name} (its password) is not set"
             )
         return password
@@ -62,7 +69,7 @@ def password(
         user = key(entry, "user")
         stored = keyring_get(KEYRING_SERVICE, f"{name}:{user}")
         if stored is None:
-            raise ConfigurationError(
+            raise MissingPassword(
                 f"system {name!r}: no password in the keyring for service {KEYRING_SERVICE!r}, "
                 f"user {name}:{user}"
             )
@@ -72,4 +79,11 @@ def password(
     )
 
 
-__all__ = ["KEYRING_SERVICE", "KeyringGet", "key", "password", "system_keyring_get"]
+__all__ = [
+    "KEYRING_SERVICE",
+    "KeyringGet",
+    "MissingPassword",
+    "key",
+    "password",
+    "system_keyring_get",
+]

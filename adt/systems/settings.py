@@ -101,13 +101,19 @@ class BridgeSettings:
         120.0, "channelCallTimeout", env="MCP_CHANNEL_CALL_TIMEOUT", minimum=0.001
     )
     http_header_timeout: float = setting(
-        10.0, "httpHeaderTimeout", env="MCP_HTTP_HEADER_TIMEOUT", minimum=0.01
+        5.0, "httpHeaderTimeout", env="MCP_HTTP_HEADER_TIMEOUT", minimum=0.01
     )
     http_idle_timeout: float = setting(
         30.0, "httpIdleTimeout", env="MCP_HTTP_IDLE_TIMEOUT", minimum=1
     )
     http_max_connections: int = setting(
         256, "httpMaxConnections", env="MCP_HTTP_MAX_CONNECTIONS", minimum=1
+    )
+    http_max_connections_per_client: int = setting(
+        32, "httpMaxConnectionsPerClient", env="MCP_HTTP_MAX_CONNECTIONS_PER_CLIENT", minimum=1
+    )
+    http_min_body_rate: int = setting(
+        4096, "httpMinBodyRate", env="MCP_HTTP_MIN_BODY_RATE", minimum=1
     )
     text_content: bool = setting(True, "textContent", env="MCP_TEXT_CONTENT")
 

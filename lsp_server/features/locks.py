@@ -112,7 +112,15 @@ class EditLocks(Feature):
         await self.ctx.service_for(ref).release_owner(lock_owner(ref.object_url))
 
     async def renew(self, ref: DocumentRef) -> None:
-        """The lock died with its session: forget it and lock again."""
+        """The lock died with its session: forget it and lock again. The new lock counts as
+        being taken from the start, so a save meanwhile waits for it (:meth:`wait_for`)
+        instead of locking a second time and finding the object locked by itself."""
+        locking = self._locking[ref.object_url] = self.ctx.tasks.spawn(
+            self._retake(ref), f"locking {ref.object_url} again"
+        )
+        await asyncio.wait([locking])
+
+    async def _retake(self, ref: DocumentRef) -> None:
         await self.release(ref)
         await self.take(ref)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 
 import pytest
 from lsprotocol import types
@@ -253,13 +254,22 @@ async def test_session_death_noticed_by_polling(
 ) -> None:
     await client.open(REPORT_URI)
     client.insert_line(REPORT_URI, 0, "* edited before the session died")
-    await client.until(lambda: emulator.locks())
+    await _emulator_until(emulator, lambda: emulator.locks())
     emulator.expire_contexts()
     assert emulator.locks() == []
-    await client.until(lambda: any("session ended" in m.message for m in client.messages))
-    await client.until(lambda: [lock.object_uri for lock in emulator.locks()] == [REPORT])
-    assert (await client.save(REPORT_URI))["status"] == "saved"
-    await client.until(lambda: emulator.locks() == [])
+    await client.until_event(lambda: any("session ended" in m.message for m in client.messages))
+    await _emulator_until(
+        emulator, lambda: [lock.object_uri for lock in emulator.locks()] == [REPORT]
+    )
+    saved = await client.save(REPORT_URI)
+    assert saved["status"] == "saved", saved
+    await _emulator_until(emulator, lambda: emulator.locks() == [])
+
+
+async def _emulator_until(emulator: Emulator, condition: Callable[[], object]) -> None:
+    """Wait for the language server (another process) to change the emulator's state:
+    re-checked after every request the emulator serves, not on a clock."""
+    assert await asyncio.to_thread(emulator.wait_until, condition), "the server never got there"
 
 
 @pytest.mark.parametrize("lsp_options", [{"lockMode": "onEdit"}], indirect=True)

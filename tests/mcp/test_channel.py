@@ -119,10 +119,19 @@ def test_write_policy_settings_from_flags_and_environment() -> None:
         _bridge_settings({"MCP_READ_ONLY": "maybe"})
     assert WritePolicy.from_settings(BridgeSettings(), read_only=True).read_only is True
     writable = WritePolicy(allow=policy.allow)
-    writable.check("lock", "/x", "ZCL_A", "$OTHER")  # by name
     writable.check("lock", "/x", "ZFOO", "$ZDEMO")  # by package
     with pytest.raises(WriteRefused, match="not on the write allowlist"):
         writable.check("lock", "/x", "ZFOO", "$OTHER")
+    with pytest.raises(WriteRefused, match="package \\$OTHER"):
+        writable.check("lock", "/x", "ZCL_A", "$OTHER")  # a name never matches a package pattern
+    narrowed = WritePolicy(allow=("$ZDEMO",), allow_objects=("ZCL_*",))
+    narrowed.check("lock", "/x", "ZCL_A", "$ZDEMO")
+    with pytest.raises(WriteRefused, match="not one of the objects"):
+        narrowed.check("lock", "/x", "ZFOO", "$ZDEMO")
+    with pytest.raises(WriteRefused, match="not on the write allowlist"):
+        narrowed.check("lock", "/x", "ZCL_A", "$OTHER")
+    with pytest.raises(ConfigurationError, match="only narrows --allow"):
+        WritePolicy(allow_objects=("ZCL_*",))
 
 
 def test_a_runtime_directory_that_is_a_link_is_refused(

@@ -138,7 +138,7 @@ async def test_refusals_name_the_right_code(emulator: Emulator) -> None:
         flags = await error(client, "grepObjectSource", objectUrl=REPORT, pattern="(?V1)a")
         assert flags["name"] == "PATTERN_INVALID"
         read = await _report_read(client)
-        for bad in ("WRITE 'a\x00'.", "WRITE 'a'.\x1b", "x\x7f"):
+        for bad in ("WRITE 'a\x00'.", "WRITE 'a'.\x1b", "x\x7f", "x\x85y", "x\x9b2J"):
             refused = await error(
                 client,
                 "setObjectSourceV2",
@@ -149,6 +149,27 @@ async def test_refusals_name_the_right_code(emulator: Emulator) -> None:
                 content=bad,
             )
             assert refused["name"] == "INVALID_ARGUMENT" and "control character" in refused["error"]
+        for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]:
+            hidden = f'IF is_admin = abap_true. " {chr(code)}check\nENDIF.'
+            refused = await error(
+                client,
+                "setObjectSourceV2",
+                objectUrl=REPORT,
+                token=read["token"],
+                startLine=3,
+                endLine=3,
+                content=hidden,
+            )
+            assert refused["name"] == "INVALID_ARGUMENT", hex(code)
+            assert refused["details"]["line"] == 3 and refused["details"]["column"] == 28
+            assert f"bidirectional override U+{code:04X}" in refused["error"]
+        v1 = await error(
+            client,
+            "setObjectSource",
+            objectSourceUrl=f"{REPORT}/source/main",
+            source="REPORT x.\n\u202eWRITE 1.",
+        )
+        assert v1["name"] == "INVALID_ARGUMENT" and "line 2 contains" in v1["error"], v1
         replace = await error(
             client,
             "replaceInObjectSource",
@@ -239,7 +260,10 @@ async def test_history_and_quality_reads(emulator: Emulator) -> None:
         assert syntax_only["name"] == "INVALID_ARGUMENT"
 
 
-@pytest.mark.parametrize("policy", [WritePolicy(read_only=True), WritePolicy(allow=("ZCL_OK*",))])
+@pytest.mark.parametrize(
+    "policy",
+    [WritePolicy(read_only=True), WritePolicy(allow=("$ZDEMO",), allow_objects=("ZCL_OK*",))],
+)
 async def test_the_write_policy_covers_creation_and_transports(
     emulator: Emulator, policy: WritePolicy
 ) -> None:

@@ -85,8 +85,9 @@ async def editor(
     )
     client.encoding = encoding_name(result.capabilities.position_encoding)
     assert client._server is not None
-    announcement = runtime / f"lsp-{client._server.pid}.json"
-    await client.until(announcement.exists)
+    async with asyncio.timeout(120):  # an event, not a clock: only a hang times out
+        await client.channel_ready.wait()
+    assert (runtime / f"lsp-{client._server.pid}.json").exists()
     try:
         yield client
     finally:
@@ -104,6 +105,7 @@ def _bridge(systems: dict[str, tuple[Emulator, str]], **options: Any) -> Any:
         )  # type: ignore[arg-type]
         for sid, (_, url) in systems.items()
     }
+    options.setdefault("channel_connect_timeout", 60.0)  # a busy machine is not a hung window
     return make_bridge(
         connections=Connections(SystemsConfig(profiles), client_factory=AdtClient),
         passthrough=True,
@@ -130,7 +132,8 @@ async def test_an_agent_patch_appears_in_the_clean_editor(
         )
         assert patched["ok"], patched
         stored = emulator.source(REPORT_SOURCE)
-        await window.until(lambda: window.texts[uri("A4H")] == stored)
+        # the agent's answer came after the editor applied the edit (and reported it)
+        assert window.texts[uri("A4H")] == stored
         saved = await window.save(uri("A4H"))
         assert saved == {
             "status": "unchanged",

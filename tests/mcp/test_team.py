@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,12 @@ async def test_each_member_works_as_their_own_sap_user(
             )
             assert refused["name"] == "OBJECT_LOCKED"
             assert refused["details"]["lockedBy"] == "DEVELOPER"
+            # another member's handle releases nothing, and the answer says so
+            stolen = await error(
+                bob, "unLock", objectUrl=REPORT, lockHandle=held["data"]["lockHandle"]
+            )
+            assert stolen["name"] == "OBJECT_LOCKED" and "still locked" in stolen["error"]
+            assert [lock.user for lock in emulator.locks()] == ["DEVELOPER"]
             assert (await call(alice, "unLock", objectUrl=REPORT))["ok"]
     assert emulator.source(f"{REPORT}/source/main", "inactive").startswith("* bob\n")
     assert emulator.locks() == []
@@ -149,6 +156,72 @@ async def test_a_token_that_is_no_members_is_refused(team_bridge: HttpBridge) ->
             team_bridge.url, json=body, headers={**headers, "Authorization": f"Bearer {BOB}"}
         )
         assert ok.status_code == 200 and len(ok.json()["result"]["tools"]) == 16
+
+
+async def _status(bridge: HttpBridge, token: str) -> int:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {token}"}
+    async with httpx2.AsyncClient() as raw:
+        return (await raw.post(bridge.url, json=body, headers=headers, timeout=10)).status_code
+
+
+async def test_revoked_and_rotated_tokens_take_effect_without_a_restart(
+    team_bridge: HttpBridge, tmp_path: Path
+) -> None:
+    config = tmp_path / "systems.toml"
+    original = config.read_text()
+    assert await _status(team_bridge, ALICE) == 200
+    # revoked: alice's table is gone from the file
+    start = original.index("[team.alice]")
+    config.write_text(original[:start] + original[original.index("[team.bob]") :])
+    assert await _status(team_bridge, ALICE) == 401
+    assert await _status(team_bridge, BOB) == 200
+    # rotated: the same member, a new token
+    rotated = "alice-rotated-" + "r" * 32
+    config.write_text(original.replace(token_digest(ALICE), token_digest(rotated)))
+    assert await _status(team_bridge, ALICE) == 401
+    assert await _status(team_bridge, rotated) == 200
+    # a change the file's stamps do not show (same size, old mtime): SIGHUP reads it again
+    before = config.stat()
+    again = "alice-again-" + "g" * 34
+    config.write_text(original.replace(token_digest(ALICE), token_digest(again)))
+    os.utime(config, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert await _status(team_bridge, again) == 401, "not noticed without the signal"
+    os.kill(team_bridge.pid, signal.SIGHUP)
+    with anyio.fail_after(10):  # the signal is handled before the next request
+        while await _status(team_bridge, again) != 200:
+            await anyio.lowlevel.checkpoint()
+    assert await _status(team_bridge, rotated) == 401
+    # a broken file keeps the team that was loaded, and says so
+    config.write_text("[team\n")
+    assert await _status(team_bridge, again) == 200
+    assert "was not reloaded" in (tmp_path / "bridge.log").read_text()
+
+
+async def test_a_short_bearer_token_is_refused_before_hashing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import adt.systems.team as team_module
+    from mcp_bridge.http import Gate
+    from mcp_bridge.team import LiveTeam
+
+    hashed: list[str] = []
+    digest = team_module.token_digest
+    monkeypatch.setattr(team_module, "token_digest", lambda t: hashed.append(t) or digest(t))
+    team = team_module.Team((team_module.Member("alice", digest(ALICE), None),))  # type: ignore[arg-type]
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("a refused request never reaches the bridge")
+
+    gate = Gate(app, "unused" * 8, LiveTeam(team))
+    transport = httpx2.ASGITransport(app=gate)
+    async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as raw:
+        for header in ("Bearer", "Bearer ", "Bearer  x", "Bearer " + "a" * 31, "bearer" + " " * 40):
+            answer = await raw.post("/mcp", headers={"Authorization": header})
+            assert answer.status_code == 401, header
+        assert hashed == [], "short tokens are refused before any hashing"
+        answer = await raw.post("/mcp", headers={"Authorization": "Bearer " + "a" * 32})
+        assert answer.status_code == 401 and len(hashed) == 1
 
 
 @pytest.mark.parametrize(

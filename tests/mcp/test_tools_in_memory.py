@@ -324,6 +324,39 @@ async def test_read_only_and_allowlist(emulator: Emulator) -> None:
     assert emulator.source(REPORT_SOURCE) == read["data"]["content"]
 
 
+async def test_the_allowlist_names_packages_not_objects(emulator: Emulator) -> None:
+    """``--allow 'ZSANDBOX*'`` meant as a package once let an agent create and delete
+    ZSANDBOX_EVIL in the transportable package ZDEMO_TR, matched by the object's name."""
+    transportable = "/sap/bc/adt/programs/programs/zdemo_tr_report"
+    before = emulator.source(f"{transportable}/source/main")
+    async with bridge(emulator, policy=WritePolicy(allow=("ZSANDBOX*", "ZDEMO_TR_*"))) as client:
+        created = await error(
+            client,
+            "manageObject",
+            action="create",
+            kind="program",
+            name="ZSANDBOX_EVIL",
+            description="x",
+            package="ZDEMO_TR",
+            transport="A4HK900001",
+        )
+        assert created["name"] == "WRITE_REFUSED" and created["details"]["package"] == "ZDEMO_TR"
+        deleted = await error(client, "manageObject", action="delete", objectUrl=transportable)
+        assert deleted["name"] == "WRITE_REFUSED" and "package ZDEMO_TR" in deleted["error"]
+    assert emulator.source(f"{transportable}/source/main") == before
+    async with bridge(emulator) as client:  # no allowlist: still only the kinds we create
+        for url in (
+            "/sap/bc/adt/packages/zdemo_tr",
+            "/sap/bc/adt/packages/%24zdemo",
+            "/sap/bc/adt/cts/transportrequests/A4HK900001",
+            "/sap/bc/adt/ddic/tables/ztable",
+        ):
+            refused = await error(client, "manageObject", action="delete", objectUrl=url)
+            assert refused["name"] in ("WRITE_REFUSED", "INVALID_ARGUMENT"), (url, refused)
+    assert emulator.source(f"{transportable}/source/main") == before
+    assert emulator.locks() == []
+
+
 async def test_unknown_system_lists_the_configured_ones(emulator: Emulator) -> None:
     async with bridge(emulator) as client:
         unknown = await error(client, "searchObjects", query="Z*", system="PRD")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -15,7 +16,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from support.bridge_process import HttpBridge, bridge_env, http_process
-from support.emulated import REPORT
+from support.emulated import REPORT, USERS
 from support.mcp_calls import agent_workflow, call, conflict_workflow, development_loop, error
 
 from adt.emulator import Emulator
@@ -192,3 +193,33 @@ async def test_write_policy_from_the_command_line_and_environment(
             if not allowed:
                 assert (await error(client, "lock", objectUrl=REPORT))["name"] == "WRITE_REFUSED"
     assert emulator.locks() == []
+
+
+async def test_a_system_without_its_password_is_reported_when_used(
+    emulator_url: str, tmp_path: Path
+) -> None:
+    """A missing password of one non-default system once stopped the whole bridge (exit 2;
+    the agent saw "connection closed"): the bridge starts, and that system's calls say why."""
+    config = tmp_path / "systems.toml"
+    config.write_text(
+        f'default = "A4H"\n\n[systems.A4H]\nurl = "{emulator_url}"\nuser = "DEVELOPER"\n'
+        'password_env = "A4H_PASSWORD"\n\n[systems.QAS]\nurl = "https://qas.example"\n'
+        'user = "TESTER"\npassword_env = "QAS_PASSWORD_NOT_SET"\n'
+    )
+    env = {
+        **bridge_env(emulator_url, str(tmp_path)),
+        "ABAP_ADT_CONFIG": str(config),
+        "A4H_PASSWORD": USERS["DEVELOPER"],
+    }
+    for variable in ("ADT_URL", "ADT_USER", "ADT_PASSWORD", "ADT_SYSTEM"):
+        env.pop(variable)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "mcp_bridge", "--no-passthrough"], env=env
+    )
+    with anyio.fail_after(60):
+        async with Client(params, read_timeout_seconds=30) as client:
+            broken = await error(client, "getObjectSourceV2", objectUrl=REPORT, system="QAS")
+            assert broken["name"] == "AUTH_FAILED"
+            assert "system 'QAS' cannot be used" in broken["error"]
+            assert "QAS_PASSWORD_NOT_SET" in broken["error"]
+            assert (await call(client, "getObjectSourceV2", objectUrl=REPORT))["ok"]

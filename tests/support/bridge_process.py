@@ -31,6 +31,7 @@ class HttpBridge:
     url: str
     token: str
     port: int = 0
+    pid: int = 0
 
 
 @contextlib.contextmanager
@@ -61,7 +62,7 @@ def http_process(
             generated = re.search(r"token \(generated.*\): (\S+)", token_line)
             assert generated, token_line
             token = generated.group(1)
-        yield HttpBridge(url.group(1), token, int(url.group(2)))
+        yield HttpBridge(url.group(1), token, int(url.group(2)), process.pid)
     finally:
         process.terminate()
         process.wait(timeout=10)

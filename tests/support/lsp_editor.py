@@ -38,6 +38,12 @@ class RawClientProtocol(LanguageClientProtocol):
             return RawResponse
         return super().get_result_type(method)
 
+    def handle_message(self, message: Any) -> None:
+        super().handle_message(message)
+        client = self._server
+        if isinstance(client, EditorClient):
+            client.note_activity()
+
 
 class EditorClient(LanguageClient):
     def __init__(self) -> None:
@@ -50,6 +56,8 @@ class EditorClient(LanguageClient):
         self.applied_edits: list[types.ApplyWorkspaceEditParams] = []
         self.base_versions: list[dict[str, Any]] = []  # adt/baseVersion, in arrival order
         self.server_capabilities: types.ServerCapabilities | None = None
+        self.channel_ready = asyncio.Event()  # adt/agentChannel: agents can reach the server
+        self._activity = asyncio.Event()
 
     # --- positions ------------------------------------------------------------------------
 
@@ -187,6 +195,20 @@ class EditorClient(LanguageClient):
 
     # --- waiting --------------------------------------------------------------------------
 
+    def note_activity(self) -> None:
+        """Something arrived from the server: wake every :meth:`until_event` once its
+        handlers ran (they may be tasks scheduled just now)."""
+        woken, self._activity = self._activity, asyncio.Event()
+        asyncio.get_running_loop().call_soon(woken.set)
+
+    async def until_event(self, condition: Callable[[], Any], within: float = 120.0) -> Any:
+        """Wait until ``condition()`` is truthy, checking it again after every message the
+        server sends (an event, not a clock: ``within`` only bounds a test that hangs)."""
+        async with asyncio.timeout(within):
+            while not (value := condition()):
+                await self._activity.wait()
+        return value
+
     async def until(self, condition: Callable[[], Any], within: float = 10.0) -> Any:
         """Wait until ``condition()`` is truthy (server notifications arrive asynchronously)."""
         deadline = time.monotonic() + within
@@ -221,6 +243,10 @@ def make_editor_client() -> EditorClient:
         for uri, _, edits in requested:
             client.apply_text_edits(uri, edits)
         return types.ApplyWorkspaceEditResult(applied=True)
+
+    @client.feature("adt/agentChannel")
+    def agent_channel(params: Any) -> None:
+        client.channel_ready.set()
 
     @client.feature("adt/baseVersion")
     def base_version(params: Any) -> None:

@@ -11,7 +11,7 @@ from support.emulated import REPORT, make_client
 from adt.emulator import Emulator
 from adt.errors import ConfigurationError
 from adt.source.config import SourceConfig
-from adt.source.errors import UnknownSystem
+from adt.source.errors import AuthFailed, UnknownSystem
 from adt.systems import Connections, SystemsConfig, default_config_path
 
 FILE = """
@@ -157,3 +157,38 @@ async def test_services_from_the_pool_drop_expired_cache_entries_on_their_own() 
         assert service.cache.stats().size == 0 and service.cache.stats().expirations == 1
     finally:
         await pool.close()
+
+
+@pytest.mark.parametrize(("mode", "who"), [(0o666, "everyone"), (0o620, "its group")])
+def test_a_file_others_may_change_is_refused_like_ssh_does(
+    tmp_path: Path, mode: int, who: str
+) -> None:
+    path = tmp_path / "systems.toml"
+    path.write_text(FILE)
+    path.chmod(mode)
+    with pytest.raises(ConfigurationError) as refused:
+        SystemsConfig.load(env={"DEV_PASSWORD": "p"}, config_file=path, keyring_get=_keyring)
+    assert f"{path} is writable by {who}" in str(refused.value)
+    assert f"run: chmod go-w {path}" in str(refused.value)
+    path.chmod(0o600)
+    assert SystemsConfig.load(env={"DEV_PASSWORD": "p"}, config_file=path, keyring_get=_keyring)
+
+
+def test_a_missing_password_of_another_system_is_reported_when_it_is_used(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "systems.toml"
+    path.write_text(FILE.replace('default = "QAS"', 'default = "DEV"'))
+    systems = SystemsConfig.load(env={"DEV_PASSWORD": "p"}, config_file=path, keyring_get=_keyring)
+    assert systems.get().name == "DEV"
+    assert systems.get("QAS").user == "TESTER"  # the keyring has it
+    nothing = SystemsConfig.load(
+        env={"DEV_PASSWORD": "p"}, config_file=path, keyring_get=lambda s, u: None
+    )
+    assert nothing.get().name == "DEV", "the default system works"
+    with pytest.raises(
+        AuthFailed, match=r"system 'QAS' cannot be used: .*no password in the keyring"
+    ):
+        nothing.get("QAS")
+    with pytest.raises(ConfigurationError, match="DEV_PASSWORD"):  # the default: nothing works
+        SystemsConfig.load(env={}, config_file=path, keyring_get=_keyring)

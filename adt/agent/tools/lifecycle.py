@@ -5,10 +5,11 @@ created."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from adt.agent.registry import OBJECT, TRANSPORT, ToolCall, ToolDefinition
-from adt.source.errors import InvalidArgument
+from adt.source.errors import InvalidArgument, WriteRefused
 
 KIND_NAMES = ["class", "interface", "program", "include", "functionGroup", "functionModule"]
 
@@ -18,9 +19,29 @@ async def manage(call: ToolCall, args: dict[str, Any]) -> Any:
         if "objectUrl" not in args:
             raise InvalidArgument("delete needs objectUrl")
         url = call.service.resolve(args["objectUrl"]).ref.object_url
+        refuse_undeletable(url)
         await call.workbench.objects.delete(url, transport=args.get("transport"))
         return {"objectUrl": url, "deleted": True}
     return await _create(call, args)
+
+
+_DELETABLE = re.compile(
+    r"^/sap/bc/adt/(?:oo/classes|oo/interfaces|programs/programs|programs/includes"
+    r"|functions/groups(?:/[^/]+/fmodules)?)/[^/]+$"
+)
+
+
+def refuse_undeletable(object_url: str) -> None:
+    """Only the kinds this tool creates may be deleted through it: never a package, a
+    transport request or anything else an object URL could name."""
+    if not _DELETABLE.match(object_url):
+        raise WriteRefused(
+            f"manageObject delete refused: {object_url} is not a {', '.join(KIND_NAMES)}; "
+            "packages, transport requests and other objects are deleted in SAP's own tools",
+            tool="manageObject",
+            objectUrl=object_url,
+            deletableKinds=KIND_NAMES,
+        )
 
 
 async def _create(call: ToolCall, args: dict[str, Any]) -> Any:
