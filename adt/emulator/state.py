@@ -278,7 +278,7 @@ class SystemState:
         """A PUT from the wire: the calling context must hold the lock with ``handle``."""
         with self.lock:
             self.require_lock(obj, handle, context, user)
-            line = first_long_line(text)
+            line = first_long_line(text) if obj.kind.language == "abap" else None
             if line is not None:
                 raise errors.line_too_long(line)
             unit = obj.parts.get(part)
