@@ -15,7 +15,7 @@ from .base import KindModule, NewSpec, SeedFolder, abapgit_name, read_verbatim_f
 
 if TYPE_CHECKING:
     from ..documents import ObjectView
-    from ..state import SystemState
+    from .base import SystemState
 
 
 def core_attributes(view: ObjectView) -> list[tuple[str, str | None]]:
