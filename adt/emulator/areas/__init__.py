@@ -39,6 +39,7 @@ class Route:
 def _areas() -> tuple[ModuleType, ...]:
     from adt.emulator.areas import (
         atc,
+        bindings,
         catalogue,
         formatting,
         history,
@@ -59,6 +60,7 @@ def _areas() -> tuple[ModuleType, ...]:
         formatting,
         unit,
         atc,
+        bindings,
     )
 
 
