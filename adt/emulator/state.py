@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from . import errors, stamps
+from .activation import plan
 from .cts import TransportOrganizer
 from .documents import CheckMessage, ObjectView, PartView, Reference
 from .kinds import REGISTRY
@@ -71,6 +72,8 @@ class ActivationRun:
 
     messages: list[CheckMessage]
     activated: bool
+    #: Names in the order they were activated (what an object builds on first).
+    order: tuple[str, ...] = ()
 
 
 def lock_handle(context_id: str, object_uri: str) -> str:
@@ -330,14 +333,15 @@ class SystemState:
             pending = [o for o in targets if o.is_inactive]
             if not pending:
                 return ActivationRun([], activated=False)
-            messages: list[CheckMessage] = []
-            for obj in pending:
+            ordered = plan(self, pending)
+            messages: list[CheckMessage] = list(ordered.messages)
+            for obj in ordered.order:
                 messages += self.check_object(obj, "inactive")
             if any(m.severity in ("E", "A", "X") for m in messages):
                 return ActivationRun(messages, activated=False)
-            for obj in pending:
+            for obj in ordered.order:
                 self._activate_now(obj)
-            return ActivationRun(messages, activated=True)
+            return ActivationRun(messages, True, tuple(obj.name for obj in ordered.order))
 
     def _activate_now(self, obj: RepoObject) -> None:
         for unit in obj.parts.values():

@@ -29,6 +29,10 @@ BDEF = Kind(
 class BehaviorDefinitionKind(VerbatimSourceKind):
     kinds = (BDEF,)
     main_files = ("bdef.asbdef",)
+    dependency_patterns = (
+        r"\bdefine\s+behavior\s+for\s+{name}",
+        r"\bpersistent\s+table\s+{name}",
+    )
     validation_paths = ("bo/behaviordefinitions/validation",)
     companion_files = ("bdef.xml",)
     description_path = "//DESCRIPTION"

@@ -29,6 +29,7 @@ DCLS = Kind(
 class AccessControlKind(VerbatimSourceKind):
     kinds = (DCLS,)
     main_files = ("dcls.asdcls",)
+    dependency_patterns = (r"\bgrant\s+select\s+on\s+{name}",)
     validation_paths = ("acm/dcl/validation",)
     companion_files = ("dcls.xml",)
     description_path = "//DDTEXT"

@@ -30,6 +30,14 @@ DDLS = Kind(
 class DataDefinitionKind(VerbatimSourceKind):
     kinds = (DDLS,)
     main_files = ("ddls.asddls",)
+    dependency_patterns = (
+        r"\bfrom\s+{name}",
+        r"\bjoin\s+{name}",
+        r"\bassociation\s*(?:\[[^\]]*\])?\s*to\s+(?:parent\s+)?{name}",
+        r"\bcomposition\s*(?:\[[^\]]*\])?\s*of\s+{name}",
+        r"\bprojection\s+on\s+{name}",
+        r"\bextend\s+view\s+(?:entity\s+)?{name}",
+    )
     validation_paths = ("ddic/ddl/validation",)
     companion_files = (
         "ddls.xml",

@@ -29,6 +29,7 @@ DDLX = Kind(
 class MetadataExtensionKind(VerbatimSourceKind):
     kinds = (DDLX,)
     main_files = ("ddlx.asddlxs",)
+    dependency_patterns = (r"\bannotate\s+(?:entity|view)\s+{name}",)
     validation_paths = ("ddic/ddlx/sources/validation",)
     companion_files = ("ddlx.xml",)
     description_path = "//DDTEXT"

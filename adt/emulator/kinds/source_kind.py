@@ -12,6 +12,7 @@ from ..documents.common import NS_ABAPSOURCE, NS_ADTCORE, REL
 from ..model import RepoObject, package_uri
 from ..xmlwriter import DECL, atom_link, tag
 from .base import KindModule, NewSpec, SeedFolder, abapgit_name, read_verbatim_file, xml_text
+from .dependencies import NameUse, names_used
 
 if TYPE_CHECKING:
     from ..documents import ObjectView
@@ -56,6 +57,8 @@ class VerbatimSourceKind(KindModule):
 
     #: XPath of the description in the abapGit XML (``<stem>.<type>.xml``).
     description_path = "//DDTEXT"
+    #: Patterns (``{name}`` marks the name) of the objects a source builds on.
+    dependency_patterns: tuple[str, ...] = ()
     #: Kind-specific attributes of the metadata document's root (before ``abapsource``).
     root_attributes: tuple[tuple[str, str], ...] = ()
 
@@ -91,6 +94,9 @@ class VerbatimSourceKind(KindModule):
             + package_reference(obj, state)
         )
         return DECL + tag(kind.root, attrs, body)
+
+    def dependencies(self, obj: RepoObject, text: str) -> list[NameUse]:
+        return names_used(text, self.dependency_patterns)
 
     def template(self, obj: RepoObject, spec: NewSpec) -> dict[str, str]:
         """A real system creates these with an empty source; the editor's wizard (ours:

@@ -29,6 +29,7 @@ SRVD = Kind(
 class ServiceDefinitionKind(VerbatimSourceKind):
     kinds = (SRVD,)
     main_files = ("srvd.srvdsrv",)
+    dependency_patterns = (r"\bexpose\s+{name}",)
     validation_paths = ("ddic/srvd/sources/validation",)
     companion_files = ("srvd.xml",)
     description_path = "//DESCRIPTION"

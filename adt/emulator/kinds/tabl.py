@@ -48,6 +48,10 @@ STRU = _dictionary_kind(
 class TableKind(VerbatimSourceKind):
     kinds = (TABL, STRU)
     main_files = ("tabl.xml",)
+    dependency_patterns = (
+        r"^\s*include\s+{name}",
+        r"^\s*(?:key\s+)?\w+\s*:\s*{name}",
+    )
     validation_paths = (
         "ddic/tables/validation",
         "ddic/structures/validation",
