@@ -23,7 +23,6 @@ from .documents import CheckMessage, ObjectView, PartView, Reference
 from .kinds import REGISTRY
 from .model import (
     ADT,
-    ALL_KINDS,
     FINC,
     FUGR,
     FUNC,
@@ -423,7 +422,7 @@ class SystemState:
         grouped: dict[Kind, list[RepoObject]] = collections.defaultdict(list)
         with self.lock:
             for obj in self.objects.values():
-                if obj.package == package and obj.kind in ALL_KINDS and obj.kind.tree_node_id:
+                if obj.package == package and obj.kind.tree_node_id:
                     grouped[obj.kind].append(obj)
         return {k: sorted(v, key=lambda o: o.name) for k, v in grouped.items()}
 

@@ -305,3 +305,31 @@ def test_dependencies_of_each_source_kind(kinds_emulator: Emulator) -> None:
         "ZKINDS_STATUS",
         "ZKINDS_S_ADMIN",
     ]
+
+
+async def test_the_package_tree_lists_the_new_kinds_by_category(client: httpx.AsyncClient) -> None:
+    token = await fetch_token(client)
+    envelope = (
+        '<?xml version="1.0" encoding="UTF-8"?><asx:abap xmlns:asx="http://www.sap.com/abapxml" '
+        'version="1.0"><asx:values><DATA><TV_NODEKEY>000000</TV_NODEKEY></DATA></asx:values>'
+        "</asx:abap>"
+    )
+    response = await client.post(
+        f"{ADT}/repository/nodestructure?parent_type=DEVC%2FK&parent_name=%24ZKINDS"
+        "&withShortDescriptions=true",
+        content=envelope,
+        headers={"x-csrf-token": token, "Content-Type": "application/vnd.sap.as+xml"},
+    )
+    root = etree.fromstring(response.content)
+    types = {
+        info.findtext("OBJECT_TYPE"): info.findtext("CATEGORY_TAG")
+        for info in root.iter("SEU_ADT_OBJECT_TYPE_INFO")
+    }
+    assert types["DDLS/DF"] == "core_data_services"
+    assert types["TABL/DT"] == types["DTEL/DE"] == "dictionary"
+    assert types["SRVD/SRV"] == types["SRVB/SVB"] == "business_services"
+    labels = {
+        c.findtext("CATEGORY"): c.findtext("CATEGORY_LABEL")
+        for c in root.iter("SEU_ADT_OBJECT_CATEGORY_INFO")
+    }
+    assert labels["core_data_services"] == "Core Data Services"
