@@ -15,8 +15,19 @@ EXTENDED_BEHAVIOR = "extended behavior"
 IMPLEMENTATIONS = ("managed", "unmanaged", "abstract", "projection", "interface")
 _NAMED = ("action", "function", "determination", "validation", "event", "association")
 _OPERATIONS = ("create", "update", "delete", "read", "lock")
-_PREFIXES = ("internal", "static", "factory", "draft", "determine", "repeatable", "use",
-             "extend", "managed", "save", "precheck")
+_PREFIXES = (
+    "internal",
+    "static",
+    "factory",
+    "draft",
+    "determine",
+    "repeatable",
+    "use",
+    "extend",
+    "managed",
+    "save",
+    "precheck",
+)
 
 
 def _statement(cur: Cursor) -> list[Token]:

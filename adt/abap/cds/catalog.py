@@ -123,8 +123,11 @@ class Catalog:
 
     def names(self) -> list[str]:
         """Every entity and table name (for completion), as written in its definition."""
-        found = [obj.source.definition.name for obj in self.definitions.values()
-                 if obj.source.definition is not None]
+        found = [
+            obj.source.definition.name
+            for obj in self.definitions.values()
+            if obj.source.definition is not None
+        ]
         return sorted(set(found) | {s.name for s in STANDARD.values()}, key=str.upper)
 
     def data_element(self, name: str) -> DataElement | None:
@@ -210,7 +213,9 @@ def _label(definition: Definition) -> str:
 
 def _standard_entity(name: str) -> Entity:
     standard = STANDARD[name.upper()]
-    entity = Entity(standard.name, "view entity", "DDLS", opaque=standard.opaque, label=standard.label)
+    entity = Entity(
+        standard.name, "view entity", "DDLS", opaque=standard.opaque, label=standard.label
+    )
     for field_name, field_type, key in standard.fields:
         entity.fields[field_name.upper()] = Field(field_name, field_type, key, owner=standard.name)
     entity.associations = {a.upper(): target for a, target in standard.associations}

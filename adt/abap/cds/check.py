@@ -16,12 +16,14 @@ from adt.abap.cds import model as m
 from adt.abap.cds.bdef import EXTENDED_BEHAVIOR
 from adt.abap.cds.catalog import Catalog, Entity
 from adt.abap.cds.model import Definition, Diagnostic, PathStep, Source
-from adt.abap.cds.scope import FAILED, FIELD, Scope
+from adt.abap.cds.scope import FAILED, Scope
 
 Rule = Callable[[Definition, Catalog], list[Diagnostic]]
 
 
-def _at(step: PathStep | m.Reference | m.Element, message: str, length: int = 0) -> Diagnostic:
+def _at(
+    step: PathStep | m.Reference | m.Element | m.BehaviorItem, message: str, length: int = 0
+) -> Diagnostic:
     text = getattr(step, "name", "")
     return Diagnostic(message, step.line, step.column, length or max(len(text), 1))
 
@@ -29,7 +31,9 @@ def _at(step: PathStep | m.Reference | m.Element, message: str, length: int = 0)
 def _reference(reference: m.Reference, catalog: Catalog) -> Diagnostic | None:
     role = reference.role
     if role in m.ENTITY_ROLES - {m.EXTENDED} and not catalog.exists(reference.name):
-        return _at(reference, f"{role.capitalize()} '{reference.name}' does not exist or is not active")
+        return _at(
+            reference, f"{role.capitalize()} '{reference.name}' does not exist or is not active"
+        )
     if role == m.EXTENDED and catalog.named(reference.name) is None:
         return _at(reference, f"'{reference.name}' does not exist or is not active")
     if role in m.TABLE_ROLES | {m.INCLUDE} and not catalog.exists(reference.name):

@@ -66,7 +66,9 @@ class Cursor:
         return token
 
     def error(self, message: str, token: Token | None = None) -> None:
-        where = token or (self.token if not self.done else (self.tokens[-1] if self.tokens else _END))
+        where = token or (
+            self.token if not self.done else (self.tokens[-1] if self.tokens else _END)
+        )
         self.errors.append(Diagnostic(message, where.line, where.column, max(len(where.text), 1)))
 
     def expect(self, word: str) -> bool:

@@ -46,7 +46,9 @@ def _parameters(cur: Cursor, definition: Definition) -> None:
             if parameter_type and not parameter_type.lower().startswith("abap."):
                 cur.references.append(m.Reference(parameter_type, m.TYPE, first.line, first.column))
         cur.annotations()
-        definition.parameters.append(Parameter(token.text, parameter_type, token.line, token.column))
+        definition.parameters.append(
+            Parameter(token.text, parameter_type, token.line, token.column)
+        )
         if not cur.accept(","):
             break
 
@@ -140,11 +142,13 @@ def _hierarchy(cur: Cursor, definition: Definition) -> None:
         return
     start = cur.index
     cur.skip_group()
-    inner = cur.tokens[start:cur.index]
+    inner = cur.tokens[start : cur.index]
     for i, token in enumerate(inner[:-1]):
         if token.is_word("source"):
             source = inner[i + 1]
-            cur.references.append(m.Reference(source.text, m.DATA_SOURCE, source.line, source.column))
+            cur.references.append(
+                m.Reference(source.text, m.DATA_SOURCE, source.line, source.column)
+            )
             definition.sources.append(DataSource(source.text, "", source.line, source.column))
             break
 
@@ -192,7 +196,9 @@ def _service(cur: Cursor, definition: Definition) -> None:
             alias = cur.accept("as") and cur.name()
             if token is not None:
                 definition.exposures.append(
-                    m.Exposure(token.text, alias.text if alias else token.text, token.line, token.column)
+                    m.Exposure(
+                        token.text, alias.text if alias else token.text, token.line, token.column
+                    )
                 )
         cur.skip_until(";", "}")
         cur.accept(";")

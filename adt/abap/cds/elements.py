@@ -228,8 +228,14 @@ def association_clause(cur: Cursor, kind: str, element_name: str = "") -> m.Asso
     alias = cur.accept("as") and cur.name()
     if alias:
         name = alias.text
-    association = m.Association(name, target.text, " ".join(cardinality), kind,
-                                (alias or target).line, (alias or target).column)
+    association = m.Association(
+        name,
+        target.text,
+        " ".join(cardinality),
+        kind,
+        (alias or target).line,
+        (alias or target).column,
+    )
     stops = (*ASSOCIATION_STOPS, ";", "where", "group", "union")
     if cur.accept("on"):
         association.condition = condition_paths(cur.skip_until(*stops, "with"))
@@ -244,7 +250,9 @@ def condition_paths(tokens: list[Token]) -> list[list[PathStep]]:
     i = 0
     while i < len(tokens):
         token = tokens[i]
-        if token.kind != NAME or token.is_word("and", "or", "not", "is", "null", "initial", "between"):
+        if token.kind != NAME or token.is_word(
+            "and", "or", "not", "is", "null", "initial", "between"
+        ):
             i += 1
             continue
         steps = [PathStep(token.text, token.line, token.column)]

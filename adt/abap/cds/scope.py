@@ -30,7 +30,9 @@ class Scope:
     """The names visible in the element list (and ``on`` conditions) of ``definition``;
     ``extension`` elements are resolved in the scope of the view they extend."""
 
-    def __init__(self, catalog: Catalog, definition: Definition, extension: Definition | None = None):
+    def __init__(
+        self, catalog: Catalog, definition: Definition, extension: Definition | None = None
+    ):
         self.catalog = catalog
         self.definition = definition
         self.extension = extension
@@ -99,7 +101,9 @@ class Scope:
 
     def _variable(self, head: str, path: list[PathStep]) -> Resolution:
         if len(path) < 2:
-            return Resolution(FAILED, failed=path[0], message=f"'{path[0].name}' needs a name after '.'")
+            return Resolution(
+                FAILED, failed=path[0], message=f"'{path[0].name}' needs a name after '.'"
+            )
         name = path[1]
         known: set[str] | tuple[str, ...]
         if head == "$PROJECTION":
@@ -114,7 +118,9 @@ class Scope:
             return Resolution(OPEN)
         if name.name.upper() in known:
             return Resolution(OPEN)
-        return Resolution(FAILED, failed=name, message=f"'{name.name}' is not known in {path[0].name}")
+        return Resolution(
+            FAILED, failed=name, message=f"'{name.name}' is not known in {path[0].name}"
+        )
 
     def walk(self, entity: Entity | None, rest: list[PathStep], via: PathStep | None) -> Resolution:
         """Follow ``rest`` from ``entity`` (reached through ``via``, when a step)."""
@@ -130,8 +136,9 @@ class Scope:
             target = entity.target(step.name)
             if target is None:
                 what = "element" if last else "association"
-                return Resolution(FAILED, failed=step,
-                                  message=f"'{step.name}' is no {what} of '{entity.name}'")
+                return Resolution(
+                    FAILED, failed=step, message=f"'{step.name}' is no {what} of '{entity.name}'"
+                )
             if last:
                 return Resolution(ASSOCIATION, target=target)
             next_entity = self.catalog.entity(target)
