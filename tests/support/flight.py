@@ -89,8 +89,11 @@ def data_element(path: Path) -> DataElement:
     header = _values(path).find("DD04V")
     assert header is not None
     typed = header.findtext("DOMNAME") or header.findtext("DATATYPE") or ""
-    return DataElement(header.findtext("ROLLNAME") or object_name(path), typed,
-                       header.findtext("SCRTEXT_M") or header.findtext("DDTEXT") or "")
+    return DataElement(
+        header.findtext("ROLLNAME") or object_name(path),
+        typed,
+        header.findtext("SCRTEXT_M") or header.findtext("DDTEXT") or "",
+    )
 
 
 def objects(root: Path) -> list[CatalogObject]:

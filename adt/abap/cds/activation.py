@@ -27,7 +27,12 @@ class Node:
 
     @property
     def key(self) -> str:
-        return self.name.upper()
+        return f"{self.type.upper()}:{self.name.upper()}"
+
+
+# Types whose objects define the names others depend on (a BDEF, DDLX or DCLS called like
+# its entity defines nothing of its own).
+DEFINING_TYPES = ("TABL", "DDLS", "DTEL", "DOMA", "TTYP")
 
 
 def depends_on(source: m.Source) -> tuple[str, ...]:
@@ -49,6 +54,11 @@ def activation_order(nodes: Iterable[Node]) -> list[list[Node]]:
     connected components, which come out dependencies first); names outside the set are
     ignored here (see :func:`refusal`)."""
     by_key = {node.key: node for node in nodes}
+    definers = {
+        node.name.upper(): node.key
+        for node in by_key.values()
+        if node.type.upper() in DEFINING_TYPES
+    }
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -59,8 +69,9 @@ def activation_order(nodes: Iterable[Node]) -> list[list[Node]]:
         index[key] = low[key] = len(index)
         stack.append(key)
         on_stack.add(key)
-        for dependency in by_key[key].depends_on:
-            if dependency not in by_key:
+        for name in by_key[key].depends_on:
+            dependency = definers.get(name.upper(), "")
+            if not dependency or dependency == key:
                 continue
             if dependency not in index:
                 visit(dependency)

@@ -165,6 +165,8 @@ def _table_function(cur: Cursor, definition: Definition) -> None:
     if cur.accept_all("implemented", "by", "method"):
         token = cur.name(m.IMPLEMENTATION)
         definition.implementation = token.text if token else ""
+        if cur.accept("=>"):
+            cur.name()  # the AMDP method
     cur.accept(";")
 
 
