@@ -56,7 +56,7 @@ _CHECK_KEYS: dict[Kind, tuple[str, str]] = {
 
 def check_key(kind: Kind) -> tuple[str, str]:
     """``(PGMID, OBJECT)`` of a transport check for an object of ``kind``."""
-    return _CHECK_KEYS[kind]
+    return _CHECK_KEYS.get(kind, ("R3TR", kind.r3tr))
 
 
 def is_customer_name(name: str) -> bool:
@@ -81,7 +81,7 @@ class Entry:
 
 def entry_for(obj: RepoObject) -> Entry:
     """The row a change of ``obj`` is recorded as."""
-    pgmid, type_, info = _RECORD_KEYS[obj.kind]
+    pgmid, type_, info = _RECORD_KEYS.get(obj.kind, ("R3TR", obj.kind.r3tr, obj.kind.label))
     return Entry(pgmid, type_, obj.name, obj.kind.code, info)
 
 
