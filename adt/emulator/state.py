@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from . import errors, stamps
+from .cds_language import activation_plan
 from .cts import TransportOrganizer
 from .documents import CheckMessage, ObjectView, PartView, Reference
 from .kinds import REGISTRY
@@ -330,7 +331,7 @@ class SystemState:
             pending = [o for o in targets if o.is_inactive]
             if not pending:
                 return ActivationRun([], activated=False)
-            messages: list[CheckMessage] = []
+            pending, messages = activation_plan(self, pending)  # dependency order, refusals
             for obj in pending:
                 messages += self.check_object(obj, "inactive")
             if any(m.severity in ("E", "A", "X") for m in messages):

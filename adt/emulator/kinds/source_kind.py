@@ -14,6 +14,8 @@ from ..xmlwriter import DECL, atom_link, tag
 from .base import KindModule, NewSpec, SeedFolder, abapgit_name, read_verbatim_file, xml_text
 
 if TYPE_CHECKING:
+    from adt.abap.scanner import ScanIssue
+
     from ..documents import ObjectView
     from ..state import SystemState
 
@@ -91,6 +93,12 @@ class VerbatimSourceKind(KindModule):
             + package_reference(obj, state)
         )
         return DECL + tag(kind.root, attrs, body)
+
+    def check(self, obj: RepoObject, part: str, text: str, state: SystemState) -> list[ScanIssue]:
+        """The CDS-family check with name resolution (:mod:`adt.abap.cds.check`)."""
+        from ..cds_language import check_source
+
+        return check_source(obj, text, state)
 
     def template(self, obj: RepoObject, spec: NewSpec) -> dict[str, str]:
         """A real system creates these with an empty source; the editor's wizard (ours:
