@@ -96,8 +96,8 @@ class Catalog:
         definition = obj.source.definition
         if definition is None or not definition.name:
             return
-        if definition.kind != "extension":
-            self.by_name.setdefault(definition.key, obj)
+        if definition.kind not in ("extension", "behavior", "metadata extension"):
+            self.by_name.setdefault(definition.key, obj)  # its own name, not its entity's
         if definition.kind == "extension":
             self.extensions.setdefault(definition.key, []).append(definition)
             return
@@ -115,7 +115,7 @@ class Catalog:
     def named(self, name: str) -> CatalogObject | None:
         """The object whose source defines ``name`` (an entity, table, service, role, …) —
         or, for SAP-delivered objects, None while ``exists`` is true."""
-        return self.by_name.get(name.upper()) or self.definitions.get(name.upper())
+        return self.definitions.get(name.upper()) or self.by_name.get(name.upper())
 
     def exists(self, name: str) -> bool:
         key = name.upper()
