@@ -7,9 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from support import cds_samples as s
-
 from adt.abap.cds.parse import parse
+from support import cds_samples as s
 
 _SUFFIX = {
     "DDLS": ("ddls.asddls", "DDLS", "DD02V"),
