@@ -351,6 +351,10 @@ class AdtClient:
             if self._stateful.locks.get(path) == lock_handle:
                 del self._stateful.locks[path]
 
+    def forget_lock(self, object_url: str) -> None:
+        """Stop tracking the lock on ``object_url``: the server consumed it (a delete)."""
+        self._stateful.locks.pop(validate_adt_path(object_url), None)
+
     @contextlib.asynccontextmanager
     async def locked(self, object_url: str) -> AsyncIterator[LockResult]:
         """``async with client.locked(url) as lock:`` — the lock is released in ``finally``."""

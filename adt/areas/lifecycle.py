@@ -205,7 +205,7 @@ class Lifecycle(Area):
             with contextlib.suppress(AdtError):
                 await self._client.unlock(path, lock_handle)
             raise transport_error(exc) from None
-        self._client._stateful.locks.pop(path, None)  # the delete consumed the lock
+        self._client.forget_lock(path)  # the delete consumed the lock
 
 
 __all__ = ["CREATABLE_TYPES", "CreatedObject", "Lifecycle", "NameCheck", "creation_body"]

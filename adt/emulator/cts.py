@@ -19,14 +19,22 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from . import errors, stamps
 from .cts_search import SearchConfigurations
-from .model import CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject, encode_name
-
-if TYPE_CHECKING:
-    from .state import SystemState
+from .model import (
+    CLAS,
+    FINC,
+    FUGR,
+    FUNC,
+    INCL,
+    INTF,
+    PROG,
+    Kind,
+    RepoObject,
+    Repository,
+    encode_name,
+)
 
 GENERATED_TEXT = "Generated Request for Change Recording"
 TASK_TYPES = {"": "Unclassified", "S": "Development/Correction", "R": "Repair"}
@@ -217,7 +225,7 @@ def _no_authorization(message: str) -> errors.AdtException:
 class TransportOrganizer:
     """The request table of one system. Not thread-safe: callers hold the state lock."""
 
-    def __init__(self, state: SystemState) -> None:
+    def __init__(self, state: Repository) -> None:
         self._state = state
         self.requests: dict[str, Request] = {}
         self.generate_requests = False

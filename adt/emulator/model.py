@@ -8,6 +8,7 @@ SAP writes its own hrefs (``/sap/bc/adt/oo/classes/%2fabc%2fcl_x``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 from urllib.parse import quote
 
 from .text import canonical, to_wire
@@ -240,6 +241,15 @@ class Package:
     @property
     def uri(self) -> str:
         return package_uri(self.name)
+
+
+class Repository(Protocol):
+    """The repository tables the transport organizer and the version log read (the system
+    state provides them; named here so those modules need not import the state)."""
+
+    sid: str
+    packages: dict[str, Package]
+    objects: dict[str, RepoObject]
 
 
 @dataclass

@@ -11,14 +11,13 @@ import base64
 import binascii
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from lxml import etree
-from starlette.datastructures import Headers, QueryParams
 from starlette.responses import Response
 
 from . import areas, documents, errors, stamps
+from .calls import XML_UTF8, Call, error_response, respond
 from .documents import CheckMessage
 from .kinds import REGISTRY
 from .kinds.metadata_kind import CONTENT, MetadataKind
@@ -33,47 +32,10 @@ from .model import (
 )
 from .negotiation import choose
 from .object_changes import delete_object, record_change, write_source
-from .sessions import Context, SecuritySession
 from .state import SystemState, lock_handle
 
 NS_ADTCORE = "{http://www.sap.com/adt/core}"
 NS_CHKRUN = "{http://www.sap.com/adt/checkrun}"
-
-XML_UTF8 = "application/xml; charset=utf-8"
-
-
-@dataclass
-class Call:
-    """One authenticated request as the handlers see it."""
-
-    method: str
-    path: str
-    query: QueryParams
-    headers: Headers
-    body: bytes
-    user: str
-    session: SecuritySession
-    context: Context | None
-    extra_headers: dict[str, str] = field(default_factory=dict)
-
-
-def respond(
-    body: str | bytes = b"",
-    *,
-    status: int = 200,
-    content_type: str | None = None,
-    headers: dict[str, str] | None = None,
-) -> Response:
-    """A response with exactly the given content type (or none, like SAP's empty 200s)."""
-    all_headers = dict(headers or {})
-    if content_type is not None:
-        all_headers["content-type"] = content_type
-    raw = body.encode("utf-8") if isinstance(body, str) else body
-    return Response(content=raw, status_code=status, headers=all_headers)
-
-
-def error_response(error: errors.AdtException) -> Response:
-    return respond(error.document(), status=error.status, content_type="application/xml")
 
 
 def _kind_of_key(key: str) -> Kind:

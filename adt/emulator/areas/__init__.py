@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from starlette.responses import Response
 
 if TYPE_CHECKING:
-    from adt.emulator.routes import Call
+    from adt.emulator.calls import Call
     from adt.emulator.state import SystemState
 
 Handler = Callable[["Call", "re.Match[str]"], Response]

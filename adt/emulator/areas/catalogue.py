@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING
 from starlette.responses import Response
 
 from .. import errors
+from ..calls import respond
 from ..documents.packages import NAMED_ITEMS, NamedItem, named_item_list
 from ..documents.structure import TypeDescriptor, check_reporters, type_structure
 from ..model import ADT, ALL_KINDS
-from ..routes import respond
 from . import Route
 
 if TYPE_CHECKING:
-    from ..routes import Call
+    from ..calls import Call
     from ..state import SystemState
 
 REPORTERS = "application/vnd.sap.adt.reporters+xml; charset=utf-8"

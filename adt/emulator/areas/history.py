@@ -23,7 +23,7 @@ from adt.emulator.negotiation import choose
 from adt.emulator.revisions import NumberedRevision, inactive_entries, recording_request
 
 if TYPE_CHECKING:
-    from adt.emulator.routes import Call
+    from adt.emulator.calls import Call
     from adt.emulator.state import SystemState
 
 #: The request text the emulator's generated requests carry (as in the LOCK answer).

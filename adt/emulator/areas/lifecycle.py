@@ -34,7 +34,7 @@ from adt.emulator.object_changes import (
 )
 
 if TYPE_CHECKING:
-    from adt.emulator.routes import Call
+    from adt.emulator.calls import Call
     from adt.emulator.state import SystemState
 
 NS_ADTCORE = "{http://www.sap.com/adt/core}"

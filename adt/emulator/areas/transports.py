@@ -23,7 +23,7 @@ from adt.emulator.documents import organizer, transports
 from adt.emulator.model import ADT, CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject
 
 if TYPE_CHECKING:
-    from adt.emulator.routes import Call
+    from adt.emulator.calls import Call
     from adt.emulator.state import SystemState
 
 BASE = f"{ADT}/cts/transportrequests"

@@ -15,7 +15,7 @@ from .base import KindModule
 
 if TYPE_CHECKING:
     from ..documents import ObjectView
-    from ..state import SystemState
+    from .base import SystemState
 
 
 class AbapSourceKind(KindModule):

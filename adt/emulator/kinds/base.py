@@ -12,17 +12,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from lxml import etree
 
-from ..model import Kind, RepoObject, SourceUnit, Version
+from ..model import Kind, RepoObject, Repository, SourceUnit, Version
 
 if TYPE_CHECKING:
     from adt.abap.scanner import ScanIssue
 
     from ..documents import ObjectView
-    from ..state import SystemState
+
+
+class SystemState(Repository, Protocol):
+    """What a kind module reads of the system: the repository tables and an object's
+    function group (the state provides them; named here so the kinds, which the state
+    uses, do not import the state)."""
+
+    def group_of(self, obj: RepoObject) -> RepoObject | None: ...
 
 
 def abapgit_name(stem: str) -> str:
@@ -172,6 +179,7 @@ __all__ = [
     "KindModule",
     "NewSpec",
     "SeedFolder",
+    "SystemState",
     "abapgit_name",
     "abapgit_stem",
     "parse_xml",

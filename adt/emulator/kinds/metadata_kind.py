@@ -19,7 +19,7 @@ from .source_kind import core_attributes, package_reference
 
 if TYPE_CHECKING:
     from ..documents import ObjectView
-    from ..state import SystemState
+    from .base import SystemState
 
 ATOM = "http://www.w3.org/2005/Atom"
 

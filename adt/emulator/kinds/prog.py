@@ -13,7 +13,7 @@ from .base import NewSpec, SeedFolder, abapgit_name, read_source_file, xml_text
 
 if TYPE_CHECKING:
     from ..documents import ObjectView
-    from ..state import SystemState
+    from .base import SystemState
 
 
 class ProgramKind(AbapSourceKind):

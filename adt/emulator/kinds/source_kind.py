@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from adt.abap.scanner import ScanIssue
 
     from ..documents import ObjectView
-    from ..state import SystemState
+    from .base import SystemState
 
 
 def core_attributes(view: ObjectView) -> list[tuple[str, str | None]]:

@@ -19,7 +19,7 @@ from .source_kind import core_attributes, package_reference
 
 if TYPE_CHECKING:
     from ..documents import ObjectView
-    from ..state import SystemState
+    from .base import SystemState
 
 NS_SRVB = "http://www.sap.com/adt/ddic/ServiceBindings"
 

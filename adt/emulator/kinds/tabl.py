@@ -16,7 +16,7 @@ from .tabl_source import new_table_source, table_source
 
 if TYPE_CHECKING:
     from ..documents import ObjectView
-    from ..state import SystemState
+    from .base import SystemState
 
 
 def _dictionary_kind(code: str, path: str, media: str, label: str, word: str, vit: str) -> Kind:
