@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from adt.abap.cds.activation import Node, activation_order, depends_on, refusal
 from adt.abap.cds.catalog import Catalog, CatalogObject, DataElement
@@ -17,10 +16,7 @@ from adt.abap.cds.parse import parse
 from adt.abap.scanner import ScanIssue
 
 from .documents.runs import CheckMessage
-from .model import RepoObject
-
-if TYPE_CHECKING:
-    from .state import SystemState
+from .model import RepoObject, Repository
 
 #: The ADT types whose sources :mod:`adt.abap.cds` reads.
 CDS_TYPES = frozenset({"DDLS", "DDLX", "DCLS", "BDEF", "SRVD", "TABL"})
@@ -61,15 +57,14 @@ def _data_element(obj: RepoObject) -> DataElement | None:
     return DataElement(obj.name, typed, values.get("mediumFieldLabel", ""))
 
 
-def catalog(state: SystemState, overrides: dict[str, str] | None = None) -> Catalog:
+def catalog(state: Repository, overrides: dict[str, str] | None = None) -> Catalog:
     """Every CDS-family object and table of ``state`` (``overrides``: object URI → text
     to use instead of the stored one, an editor's unsaved buffer)."""
     overrides = overrides or {}
     objects: list[CatalogObject] = []
     elements: list[DataElement] = []
     classes: list[str] = []
-    with state.lock:
-        repository = list(state.objects.values())
+    repository = list(state.objects.values())  # a copy: the state may change meanwhile
     for obj in repository:
         r3tr = obj.kind.r3tr
         if r3tr in CDS_TYPES:
@@ -85,7 +80,7 @@ def catalog(state: SystemState, overrides: dict[str, str] | None = None) -> Cata
     return Catalog(objects, elements, classes)
 
 
-def check_source(obj: RepoObject, text: str, state: SystemState) -> list[ScanIssue]:
+def check_source(obj: RepoObject, text: str, state: Repository) -> list[ScanIssue]:
     """The findings of the syntax check with name resolution for one source."""
     kind = obj.kind.r3tr
     found = check(parsed(kind, text), catalog(state, {obj.uri: text}))
@@ -98,17 +93,16 @@ def _node(obj: RepoObject) -> Node:
     return Node(obj.name, obj.kind.r3tr, dependencies)
 
 
-def _never_active(state: SystemState) -> set[str]:
-    with state.lock:
-        return {
-            obj.name
-            for obj in state.objects.values()
-            if obj.parts and all(unit.active is None for unit in obj.parts.values())
-        }
+def _never_active(state: Repository) -> set[str]:
+    return {
+        obj.name
+        for obj in list(state.objects.values())
+        if obj.parts and all(unit.active is None for unit in obj.parts.values())
+    }
 
 
 def activation_plan(
-    state: SystemState, pending: Iterable[RepoObject]
+    state: Repository, pending: Iterable[RepoObject]
 ) -> tuple[list[RepoObject], list[CheckMessage]]:
     """``pending`` in dependency order, and a message for each one a system refuses
     because it uses an object that was never activated and is not activated with it."""
@@ -136,11 +130,10 @@ def activation_plan(
     return ordered, refused
 
 
-def abap_sources(state: SystemState) -> list[tuple[str, str, str, str]]:
+def abap_sources(state: Repository) -> list[tuple[str, str, str, str]]:
     """(name, type code, source URI, text) of every ABAP source unit (where-used)."""
     found: list[tuple[str, str, str, str]] = []
-    with state.lock:
-        repository = list(state.objects.values())
+    repository = list(state.objects.values())  # a copy: the state may change meanwhile
     for obj in repository:
         if is_cds(obj) or not obj.kind.source_based or obj.kind.language not in ("abap", ""):
             continue

@@ -10,8 +10,8 @@ import pytest
 from support.flight import catalog, checkouts
 
 from adt.abap.cds import model as m
+from adt.abap.cds.catalog import FAILED, OPEN, Scope
 from adt.abap.cds.check import check
-from adt.abap.cds.scope import FAILED, OPEN, Scope
 
 CHECKOUTS = checkouts()
 

@@ -14,9 +14,8 @@ from collections.abc import Callable
 
 from adt.abap.cds import model as m
 from adt.abap.cds.bdef import EXTENDED_BEHAVIOR
-from adt.abap.cds.catalog import Catalog, Entity
+from adt.abap.cds.catalog import FAILED, Catalog, Entity, Scope
 from adt.abap.cds.model import Definition, Diagnostic, PathStep, Source
-from adt.abap.cds.scope import FAILED, Scope
 
 Rule = Callable[[Definition, Catalog], list[Diagnostic]]
 

@@ -10,10 +10,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from adt.abap.cds.annotations import KNOWN_ANNOTATIONS
-from adt.abap.cds.catalog import Catalog, Entity
+from adt.abap.cds.catalog import ASSOCIATION, Catalog, Entity, Scope
 from adt.abap.cds.model import Definition, PathStep
 from adt.abap.cds.parse import parse
-from adt.abap.cds.scope import ASSOCIATION, Scope
 from adt.abap.cds.standard import SESSION_VARIABLES
 from adt.abap.cds.tokens import tokenize
 

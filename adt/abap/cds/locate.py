@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from adt.abap.cds.catalog import Catalog, Entity, Field
+from adt.abap.cds.catalog import ASSOCIATION, FIELD, Catalog, Entity, Field, Scope
 from adt.abap.cds.model import Definition, PathStep, Reference, Source
-from adt.abap.cds.scope import ASSOCIATION, FIELD, Scope
 
 ENTITY, ELEMENT, OBJECT = "entity", "element", "object"
 
