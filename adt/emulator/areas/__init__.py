@@ -40,6 +40,7 @@ def _areas() -> tuple[ModuleType, ...]:
     from adt.emulator.areas import (
         atc,
         catalogue,
+        datapreview,
         formatting,
         history,
         intelligence,
@@ -57,6 +58,7 @@ def _areas() -> tuple[ModuleType, ...]:
         history,
         intelligence,
         formatting,
+        datapreview,
         unit,
         atc,
     )
