@@ -20,6 +20,7 @@ from adt._session import AdtSession, AuthGuard, Sleep
 from adt.areas.atc import Atc
 from adt.areas.completion import Completion
 from adt.areas.datapreview import DataPreview
+from adt.areas.dictionary import Dictionary
 from adt.areas.discovery import Discovery
 from adt.areas.fixes import QuickFixes
 from adt.areas.formatting import Formatting
@@ -170,6 +171,12 @@ class AdtClient:
     def objects(self) -> Lifecycle:
         """Object lifecycle: validate a new name, create objects in a package, delete them."""
         return Lifecycle(self)
+
+    @functools.cached_property
+    def dictionary(self) -> Dictionary:
+        """Metadata objects (data elements, domains, message classes, service bindings,
+        table types): compact reads, token-checked whole-document writes, publishing."""
+        return Dictionary(self)
 
     @functools.cached_property
     def transports(self) -> Transports:

@@ -1,21 +1,19 @@
 """The emulator's CDS knowledge over its repository: the catalog of every CDS-family object
 and table (the newest version of each, the way its developer sees it), data elements and
-classes; the syntax check of one source; and activation's dependency rules (order, and
-refusing an object that uses one that has never been activated)."""
+classes; the syntax check of one source; and what a source builds on, for activation's
+order and refusals (``adt.emulator.activation``)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
-from adt.abap.cds.activation import Node, activation_order, depends_on, refusal
+from adt.abap.cds.activation import depends_on
 from adt.abap.cds.catalog import Catalog, CatalogObject, DataElement
 from adt.abap.cds.check import check
 from adt.abap.cds.model import Source
 from adt.abap.cds.parse import parse
 from adt.abap.scanner import ScanIssue
 
-from .documents.runs import CheckMessage
 from .model import RepoObject, Repository
 
 #: The ADT types whose sources :mod:`adt.abap.cds` reads.
@@ -87,47 +85,18 @@ def check_source(obj: RepoObject, text: str, state: Repository) -> list[ScanIssu
     return [ScanIssue(d.line, d.column, d.column + d.length, d.message) for d in found]
 
 
-def _node(obj: RepoObject) -> Node:
-    text = newest_text(obj) if is_cds(obj) else None
-    dependencies = depends_on(parsed(obj.kind.r3tr, text)) if text is not None else ()
-    return Node(obj.name, obj.kind.r3tr, dependencies)
-
-
-def _never_active(state: Repository) -> set[str]:
-    return {
-        obj.name
-        for obj in list(state.objects.values())
-        if obj.parts and all(unit.active is None for unit in obj.parts.values())
-    }
-
-
-def activation_plan(
-    state: Repository, pending: Iterable[RepoObject]
-) -> tuple[list[RepoObject], list[CheckMessage]]:
-    """``pending`` in dependency order, and a message for each one a system refuses
-    because it uses an object that was never activated and is not activated with it."""
-    objects = list(pending)
-    by_key = {f"{obj.kind.r3tr}:{obj.name}": obj for obj in objects}
-    nodes = [_node(obj) for obj in objects]
-    ordered = [by_key[node.key] for group in activation_order(nodes) for node in group]
-    ordered += [obj for obj in objects if obj not in ordered]
-    waiting = _never_active(state)
-    activating = [obj.name for obj in objects]
-    refused: list[CheckMessage] = []
-    for obj, node in zip(objects, nodes, strict=True):
-        reason = refusal(node, waiting, activating)
-        if reason is not None:
-            refused.append(
-                CheckMessage(
-                    uri=obj.source_uri("main"),
-                    line=1,
-                    column=0,
-                    end_column=0,
-                    text=reason,
-                    obj_descr=f"{obj.kind.label} {obj.name}",
-                )
-            )
-    return ordered, refused
+def dependencies(obj: RepoObject, text: str) -> list[tuple[str, int, int]] | None:
+    """(NAME, line, column) of each object ``text`` builds on, once, in text order (the
+    roles of :data:`adt.abap.cds.activation.DEPENDENCY_ROLES`); None when nothing parses."""
+    source = parsed(obj.kind.r3tr, text)
+    if source.definition is None:
+        return None
+    wanted = set(depends_on(source))
+    found: dict[str, tuple[str, int, int]] = {}
+    for reference in source.references:
+        if reference.key in wanted and reference.key not in found:
+            found[reference.key] = (reference.key, reference.line, reference.column)
+    return list(found.values())
 
 
 def abap_sources(state: Repository) -> list[tuple[str, str, str, str]]:
@@ -147,9 +116,9 @@ def abap_sources(state: Repository) -> list[tuple[str, str, str, str]]:
 __all__ = [
     "CDS_TYPES",
     "abap_sources",
-    "activation_plan",
     "catalog",
     "check_source",
+    "dependencies",
     "is_cds",
     "parsed",
 ]

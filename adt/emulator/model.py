@@ -46,6 +46,9 @@ class Kind:
     tree_node_id: int | None
     tree_label: str
     vit: str
+    #: The repository tree's category of the kind's folder (``source_library``,
+    #: ``core_data_services``, ``dictionary``, ``business_services``).
+    tree_category: str = "source_library"
     #: The language an editor edits the source in (``abap``, ``abap-cds``, ``abap-bdef`` …).
     language: str = "abap"
     #: ``False`` for kinds served as ADT XML only (data elements, domains, message classes,

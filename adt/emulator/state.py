@@ -17,13 +17,12 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from . import errors, stamps
-from .cds_language import activation_plan
+from .activation import plan
 from .cts import TransportOrganizer
 from .documents import CheckMessage, ObjectView, PartView, Reference
 from .kinds import REGISTRY
 from .model import (
     ADT,
-    ALL_KINDS,
     FINC,
     FUGR,
     FUNC,
@@ -72,6 +71,8 @@ class ActivationRun:
 
     messages: list[CheckMessage]
     activated: bool
+    #: Names in the order they were activated (what an object builds on first).
+    order: tuple[str, ...] = ()
 
 
 def lock_handle(context_id: str, object_uri: str) -> str:
@@ -333,14 +334,15 @@ class SystemState:
             pending = [o for o in targets if o.is_inactive]
             if not pending:
                 return ActivationRun([], activated=False)
-            pending, messages = activation_plan(self, pending)  # dependency order, refusals
-            for obj in pending:
+            ordered = plan(self, pending)
+            messages: list[CheckMessage] = list(ordered.messages)
+            for obj in ordered.order:
                 messages += self.check_object(obj, "inactive")
             if any(m.severity in ("E", "A", "X") for m in messages):
                 return ActivationRun(messages, activated=False)
-            for obj in pending:
+            for obj in ordered.order:
                 self._activate_now(obj)
-            return ActivationRun(messages, activated=True)
+            return ActivationRun(messages, True, tuple(obj.name for obj in ordered.order))
 
     def _activate_now(self, obj: RepoObject) -> None:
         for unit in obj.parts.values():
@@ -422,7 +424,7 @@ class SystemState:
         grouped: dict[Kind, list[RepoObject]] = collections.defaultdict(list)
         with self.lock:
             for obj in self.objects.values():
-                if obj.package == package and obj.kind in ALL_KINDS and obj.kind.tree_node_id:
+                if obj.package == package and obj.kind.tree_node_id:
                     grouped[obj.kind].append(obj)
         return {k: sorted(v, key=lambda o: o.name) for k, v in grouped.items()}
 

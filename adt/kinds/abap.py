@@ -7,6 +7,7 @@ from .base import ObjectKind
 
 CLAS = ObjectKind(
     code="CLAS/OC",
+    face_name="class",
     collection="oo/classes",
     label="Class",
     root="abapClass",
@@ -24,6 +25,7 @@ CLAS = ObjectKind(
 )
 INTF = ObjectKind(
     code="INTF/OI",
+    face_name="interface",
     collection="oo/interfaces",
     label="Interface",
     root="abapInterface",
@@ -34,6 +36,7 @@ INTF = ObjectKind(
 )
 PROG = ObjectKind(
     code="PROG/P",
+    face_name="program",
     collection="programs/programs",
     label="Program",
     root="abapProgram",
@@ -44,6 +47,7 @@ PROG = ObjectKind(
 )
 INCL = ObjectKind(
     code="PROG/I",
+    face_name="include",
     collection="programs/includes",
     label="Include",
     root="abapInclude",
@@ -54,6 +58,7 @@ INCL = ObjectKind(
 )
 FUGR = ObjectKind(
     code="FUGR/F",
+    face_name="functionGroup",
     collection="functions/groups",
     label="Function Group",
     root="abapFunctionGroup",
@@ -65,6 +70,7 @@ FUGR = ObjectKind(
 )
 FUNC = ObjectKind(
     code="FUGR/FF",
+    face_name="functionModule",
     collection="functions/groups/{group}/fmodules",
     label="Function Module",
     root="abapFunctionModule",

@@ -43,6 +43,8 @@ class ObjectKind:
     """What to ask for when reading the object's document."""
     template: Template | None = None
     max_name_length: int = 30
+    face_name: str = ""
+    """The name both faces use for the kind (``class``, ``dataDefinition``, …)."""
 
     @property
     def r3tr(self) -> str:
@@ -80,6 +82,10 @@ class KindRegistry:
             code = {"fmodules": "FUGR/FF", "includes": "FUGR/I"}.get(member[0] if member else "")
             return self._by_code.get(code or "FUGR/F")
         return next((k for k in self._by_collection if path.startswith(k.collection + "/")), None)
+
+    def by_face_name(self) -> dict[str, str]:
+        """Face name → ADT type, for every kind that has a face name."""
+        return {kind.face_name: kind.code for kind in self.kinds if kind.face_name}
 
     def for_file(self, filename: str) -> ObjectKind | None:
         """The kind an abapGit file belongs to (``#dmo#i_travel_m.ddls.asddls``)."""

@@ -59,6 +59,7 @@ def _service_definition(name: str, description: str) -> str:
 
 DDLS = ObjectKind(
     code="DDLS/DF",
+    face_name="dataDefinition",
     collection="ddic/ddl/sources",
     label="Data Definition",
     root="ddlSource",
@@ -72,6 +73,7 @@ DDLS = ObjectKind(
 )
 DDLX = ObjectKind(
     code="DDLX/EX",
+    face_name="metadataExtension",
     collection="ddic/ddlx/sources",
     label="Metadata Extension",
     root="ddlxSource",
@@ -85,6 +87,7 @@ DDLX = ObjectKind(
 )
 DCLS = ObjectKind(
     code="DCLS/DL",
+    face_name="accessControl",
     collection="acm/dcl/sources",
     label="Access Control",
     root="dclSource",
@@ -98,6 +101,7 @@ DCLS = ObjectKind(
 )
 BDEF = ObjectKind(
     code="BDEF/BDO",
+    face_name="behaviorDefinition",
     collection="bo/behaviordefinitions",
     label="Behavior Definition",
     root="blueSource",
@@ -111,6 +115,7 @@ BDEF = ObjectKind(
 )
 SRVD = ObjectKind(
     code="SRVD/SRV",
+    face_name="serviceDefinition",
     collection="ddic/srvd/sources",
     label="Service Definition",
     root="srvdSource",

@@ -10,6 +10,7 @@ BLUE = "http://www.sap.com/wbobj/blue"
 
 TABL = ObjectKind(
     code="TABL/DT",
+    face_name="table",
     collection="ddic/tables",
     label="Database Table",
     root="blueSource",
@@ -23,6 +24,7 @@ TABL = ObjectKind(
 )
 STRU = ObjectKind(
     code="TABL/DS",
+    face_name="structure",
     collection="ddic/structures",
     label="Structure",
     root="blueSource",
@@ -35,6 +37,7 @@ STRU = ObjectKind(
 )
 TTYP = ObjectKind(
     code="TTYP/DA",
+    face_name="tableType",
     collection="ddic/tabletypes",
     label="Table Type",
     root="tableType",
@@ -47,6 +50,7 @@ TTYP = ObjectKind(
 )
 DTEL = ObjectKind(
     code="DTEL/DE",
+    face_name="dataElement",
     collection="ddic/dataelements",
     label="Data Element",
     root="wbobj",
@@ -60,6 +64,7 @@ DTEL = ObjectKind(
 )
 DOMA = ObjectKind(
     code="DOMA/DD",
+    face_name="domain",
     collection="ddic/domains",
     label="Domain",
     root="domain",
@@ -73,6 +78,7 @@ DOMA = ObjectKind(
 )
 MSAG = ObjectKind(
     code="MSAG/N",
+    face_name="messageClass",
     collection="messageclass",
     label="Message Class",
     root="messageClass",
@@ -87,6 +93,7 @@ MSAG = ObjectKind(
 )
 SRVB = ObjectKind(
     code="SRVB/SVB",
+    face_name="serviceBinding",
     collection="businessservices/bindings",
     label="Service Binding",
     root="serviceBinding",

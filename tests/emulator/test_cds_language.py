@@ -102,9 +102,8 @@ async def test_activation_refuses_a_view_over_a_new_table_then_activates_both(
         await client.write_source(view.source_url, source, lock_handle=held.handle)
     refused = await client.activate(view.object_url)
     assert not refused.success
-    assert [m.text for m in refused.errors] == [
-        "DDLS ZI_NEW cannot be activated: it uses ZNEWTAB, which is not active; "
-        "activate it first or together"
+    assert [(m.text, m.line) for m in refused.errors] == [
+        ("Database Table ZNEWTAB is not active; activate it first or together with this object", 1)
     ]
     both = await client.activate([view.object_url, table.object_url])
     assert both.success, both.messages

@@ -251,3 +251,85 @@ async def test_create_validate_and_delete(client: httpx.AsyncClient, collection:
     )
     assert deleted.status_code == 200, deleted.text
     assert (await client.get(uri)).status_code == 404
+
+
+def _create(emulator: Emulator, name: str, code: str) -> str:
+    """A new inactive object made the way a create request makes it."""
+    from adt.emulator.kinds import REGISTRY
+    from adt.emulator.object_changes import NewObject, create_object
+
+    kind = REGISTRY.by_code(code)
+    assert kind is not None
+    spec = NewObject(
+        kind=kind, name=name, description="dep", responsible="DEVELOPER", package="$ZKINDS"
+    )
+    return create_object(emulator.state, spec, None, "DEVELOPER").uri
+
+
+async def test_a_view_over_an_inactive_table_is_refused_then_activated_in_order(
+    kinds_emulator: Emulator, client: httpx.AsyncClient
+) -> None:
+    table = _create(kinds_emulator, "ZKINDS_DEP", "TABL/DT")
+    view = _create(kinds_emulator, "ZI_KINDS_DEP", "DDLS/DF")
+    token = await fetch_token(client, stateful=True)
+    handle = await lock(client, token, view)
+    text = "define view entity ZI_KINDS_DEP\n  as select from zkinds_dep\n{\n  key client\n}"
+    assert (await put_source(client, token, f"{view}/source/main", handle, text)).status_code == 200
+    await unlock(client, token, view, handle)
+    refused = await activate(client, token, view)
+    assert "Database Table ZKINDS_DEP is not active" in refused.text
+    assert 'line="2"' in refused.text or "#start=2," in refused.text
+    assert kinds_emulator.source(f"{view}/source/main", "active") is None
+    view_obj = kinds_emulator.state.objects[view]
+    table_obj = kinds_emulator.state.objects[table]
+    run = kinds_emulator.state.activate([view_obj, table_obj])  # the view named first
+    assert run.activated and run.order == ("ZKINDS_DEP", "ZI_KINDS_DEP")
+    assert kinds_emulator.source(f"{view}/source/main", "active") == text
+
+
+def test_dependencies_of_each_source_kind(kinds_emulator: Emulator) -> None:
+    from adt.emulator.kinds import REGISTRY
+
+    def names(uri: str) -> list[str]:
+        obj = kinds_emulator.state.objects[uri]
+        text = kinds_emulator.source(f"{uri}/source/main") or ""
+        return [use.name for use in REGISTRY.module(obj.kind).dependencies(obj, text)]
+
+    assert names(f"{ADT}/ddic/ddl/sources/zi_kinds_trip") == ["ZKINDS_TRIP", "ZI_KINDS_STATUS"]
+    assert names(f"{ADT}/ddic/ddlx/sources/zc_kinds_trip") == ["ZI_KINDS_TRIP"]
+    assert names(f"{ADT}/acm/dcl/sources/zi_kinds_trip") == ["ZI_KINDS_TRIP"]
+    assert names(f"{ADT}/bo/behaviordefinitions/zi_kinds_trip") == ["ZI_KINDS_TRIP", "ZKINDS_TRIP"]
+    assert names(f"{ADT}/ddic/srvd/sources/zui_kinds_trip") == ["ZI_KINDS_TRIP"]
+    assert names(f"{ADT}/ddic/tables/zkinds_trip") == [
+        "ZKINDS_TRIP_ID",
+        "ZKINDS_STATUS",
+        "ZKINDS_S_ADMIN",
+    ]
+
+
+async def test_the_package_tree_lists_the_new_kinds_by_category(client: httpx.AsyncClient) -> None:
+    token = await fetch_token(client)
+    envelope = (
+        '<?xml version="1.0" encoding="UTF-8"?><asx:abap xmlns:asx="http://www.sap.com/abapxml" '
+        'version="1.0"><asx:values><DATA><TV_NODEKEY>000000</TV_NODEKEY></DATA></asx:values>'
+        "</asx:abap>"
+    )
+    response = await client.post(
+        f"{ADT}/repository/nodestructure?parent_type=DEVC%2FK&parent_name=%24ZKINDS"
+        "&withShortDescriptions=true",
+        content=envelope,
+        headers={"x-csrf-token": token, "Content-Type": "application/vnd.sap.as+xml"},
+    )
+    root = etree.fromstring(response.content)
+    types = {
+        info.findtext("OBJECT_TYPE"): info.findtext("CATEGORY_TAG")
+        for info in root.iter("SEU_ADT_OBJECT_TYPE_INFO")
+    }
+    assert types["DDLS/DF"] == "core_data_services"
+    assert types["TABL/DT"] == types["DTEL/DE"] == "dictionary"
+    assert types["SRVD/SRV"] == types["SRVB/SVB"] == "business_services"
+    labels = {
+        c.findtext("CATEGORY"): c.findtext("CATEGORY_LABEL")
+        for c in root.iter("SEU_ADT_OBJECT_CATEGORY_INFO")
+    }
+    assert labels["core_data_services"] == "Core Data Services"

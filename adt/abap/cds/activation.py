@@ -17,6 +17,12 @@ from adt.abap.cds import model as m
 DEPENDENCY_ROLES = m.ENTITY_ROLES | m.TABLE_ROLES | {m.INCLUDE, m.TYPE, m.PARAMETER_TYPE}
 
 
+_DEFINING = frozenset(
+    {"view entity", "view", "projection", "abstract entity", "custom entity", "table function"}
+    | {"hierarchy", "table", "structure"}
+)
+
+
 @dataclass(frozen=True)
 class Node:
     """An object to activate: its name, type and the names it depends on."""
@@ -36,8 +42,11 @@ DEFINING_TYPES = ("TABL", "DDLS", "DTEL", "DOMA", "TTYP")
 
 
 def depends_on(source: m.Source) -> tuple[str, ...]:
-    """The names a parsed source depends on for activation (own name excluded)."""
-    own = source.definition.key if source.definition is not None else ""
+    """The names a parsed source depends on for activation (the entity or table it defines
+    excluded; a BDEF, metadata extension, role or extension named like its entity does
+    depend on that entity)."""
+    definition = source.definition
+    own = definition.key if definition is not None and definition.kind in _DEFINING else ""
     names: list[str] = []
     for reference in source.references:
         if (

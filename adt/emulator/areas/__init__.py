@@ -39,6 +39,7 @@ class Route:
 def _areas() -> tuple[ModuleType, ...]:
     from adt.emulator.areas import (
         atc,
+        bindings,
         catalogue,
         datapreview,
         formatting,
@@ -61,6 +62,7 @@ def _areas() -> tuple[ModuleType, ...]:
         datapreview,
         unit,
         atc,
+        bindings,
     )
 
 

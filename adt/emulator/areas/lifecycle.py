@@ -24,7 +24,7 @@ from adt.emulator.areas import Route
 from adt.emulator.documents import lifecycle as docs
 from adt.emulator.documents.lifecycle import DeletionItem
 from adt.emulator.kinds import REGISTRY
-from adt.emulator.model import ADT, CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind
+from adt.emulator.model import ADT, CLAS, FINC, FUGR, FUNC, PROG, Kind
 from adt.emulator.object_changes import (
     NewObject,
     create_object,
@@ -41,7 +41,6 @@ NS_ADTCORE = "{http://www.sap.com/adt/core}"
 NS_CLASS = "{http://www.sap.com/adt/oo/classes}"
 NS_INCLUDE = "{http://www.sap.com/adt/programs/includes}"
 NS_DELETION = "{http://www.sap.com/adt/deletion}"
-_KINDS = {kind.code: kind for kind in (CLAS, INTF, PROG, INCL, FUGR, FUNC, FINC)}
 
 
 def _respond(body: str = "", content_type: str | None = None) -> Response:
@@ -110,7 +109,7 @@ class Lifecycle:
         """Groups, modules, group includes: always 200, the verdict in ``SEVERITY``."""
         _post_only(call)
         name = _param(call, "objname")
-        kind = _KINDS.get((call.query.get("objtype") or "FUGR/F").upper(), FUGR)
+        kind = REGISTRY.by_code(call.query.get("objtype") or "FUGR/F") or FUGR
         problem = self._function_problem(call, kind, name)
         if problem:
             return _respond(docs.status_message("ERROR", problem), docs.STATUS_MESSAGE)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from lxml import etree
 
 from ..model import Kind, RepoObject, Repository, SourceUnit, Version
+from .dependencies import NameUse
 
 if TYPE_CHECKING:
     from adt.abap.scanner import ScanIssue
@@ -168,6 +169,11 @@ class KindModule:
 
     def check(self, obj: RepoObject, part: str, text: str, state: SystemState) -> list[ScanIssue]:
         """Syntax findings for one part; kinds without a checker of their own find none."""
+        return []
+
+    def dependencies(self, obj: RepoObject, text: str) -> list[NameUse]:
+        """Names of the objects ``text`` builds on (activation checks and orders by them);
+        kinds without dependencies of interest name none."""
         return []
 
     def extra_create_fields(self, root: etree._Element) -> dict[str, str]:

@@ -18,7 +18,8 @@ BDEF = Kind(
     label="Behavior Definition",
     resource_word="BDEF",
     lock_word="BDEF",
-    tree_node_id=None,
+    tree_node_id=126,
+    tree_category="core_data_services",
     tree_label="Behavior Definitions",
     vit="bdefbdo",
     language="abap-bdef",
@@ -29,6 +30,10 @@ BDEF = Kind(
 class BehaviorDefinitionKind(VerbatimSourceKind):
     kinds = (BDEF,)
     main_files = ("bdef.asbdef",)
+    dependency_patterns = (
+        r"\bdefine\s+behavior\s+for\s+{name}",
+        r"\bpersistent\s+table\s+{name}",
+    )
     validation_paths = ("bo/behaviordefinitions/validation",)
     companion_files = ("bdef.xml",)
     description_path = "//DESCRIPTION"

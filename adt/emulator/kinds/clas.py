@@ -3,10 +3,16 @@
 
 from __future__ import annotations
 
-from .. import skeletons
+from typing import TYPE_CHECKING
+
+from .. import documents, skeletons
 from ..model import CLAS, CLASS_PARTS, RepoObject
 from .abap_source import AbapSourceKind
 from .base import NewSpec, SeedFolder, abapgit_name, read_source_file, xml_text
+
+if TYPE_CHECKING:
+    from ..documents import ObjectView
+    from .base import SystemState
 
 CLASS_FILE_PARTS = {
     "abap": "main",
@@ -36,6 +42,9 @@ class ClassKind(AbapSourceKind):
             if path is not None:
                 folder.unit(obj, part, read_source_file(path))
         return [obj]
+
+    def document(self, view: ObjectView, state: SystemState) -> str:
+        return documents.class_document(view)
 
     def template(self, obj: RepoObject, spec: NewSpec) -> dict[str, str]:
         sources = {

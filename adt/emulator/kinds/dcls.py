@@ -18,7 +18,8 @@ DCLS = Kind(
     label="Access Control",
     resource_word="DCLS",
     lock_word="DCLS",
-    tree_node_id=None,
+    tree_node_id=124,
+    tree_category="core_data_services",
     tree_label="Access Controls",
     vit="dclsdl",
     language="abap-cds",
@@ -29,6 +30,7 @@ DCLS = Kind(
 class AccessControlKind(VerbatimSourceKind):
     kinds = (DCLS,)
     main_files = ("dcls.asdcls",)
+    dependency_patterns = (r"\bgrant\s+select\s+on\s+{name}",)
     validation_paths = ("acm/dcl/validation",)
     companion_files = ("dcls.xml",)
     description_path = "//DDTEXT"

@@ -19,7 +19,8 @@ DDLS = Kind(
     label="Data Definition",
     resource_word="DDL SOURCE",
     lock_word="DDL SOURCE",
-    tree_node_id=None,
+    tree_node_id=120,
+    tree_category="core_data_services",
     tree_label="Data Definitions",
     vit="ddlsdf",
     language="abap-cds",
@@ -30,6 +31,14 @@ DDLS = Kind(
 class DataDefinitionKind(VerbatimSourceKind):
     kinds = (DDLS,)
     main_files = ("ddls.asddls",)
+    dependency_patterns = (
+        r"\bfrom\s+{name}",
+        r"\bjoin\s+{name}",
+        r"\bassociation\s*(?:\[[^\]]*\])?\s*to\s+(?:parent\s+)?{name}",
+        r"\bcomposition\s*(?:\[[^\]]*\])?\s*of\s+{name}",
+        r"\bprojection\s+on\s+{name}",
+        r"\bextend\s+view\s+(?:entity\s+)?{name}",
+    )
     validation_paths = ("ddic/ddl/validation",)
     companion_files = (
         "ddls.xml",

@@ -18,7 +18,8 @@ DDLX = Kind(
     label="Metadata Extension",
     resource_word="DDLX",
     lock_word="DDLX",
-    tree_node_id=None,
+    tree_node_id=122,
+    tree_category="core_data_services",
     tree_label="Metadata Extensions",
     vit="ddlxex",
     language="abap-cds",
@@ -29,6 +30,7 @@ DDLX = Kind(
 class MetadataExtensionKind(VerbatimSourceKind):
     kinds = (DDLX,)
     main_files = ("ddlx.asddlxs",)
+    dependency_patterns = (r"\bannotate\s+(?:entity|view)\s+{name}",)
     validation_paths = ("ddic/ddlx/sources/validation",)
     companion_files = ("ddlx.xml",)
     description_path = "//DDTEXT"

@@ -4,10 +4,16 @@ each member (``sapl<group>`` is the group's main program, every other file an in
 
 from __future__ import annotations
 
-from .. import skeletons
+from typing import TYPE_CHECKING
+
+from .. import documents, skeletons
 from ..model import FINC, FUGR, FUNC, RepoObject
 from .abap_source import AbapSourceKind
 from .base import NewSpec, SeedFolder, abapgit_name, parse_xml, read_source_file, xml_text
+
+if TYPE_CHECKING:
+    from ..documents import ObjectView
+    from .base import SystemState
 
 
 class FunctionGroupKind(AbapSourceKind):
@@ -44,6 +50,12 @@ class FunctionGroupKind(AbapSourceKind):
         if "main" not in group.parts:
             folder.unit(group, "main", f"FUNCTION-POOL {group_name.lower()}.")
         return [*found, group]
+
+    def document(self, view: ObjectView, state: SystemState) -> str:
+        group = state.group_of(view.obj)
+        if group is None:  # the group itself
+            return documents.group_document(view)
+        return documents.group_member_document(view, group)
 
     def template(self, obj: RepoObject, spec: NewSpec) -> dict[str, str]:
         builders = {

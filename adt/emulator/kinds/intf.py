@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from .. import skeletons
+from typing import TYPE_CHECKING
+
+from .. import documents, skeletons
 from ..model import INTF, RepoObject
 from .abap_source import AbapSourceKind
 from .base import NewSpec, SeedFolder, abapgit_name, read_source_file, xml_text
+
+if TYPE_CHECKING:
+    from ..documents import ObjectView
+    from .base import SystemState
 
 
 class InterfaceKind(AbapSourceKind):
@@ -18,6 +24,9 @@ class InterfaceKind(AbapSourceKind):
         obj = folder.new(INTF, abapgit_name(stem), description)
         folder.unit(obj, "main", read_source_file(folder.folder / f"{stem}.{suffix}"))
         return [obj]
+
+    def document(self, view: ObjectView, state: SystemState) -> str:
+        return documents.interface_document(view)
 
     def template(self, obj: RepoObject, spec: NewSpec) -> dict[str, str]:
         return {"main": skeletons.interface_source(obj.name)}

@@ -31,8 +31,9 @@ class ProgramKind(AbapSourceKind):
         return [obj]
 
     def document(self, view: ObjectView, state: SystemState) -> str:
-        context = include_context(state, view.obj) if view.obj.kind is INCL else None
-        return documents.object_document(view, context=context)
+        if view.obj.kind is INCL:
+            return documents.include_document(view, include_context(state, view.obj))
+        return documents.program_document(view)
 
     def template(self, obj: RepoObject, spec: NewSpec) -> dict[str, str]:
         if obj.kind is INCL:

@@ -12,6 +12,7 @@ from ..documents.common import NS_ABAPSOURCE, NS_ADTCORE, REL
 from ..model import RepoObject, package_uri
 from ..xmlwriter import DECL, atom_link, tag
 from .base import KindModule, NewSpec, SeedFolder, abapgit_name, read_verbatim_file, xml_text
+from .dependencies import NameUse, names_used
 
 if TYPE_CHECKING:
     from adt.abap.scanner import ScanIssue
@@ -58,6 +59,8 @@ class VerbatimSourceKind(KindModule):
 
     #: XPath of the description in the abapGit XML (``<stem>.<type>.xml``).
     description_path = "//DDTEXT"
+    #: Patterns (``{name}`` marks the name) of the objects a source builds on.
+    dependency_patterns: tuple[str, ...] = ()
     #: Kind-specific attributes of the metadata document's root (before ``abapsource``).
     root_attributes: tuple[tuple[str, str], ...] = ()
 
@@ -99,6 +102,16 @@ class VerbatimSourceKind(KindModule):
         from ..cds_language import check_source
 
         return check_source(obj, text, state)
+
+    def dependencies(self, obj: RepoObject, text: str) -> list[NameUse]:
+        """What the source builds on, with places, as :mod:`adt.abap.cds` reads it; the
+        kind's patterns when the source does not parse into a definition."""
+        from ..cds_language import dependencies
+
+        found = dependencies(obj, text)
+        if found is None:
+            return names_used(text, self.dependency_patterns)
+        return [NameUse(name, line, column) for name, line, column in found]
 
     def template(self, obj: RepoObject, spec: NewSpec) -> dict[str, str]:
         """A real system creates these with an empty source; the editor's wizard (ours:

@@ -18,7 +18,8 @@ SRVD = Kind(
     label="Service Definition",
     resource_word="SRVD",
     lock_word="SRVD",
-    tree_node_id=None,
+    tree_node_id=140,
+    tree_category="business_services",
     tree_label="Service Definitions",
     vit="srvdsrv",
     language="abap-srvd",
@@ -29,6 +30,7 @@ SRVD = Kind(
 class ServiceDefinitionKind(VerbatimSourceKind):
     kinds = (SRVD,)
     main_files = ("srvd.srvdsrv",)
+    dependency_patterns = (r"\bexpose\s+{name}",)
     validation_paths = ("ddic/srvd/sources/validation",)
     companion_files = ("srvd.xml",)
     description_path = "//DESCRIPTION"

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from .base import SystemState
 
 
-def _dictionary_kind(code: str, path: str, media: str, label: str, word: str, vit: str) -> Kind:
+def _dictionary_kind(
+    code: str, path: str, media: str, label: str, word: str, vit: str, node: int
+) -> Kind:
     return Kind(
         code=code,
         r3tr="TABL",
@@ -32,22 +34,27 @@ def _dictionary_kind(code: str, path: str, media: str, label: str, word: str, vi
         label=label,
         resource_word=word,
         lock_word=word,
-        tree_node_id=None,
+        tree_node_id=node,
+        tree_category="dictionary",
         tree_label=f"{label}s",
         vit=vit,
         language="abap-ddic",
     )
 
 
-TABL = _dictionary_kind("TABL/DT", "tables", "tables.v2", "Database Table", "TABLE", "tabldt")
+TABL = _dictionary_kind("TABL/DT", "tables", "tables.v2", "Database Table", "TABLE", "tabldt", 130)
 STRU = _dictionary_kind(
-    "TABL/DS", "structures", "structures.v2", "Structure", "STRUCTURE", "tablds"
+    "TABL/DS", "structures", "structures.v2", "Structure", "STRUCTURE", "tablds", 132
 )
 
 
 class TableKind(VerbatimSourceKind):
     kinds = (TABL, STRU)
     main_files = ("tabl.xml",)
+    dependency_patterns = (
+        r"^\s*include\s+{name}",
+        r"^\s*(?:key\s+)?\w+\s*:\s*{name}",
+    )
     validation_paths = (
         "ddic/tables/validation",
         "ddic/structures/validation",
