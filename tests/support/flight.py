@@ -2,8 +2,9 @@
 
 ``ADT_FLIGHT_SCENARIO`` names checkouts (``os.pathsep``-separated); by default the 2023 and
 the cloud branch under /work/corpora. Tests that need one skip when it is absent. The
-sources are read as abapGit stores them; tables, structures and data elements come from
-their ``.xml`` metadata, rendered into the ``define table`` source form a system serves.
+sources are read as abapGit stores them; tables and structures are rendered from their
+``.tabl.xml`` into the ``define table`` source form by the emulator's renderer, data
+elements read from their ``.dtel.xml``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 
 from adt.abap.cds.catalog import Catalog, CatalogObject, DataElement
 from adt.abap.cds.parse import parse
+from adt.emulator.kinds.base import parse_xml
+from adt.emulator.kinds.tabl_source import table_source as _table_source
 
 DEFAULTS = ("/work/corpora/flight-2023", "/work/corpora/flight-cloud")
 SOURCE_FILES = {
@@ -46,43 +49,12 @@ def _values(path: Path) -> ET.Element:
     return values
 
 
-def _builtin(row: ET.Element) -> str:
-    datatype = (row.findtext("DATATYPE") or "").lower()
-    length = int(row.findtext("LENG") or 0)
-    decimals = int(row.findtext("DECIMALS") or 0)
-    if datatype in ("clnt", "int1", "int2", "int4", "int8", "dats", "tims", "fltp", "string"):
-        return f"abap.{datatype}"
-    if decimals:
-        return f"abap.{datatype}({length},{decimals})"
-    return f"abap.{datatype}({length})"
-
-
 def table_source(path: Path) -> str:
-    """The ``define table``/``define structure``/``extend type`` source of a TABL."""
-    values = _values(path)
-    header = values.find("DD02V")
-    assert header is not None
-    name = (header.findtext("TABNAME") or "").lower()
-    label = header.findtext("DDTEXT") or ""
-    form = header.findtext("TABCLASS") or "TRANSP"
-    lines = [f"@EndUserText.label : '{label}'"]
-    if form == "APPEND":
-        lines.append(f"extend type {(header.findtext('SQLTAB') or '').lower()} with {name} {{")
-    else:
-        lines.append(f"define {'table' if form == 'TRANSP' else 'structure'} {name} {{")
-    for row in values.iter("DD03P"):
-        field = row.findtext("FIELDNAME") or ""
-        if field == ".INCLUDE":
-            lines.append(f"  include {(row.findtext('PRECFIELD') or '').lower()};")
-            continue
-        if field.startswith("."):
-            continue
-        key = "key " if row.findtext("KEYFLAG") == "X" else ""
-        typed = (row.findtext("ROLLNAME") or "").lower() or _builtin(row)
-        not_null = " not null" if row.findtext("NOTNULL") == "X" else ""
-        lines.append(f"  {key}{field.lower()} : {typed}{not_null};")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    """The ``define table``/``define structure``/``extend type`` source of a TABL, as the
+    emulator serves it."""
+    tree = parse_xml(path)
+    assert tree is not None, path
+    return _table_source(tree)[1]
 
 
 def data_element(path: Path) -> DataElement:
