@@ -180,7 +180,8 @@ FINC = Kind(
     vit="fugri",
 )
 
-ALL_KINDS = (CLAS, INTF, PROG, INCL, FUGR, FUNC, FINC)
+#: The ABAP-source kinds; every kind the emulator serves is in ``adt.emulator.kinds.REGISTRY``.
+ABAP_KINDS = (CLAS, INTF, PROG, INCL, FUGR, FUNC, FINC)
 
 
 def encode_name(name: str) -> str:

@@ -74,12 +74,6 @@ def run_from_args(args: argparse.Namespace) -> int:
         f"(SID {emulator.sid}, client {emulator.client}, user {first_user})",
         flush=True,
     )
-    for kind, names in sorted(emulator.unserved.items()):
-        print(
-            f"Not served: {len(names)} {kind} object(s): {', '.join(sorted(names))}",
-            file=sys.stderr,
-            flush=True,
-        )
     if args.admin:
         print(f"Admin endpoint: http://{host}:{port}/__emulator__/", flush=True)
     config = uvicorn.Config(emulator.app, log_level="warning", access_log=False, lifespan="off")

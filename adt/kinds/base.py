@@ -1,8 +1,8 @@
 """One object kind as the client sees it: its ADT type, where it lives, how it is created
 and validated, which language an editor edits it in, which abapGit files hold it.
 
-Kinds are declared in one module per family (``abap.py``, ``cds.py``, ``dictionary.py``)
-and listed once in :data:`adt.kinds.KINDS`; URL building (``adt.urls``), creation
+Kinds are declared in one module per kind (``ddls.py``, ``tabl.py`` …) and listed once in
+:data:`adt.kinds.MODULES`; URL building (``adt.urls``), creation
 (``client.objects``) and the faces look them up here instead of branching on a type.
 """
 

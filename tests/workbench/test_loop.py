@@ -162,6 +162,26 @@ async def test_a_cds_view_over_a_new_table_from_the_templates(workbench: Workben
     await workbench.objects.delete(table.object_url)
 
 
+async def test_a_behavior_definition_in_a_transportable_package_needs_its_request(
+    workbench: Workbench, emulator: Emulator
+) -> None:
+    url = "/sap/bc/adt/bo/behaviordefinitions/zi_wb_tr"
+    new = NewObject("behaviorDefinition", "ZI_WB_TR", "Behavior", "ZDEMO_TR")
+    with pytest.raises(TransportRequired):
+        await workbench.objects.create(new)
+    assert url not in emulator.state.objects  # nothing was created
+    number = await workbench.transports.create("Kinds", "ZDEMO_TR", url)
+    created = await workbench.objects.create(
+        NewObject("behaviorDefinition", "ZI_WB_TR", "Behavior", "ZDEMO_TR", number)
+    )
+    assert created.object_url == url and created.transport == number
+    need = await workbench.transports.need(url)
+    assert need.locked_in == number
+    [recorded] = [r for r in emulator.transport_requests() if r.number == number]
+    assert ("R3TR", "BDEF", "ZI_WB_TR") in {(o.pgmid, o.type, o.name) for o in recorded.objects}
+    await workbench.objects.delete(url, transport=number)
+
+
 async def test_a_symbol_that_is_not_there_lists_the_ones_that_are(
     workbench: Workbench,
 ) -> None:

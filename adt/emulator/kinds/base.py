@@ -61,14 +61,15 @@ def read_verbatim_file(path: Path) -> str:
     return raw.decode("utf-8")
 
 
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_blank_text=True)
+
+
 def parse_xml(path: Path) -> etree._ElementTree | None:
-    """The parsed file, or ``None`` if it is missing or not XML."""
-    if not path.is_file():
-        return None
+    """The parsed file, or ``None`` if it is missing or not XML (one parser for all: its
+    construction cost more than the parse of a small file)."""
     try:
-        parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_blank_text=True)
-        return etree.parse(str(path), parser)
-    except etree.XMLSyntaxError:
+        return etree.parse(str(path), _PARSER)
+    except (OSError, etree.XMLSyntaxError):
         return None
 
 

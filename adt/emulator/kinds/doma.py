@@ -82,6 +82,7 @@ def domain_content(
 
 class DomainKind(MetadataKind):
     kinds = (DOMA,)
+    documentation_code = "do"
     main_files = ("doma.xml",)
     validation_paths = ("ddic/domains/validation",)
 

@@ -72,6 +72,7 @@ def data_element(values: dict[str, str]) -> str:
 
 class DataElementKind(MetadataKind):
     kinds = (DTEL,)
+    documentation_code = "de"
     main_files = ("dtel.xml",)
     validation_paths = ("ddic/dataelements/validation",)
 

@@ -15,7 +15,7 @@ from ..documents.common import NS_ADTCORE
 from ..model import RepoObject
 from ..xmlwriter import DECL, atom_link, esc_text, tag
 from .base import KindModule, NewSpec, SeedFolder, abapgit_name, parse_xml
-from .source_kind import core_attributes, package_reference
+from .source_kind import core_attributes, documentation_link, package_reference
 
 if TYPE_CHECKING:
     from ..documents import ObjectView
@@ -47,6 +47,8 @@ class MetadataKind(KindModule):
     content_namespaces: tuple[tuple[str, str], ...] = ()
     #: The abapGit XML suffix of the kind (``dtel.xml``).
     abapgit_file = ""
+    #: The documentation object type of the kind's SAP GUI documentation link (``de``).
+    documentation_code = ""
 
     def parts(self, obj: RepoObject) -> tuple[str, ...]:
         return ()
@@ -65,24 +67,28 @@ class MetadataKind(KindModule):
         raise NotImplementedError
 
     def links(self, obj: RepoObject) -> str:
+        """The SAP GUI and documentation links (captures ``844``, ``845``)."""
         kind = obj.kind
-        return atom_link(
+        link = atom_link(
             f"/sap/bc/adt/vit/wb/object_type/{kind.vit}/object_name/{obj.name}",
             "self",
             type="application/vnd.sap.sapgui",
             title="Representation in SAP Gui",
         )
+        if self.documentation_code:
+            link += documentation_link(obj, self.documentation_code)
+        return link
 
     def document(self, view: ObjectView, state: SystemState) -> str:
         obj = view.obj
         kind = obj.kind
         attrs: list[tuple[str, str | None]] = [
-            *core_attributes(view),
+            *core_attributes(view, created_at=False),
             (f"xmlns:{kind.prefix}", kind.namespace),
             ("xmlns:adtcore", NS_ADTCORE),
         ]
         content = view.main_text
-        body = self.links(obj) + package_reference(obj, state) + content
+        body = self.links(obj) + package_reference(obj, state, package_name=False) + content
         return DECL + tag(kind.root, attrs, body)
 
     def template(self, obj: RepoObject, spec: NewSpec) -> dict[str, str]:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .. import stamps
 from ..documents.common import NS_ABAPSOURCE, NS_ADTCORE, REL
-from ..model import RepoObject, package_uri
+from ..model import RepoObject, encode_name, package_uri
 from ..xmlwriter import DECL, atom_link, tag
 from .base import KindModule, NewSpec, SeedFolder, abapgit_name, read_verbatim_file, xml_text
 from .dependencies import NameUse, names_used
@@ -21,10 +21,11 @@ if TYPE_CHECKING:
     from .base import SystemState
 
 
-def core_attributes(view: ObjectView) -> list[tuple[str, str | None]]:
-    """``adtcore:*`` attributes in SAP's order (as on every object document)."""
+def core_attributes(view: ObjectView, *, created_at: bool = True) -> list[tuple[str, str | None]]:
+    """``adtcore:*`` attributes in SAP's order (as on every object document); the
+    dictionary documents (captures ``453``, ``844``, ``845``) have no ``createdAt``."""
     obj = view.obj
-    return [
+    attrs: list[tuple[str, str | None]] = [
         ("adtcore:responsible", obj.responsible),
         ("adtcore:masterLanguage", "EN"),
         ("adtcore:masterSystem", view.sid),
@@ -32,7 +33,11 @@ def core_attributes(view: ObjectView) -> list[tuple[str, str | None]]:
         ("adtcore:type", obj.kind.code),
         ("adtcore:changedAt", stamps.iso(view.changed_at)),
         ("adtcore:version", view.version),
-        ("adtcore:createdAt", stamps.iso_date(obj.created_at)),
+    ]
+    if created_at:
+        attrs.append(("adtcore:createdAt", stamps.iso_date(obj.created_at)))
+    return [
+        *attrs,
         ("adtcore:changedBy", view.changed_by),
         ("adtcore:createdBy", obj.responsible),
         ("adtcore:description", obj.description),
@@ -40,17 +45,28 @@ def core_attributes(view: ObjectView) -> list[tuple[str, str | None]]:
     ]
 
 
-def package_reference(obj: RepoObject, state: SystemState) -> str:
+def package_reference(obj: RepoObject, state: SystemState, *, package_name: bool = True) -> str:
+    """The package reference; the dictionary documents leave out ``packageName``."""
     package = state.packages.get(obj.package)
-    return tag(
-        "adtcore:packageRef",
-        [
-            ("adtcore:uri", package_uri(obj.package)),
-            ("adtcore:type", "DEVC/K"),
-            ("adtcore:name", obj.package),
-            ("adtcore:packageName", obj.package),
-            ("adtcore:description", package.description if package else ""),
-        ],
+    attrs: list[tuple[str, str | None]] = [
+        ("adtcore:uri", package_uri(obj.package)),
+        ("adtcore:type", "DEVC/K"),
+        ("adtcore:name", obj.package),
+    ]
+    if package_name:
+        attrs.append(("adtcore:packageName", obj.package))
+    attrs.append(("adtcore:description", package.description if package else ""))
+    return tag("adtcore:packageRef", attrs)
+
+
+def documentation_link(obj: RepoObject, code: str, mode: str = "display") -> str:
+    """The SAP GUI documentation link of a dictionary object (captures ``844``/``845``)."""
+    return atom_link(
+        f"/sap/bc/adt/vit/docu/object_type/{code}/object_name/{encode_name(obj.name)}"
+        f"?masterLanguage=E&mode={mode}",
+        REL + "documentation",
+        type="application/vnd.sap.sapgui",
+        title="Documentation",
     )
 
 
@@ -64,6 +80,10 @@ class VerbatimSourceKind(KindModule):
     #: Kind-specific attributes of the metadata document's root (before ``abapsource``).
     root_attributes: tuple[tuple[str, str], ...] = ()
 
+    def root_attributes_of(self, text: str) -> tuple[tuple[str, str], ...]:
+        """The kind-specific root attributes for a source (default: the fixed ones)."""
+        return self.root_attributes
+
     def seed(self, folder: SeedFolder, stem: str, suffix: str) -> list[RepoObject]:
         abapgit_type = suffix.split(".", 1)[0]
         xml = folder.folder / f"{stem}.{abapgit_type}.xml"
@@ -76,7 +96,7 @@ class VerbatimSourceKind(KindModule):
         main = view.part("main")
         kind = obj.kind
         attrs: list[tuple[str, str | None]] = [
-            *self.root_attributes,
+            *self.root_attributes_of(view.main_text),
             ("abapsource:sourceUri", "source/main"),
             *core_attributes(view),
             (f"xmlns:{kind.prefix}", kind.namespace),
@@ -119,4 +139,4 @@ class VerbatimSourceKind(KindModule):
         return {"main": ""}
 
 
-__all__ = ["VerbatimSourceKind", "core_attributes", "package_reference"]
+__all__ = ["VerbatimSourceKind", "core_attributes", "documentation_link", "package_reference"]

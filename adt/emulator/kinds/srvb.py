@@ -105,11 +105,11 @@ class ServiceBindingKind(MetadataKind):
             ("srvb:releaseSupported", "false"),
             ("srvb:published", obj.facts.get(PUBLISHED, "false")),
             ("srvb:bindingCreated", "true"),
-            *core_attributes(view),
+            *core_attributes(view, created_at=False),
             ("xmlns:srvb", NS_SRVB),
             ("xmlns:adtcore", NS_ADTCORE),
         ]
-        body = self.links(obj) + package_reference(obj, state) + view.main_text
+        body = self.links(obj) + package_reference(obj, state, package_name=False) + view.main_text
         return DECL + tag(SRVB.root, attrs, body)
 
     def new_content(self, obj: RepoObject, spec: NewSpec) -> str:

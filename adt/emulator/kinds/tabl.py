@@ -11,7 +11,12 @@ from ..documents.common import NS_ABAPSOURCE, NS_ADTCORE, REL
 from ..model import ADT, Kind, RepoObject, mt
 from ..xmlwriter import DECL, atom_link, tag
 from .base import NewSpec, SeedFolder, abapgit_name, parse_xml
-from .source_kind import VerbatimSourceKind, core_attributes, package_reference
+from .source_kind import (
+    VerbatimSourceKind,
+    core_attributes,
+    documentation_link,
+    package_reference,
+)
 from .tabl_source import new_table_source, table_source
 
 if TYPE_CHECKING:
@@ -77,7 +82,7 @@ class TableKind(VerbatimSourceKind):
             ("abapsource:sourceUri", f"./{short}/source/main"),
             ("abapsource:fixPointArithmetic", "false"),
             ("abapsource:activeUnicodeCheck", "false"),
-            *core_attributes(view),
+            *core_attributes(view, created_at=False),
             ("xmlns:blue", obj.kind.namespace),
             ("xmlns:abapsource", NS_ABAPSOURCE),
             ("xmlns:adtcore", NS_ADTCORE),
@@ -106,7 +111,20 @@ class TableKind(VerbatimSourceKind):
                 type="application/vnd.sap.sapgui",
                 title="Representation in SAP Gui",
             )
-            + package_reference(obj, state)
+            + atom_link(
+                f"/sap/bc/adt/ddic/db/settings/{short}",
+                REL + "technicalsettings",
+                type="application/vnd.sap.adt.table.settings.v1+xml",
+                title="Technical Settings",
+            )
+            + documentation_link(obj, "tb", "edit")
+            + atom_link(
+                f"/sap/bc/adt/vit/wb/object_type/{obj.kind.vit}/object_name/{obj.name}#view=INDX",
+                REL + "indexes",
+                type="application/vnd.sap.sapgui",
+                title="Index Overview",
+            )
+            + package_reference(obj, state, package_name=False)
         )
         return DECL + tag(obj.kind.root, attrs, body)
 
