@@ -6,7 +6,8 @@ and ``|…{ … }…|``) and checks that block statements pair up:
 CLASS/ENDCLASS, INTERFACE/ENDINTERFACE, METHOD/ENDMETHOD, FORM/ENDFORM,
 FUNCTION/ENDFUNCTION, MODULE/ENDMODULE, IF/ENDIF, CASE/ENDCASE, DO/ENDDO,
 WHILE/ENDWHILE, LOOP/ENDLOOP, TRY/ENDTRY, plus DEFINE/END-OF-DEFINITION (macro
-bodies are not checked).  It also reports unterminated literals and a last
+bodies are not checked, nor are the SQLScript bodies of ``METHOD … BY DATABASE PROCEDURE``
+methods).  It also reports unterminated literals and a last
 statement without a period.  Lines are 1-based, columns 0-based (as in ADT
 fragments ``#start=L,C``).
 """
@@ -58,10 +59,17 @@ def check(text: str) -> list[ScanIssue]:
     findings = list(scanner.findings)
     stack: list[Statement] = []
     in_macro: Statement | None = None
+    in_database_method = False
     for stmt in scanner.statements:
         words = stmt.words
         head = words[0] if words else ""
         width = len(head)
+        if in_database_method:
+            # An AMDP body is SQLScript: its ``;`` and ``.`` are not ABAP's.
+            in_database_method = "ENDMETHOD" not in words
+            if not in_database_method:
+                stack.pop()
+            continue
         if in_macro is not None:
             if head == "END-OF-DEFINITION":
                 in_macro = None
@@ -92,6 +100,7 @@ def check(text: str) -> list[ScanIssue]:
         opened = _opens_block(words)
         if opened is not None:
             stack.append(stmt)
+            in_database_method = opened == "METHOD" and "DATABASE" in words
             continue
         if head in ENDERS:
             start = ENDERS[head]

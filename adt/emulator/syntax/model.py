@@ -29,6 +29,8 @@ class MethodDef:
     #: False when the parameters cannot be read exactly (event handlers, RAP handlers …).
     exact: bool = True
     redefinition: bool = False
+    #: The ``TYPE REF TO`` type of the returning parameter (or ``""``).
+    returning: str = ""
 
 
 @dataclass
@@ -74,6 +76,21 @@ def declared_name(stmt: Statement, depth: list[int]) -> str | None:
     return tokens[index].upper
 
 
+def _parameter(tokens: Sequence[Token], words: list[str], i: int) -> tuple[str, str, int] | None:
+    """The parameter declared at ``i`` in a parameter section (name, ``REF TO`` type, index
+    to continue after), or ``None``."""
+    if words[i] in ("VALUE", "REFERENCE") and i + 2 < len(tokens):
+        if tokens[i + 1].text == "(" and adjacent(tokens[i], tokens[i + 1]):
+            return words[i + 2].lstrip("!"), ref_type(tokens, i + 4), i + 3
+        return None
+    if tokens[i].kind != NAME or i + 1 >= len(tokens) or words[i + 1] not in ("TYPE", "LIKE"):
+        return None
+    after_typing = words[i - 1] in ("TYPE", "TO", "LIKE") and not (
+        i >= 2 and adjacent(tokens[i - 2], tokens[i - 1])
+    )
+    return None if after_typing else (words[i], ref_type(tokens, i + 1), i)
+
+
 def _method(stmt: Statement) -> MethodDef | None:
     tokens = stmt.tokens
     _, index = stmt.word(0)
@@ -88,20 +105,15 @@ def _method(stmt: Statement) -> MethodDef | None:
     i = index + 1
     while i < len(tokens):
         word = words[i]
-        if word in _SECTIONS:
-            in_section = True
-        elif word in _STOPS:
-            in_section = False
-        elif in_section and word in ("VALUE", "REFERENCE") and i + 2 < len(tokens):
-            if tokens[i + 1].text == "(" and adjacent(tokens[i], tokens[i + 1]):
-                method.params[words[i + 2].lstrip("!")] = ref_type(tokens, i + 4)
-                i += 3
-        elif in_section and tokens[i].kind == NAME and i + 1 < len(tokens):
-            after_typing = words[i - 1] in ("TYPE", "TO", "LIKE") and not (
-                i >= 2 and adjacent(tokens[i - 2], tokens[i - 1])
-            )
-            if words[i + 1] in ("TYPE", "LIKE") and not after_typing:
-                method.params[word] = ref_type(tokens, i + 1)
+        if word == "RETURNING" and i + 4 < len(tokens):
+            method.returning = ref_type(tokens, i + 5)
+        if word in _SECTIONS or word in _STOPS:
+            in_section = word in _SECTIONS
+        elif in_section:
+            found = _parameter(tokens, words, i)
+            if found is not None:
+                method.params[found[0]] = found[1]
+                i = found[2]
         i += 1
     return method
 
@@ -115,10 +127,11 @@ class _Reader:
         self.depth = [0]
 
     def statement(self, stmt: Statement) -> None:
-        words = stmt.words(4)
-        head = words[0]
-        if head in ("CLASS", "INTERFACE") and len(words) > 2:
-            self._open(stmt, words)
+        head = stmt.first
+        if head in ("CLASS", "INTERFACE"):
+            words = stmt.words(4)
+            if len(words) > 2:
+                self._open(stmt, words)
         elif head in ("ENDCLASS", "ENDINTERFACE"):
             self.current = None
         elif self.current is not None:

@@ -91,11 +91,32 @@ def _inline_names(stmt: Statement) -> dict[str, str]:
 
 def _new_type(tokens: list[Token], close: int) -> str:
     """The class of ``DATA(x) = NEW zcl_x( … )``."""
-    if close + 3 < len(tokens) and tokens[close + 1].text == "=" and tokens[close + 2].upper == "NEW":
+    if (
+        close + 3 < len(tokens)
+        and tokens[close + 1].text == "="
+        and tokens[close + 2].upper == "NEW"
+    ):
         name = tokens[close + 3]
         if name.kind == NAME and close + 4 < len(tokens) and tokens[close + 4].text == "(":
             return name.upper
     return ""
+
+
+def _implemented_class(stmt: Statement) -> str:
+    """The class whose ``CLASS … IMPLEMENTATION`` this is, or ``""``."""
+    words = stmt.words(3) if stmt.first == "CLASS" else []
+    return words[1] if len(words) == 3 and words[2] == "IMPLEMENTATION" else ""
+
+
+def _method_start(class_name: str, stmt: Statement) -> _Method:
+    """``METHOD m.`` or ``METHOD zif_x~m.`` (and whether it is an AMDP method)."""
+    tokens = stmt.tokens
+    name = tokens[1].upper
+    if len(tokens) > 3 and tokens[2].text == "~":
+        name = f"{name}~{tokens[3].upper}"
+    method = _Method(class_name, name, tokens[1])
+    method.foreign = any(t.upper == "DATABASE" for t in tokens)
+    return method
 
 
 def _pool_constant(name: str, prefixes: set[str]) -> bool:
@@ -129,7 +150,9 @@ class SemanticCheck:
         context: Sequence[str] = (),
         macros: Sequence[str] = (),
         check_names: bool = True,
+        check_statements: bool = True,
     ) -> None:
+        self.check_statements = check_statements
         self.parts = [(part.id, lex(part.text).statements) for part in parts]
         context_statements = [lex(text).statements for text in context]
         everything = [s for _, stmts in self.parts for s in stmts]
@@ -155,7 +178,14 @@ class SemanticCheck:
                 if not {t.upper for t in stmt.tokens} & {"DEFERRED", "LOAD"}:
                     level += 1
                 continue
-            if head in ("ENDCLASS", "ENDINTERFACE", "ENDFORM", "ENDFUNCTION", "ENDMETHOD", "ENDMODULE"):
+            if head in (
+                "ENDCLASS",
+                "ENDINTERFACE",
+                "ENDFORM",
+                "ENDFUNCTION",
+                "ENDMETHOD",
+                "ENDMODULE",
+            ):
                 level = max(0, level - 1)
                 continue
             if level == 0:
@@ -171,7 +201,9 @@ class SemanticCheck:
                 key = (method.class_name, method.name)
                 if key in implemented:
                     self.findings[part_id].append(
-                        _issue(method.start, f'Method "{method.name}" has already been implemented.')
+                        _issue(
+                            method.start, f'Method "{method.name}" has already been implemented.'
+                        )
                     )
                     continue
                 implemented[key] = method.start
@@ -189,40 +221,32 @@ class SemanticCheck:
         in_macro = in_injection = False
         for stmt in statements:
             head = stmt.first
-            if in_macro:
+            if in_macro or head == "DEFINE":
                 in_macro = head != "END-OF-DEFINITION"
-                continue
-            if head == "DEFINE":
-                in_macro = True
                 continue
             if current is None or not current.foreign:
                 self._statement_word(part_id, stmt)
-            words = stmt.words(3)
-            if head == "CLASS" and len(words) == 3 and words[2] == "IMPLEMENTATION":
-                current_class = words[1]
-            elif head == "ENDCLASS":
-                current_class = ""
+            if head in ("CLASS", "ENDCLASS"):
+                current_class = _implemented_class(stmt)
             elif head == "METHOD" and current_class and len(stmt.tokens) > 1:
-                name = "".join(t.upper for t in stmt.tokens[1:4] if t.text != "." )
-                if len(stmt.tokens) < 3 or stmt.tokens[2].text != "~":
-                    name = stmt.tokens[1].upper
-                current = _Method(current_class, name, stmt.tokens[1])
-                current.foreign = any(t.upper == "DATABASE" for t in stmt.tokens)
+                current = _method_start(current_class, stmt)
                 methods.append(current)
-            elif head == "ENDMETHOD":
+            elif head == "ENDMETHOD" or (
+                current is not None
+                and current.foreign
+                and any(t.upper == "ENDMETHOD" for t in stmt.tokens)
+            ):
                 current = None
             elif current is not None:
-                if head == "TEST-INJECTION":
-                    in_injection = True
-                elif head == "END-TEST-INJECTION":
-                    in_injection = False
+                if head in ("TEST-INJECTION", "END-TEST-INJECTION"):
+                    in_injection = head == "TEST-INJECTION"
                 elif not in_injection:
                     current.body.append(stmt)
         return methods
 
     def _statement_word(self, part_id: str, stmt: Statement) -> None:
         first = stmt.tokens[0]
-        if first.kind != NAME or _is_expression(stmt):
+        if not self.check_statements or first.kind != NAME or _is_expression(stmt):
             return
         head = stmt.first
         if head in STATEMENTS or first.upper in STATEMENTS or head in self.macros:
@@ -300,6 +324,7 @@ class SemanticCheck:
         return names, complete
 
     def _call(self, part_id: str, method: _Method, call: Call, names: dict[str, str]) -> None:
+        call.resolved = None
         target = self._target(method, call, names)
         if target is None:
             return
@@ -312,11 +337,16 @@ class SemanticCheck:
         if found is False:
             if call.target_kind != "new" and call.name.upper != "CONSTRUCTOR":
                 self.findings[part_id].append(
-                    _issue(call.name, f'Method "{call.name.upper}" is unknown or PROTECTED or PRIVATE.')
+                    _issue(
+                        call.name, f'Method "{call.name.upper}" is unknown or PROTECTED or PRIVATE.'
+                    )
                 )
                 return
             found = MethodDef("CONSTRUCTOR")
-        if not isinstance(found, MethodDef) or not found.exact:
+        if not isinstance(found, MethodDef):
+            return
+        call.resolved = found
+        if not found.exact:
             return
         for formal in call.formals:
             if formal.upper not in found.params:
@@ -333,6 +363,9 @@ class SemanticCheck:
             return own.super_name if own is not None else None
         if kind == "var":
             return names.get(call.target) or None
+        if kind == "returned":
+            previous = call.previous.resolved if call.previous is not None else None
+            return previous.returning or None if previous is not None else None
         return call.target or None
 
 

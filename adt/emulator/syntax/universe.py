@@ -57,14 +57,18 @@ class Universe:
     def __init__(self, own: dict[str, TypeDef], source_of: SourceOf | None) -> None:
         self.own = own
         self.source_of = source_of
+        self._types: dict[str, TypeDef | None] = {}
 
     def type(self, name: str) -> TypeDef | None:
         name = name.upper()
+        if name in self._types:
+            return self._types[name]
         found = self.own.get(name)
-        if found is not None or self.source_of is None:
-            return found
-        text = self.source_of(name)
-        return definitions_of(text).get(name) if text is not None else None
+        if found is None and self.source_of is not None:
+            text = self.source_of(name)
+            found = definitions_of(text).get(name) if text is not None else None
+        self._types[name] = found
+        return found
 
     def pools(self, name: str) -> set[str]:
         """The type pools the sources of a class and its super classes name."""
@@ -107,7 +111,7 @@ class Universe:
             pending.extend(found.interfaces)
         return list(seen.values())
 
-    def method(self, type_name: str, name: str) -> MethodDef | None | bool:
+    def method(self, type_name: str, name: str) -> MethodDef | bool | None:
         """The method ``name`` of a type (inherited, through aliases, or of an included
         interface); ``False`` when the type is completely known and has no such method;
         ``None`` when it cannot tell."""
@@ -139,7 +143,7 @@ class Universe:
                 return typedef.methods[method.name]
         return None
 
-    def interface_method(self, intf: str, name: str) -> MethodDef | None | bool:
+    def interface_method(self, intf: str, name: str) -> MethodDef | bool | None:
         typedef = self.type(intf)
         if typedef is None or not typedef.is_interface:
             return None

@@ -7,6 +7,12 @@ expression (``x = …``, ``lo->m( )``) is what SAP reports as an undefined state
 
 from __future__ import annotations
 
+
+def words(text: str) -> frozenset[str]:
+    """The blank-separated words of a text block, as a set."""
+    return frozenset(text.split())
+
+
 _STATEMENTS = """
 ADD ADD-CORRESPONDING ALIASES APPEND ASSERT ASSIGN AT AUTHORITY-CHECK BACK BREAK BREAK-POINT
 CALL CASE CATCH CHECK CLASS CLASS-DATA CLASS-EVENTS CLASS-METHODS CLASS-POOL CLEANUP CLEAR
@@ -69,8 +75,10 @@ BUILTIN_DATA = frozenset(
 )
 
 #: Constructor operators followed by a type: ``NEW zcl_x( )``, ``VALUE ty( )``.
-CONSTRUCTORS = frozenset(
-    "NEW VALUE CONV CAST REF EXACT CORRESPONDING COND SWITCH REDUCE FILTER".split()
+CONSTRUCTORS = words(
+    """
+    NEW VALUE CONV CAST REF EXACT CORRESPONDING COND SWITCH REDUCE FILTER
+    """
 )
 
 __all__ = ["BUILTIN_DATA", "CONSTRUCTORS", "FUNCTIONS", "STATEMENTS"]

@@ -12,56 +12,88 @@ constructor expressions), type names (after ``TYPE``/``LIKE``/``INSTANCE OF``, b
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from adt.abap.keywords import KEYWORDS
 from adt.abap.lexer import NAME, NUMBER, Statement, Token, adjacent
 
-from .vocabulary import CONSTRUCTORS, FUNCTIONS
+from .model import MethodDef
+from .vocabulary import CONSTRUCTORS, FUNCTIONS, words
 
 #: Statements whose operands are not read at all (SQL, lists, messages, dynpro, …).
-SKIP_HEADS = frozenset(
-    """SELECT OPEN FETCH UPDATE EXEC WRITE FORMAT ULINE SKIP NEW-LINE NEW-PAGE MESSAGE SET GET
-    DESCRIBE SUBMIT IMPORT EXPORT AUTHORITY-CHECK LEAVE COMMIT ROLLBACK WAIT RECEIVE TYPES DATA
-    CONSTANTS STATICS FIELD-SYMBOLS CLASS-DATA TABLES PARAMETERS SELECT-OPTIONS RANGES INCLUDE
-    TYPE-POOLS DEFINE METHOD SCAN SYNTAX-CHECK GENERATE EDITOR-CALL OVERLAY TRANSLATE REPLACE
-    FIND SUM PROVIDE CONVERT SEARCH CLOSE TRANSFER WITH TEST-SEAM TEST-INJECTION LOG-POINT
-    BREAK-POINT ENHANCEMENT-POINT ENHANCEMENT-SECTION ENHANCEMENT INSERT MODIFY DELETE READ
-    RAISE CALL PERFORM SORT FREE EXIT RETURN CHECK-DUMMY ASSIGN UNASSIGN PUT HIDE EXTRACT
-    FIELD-GROUPS SUPPLY DEMAND CONTEXTS COMMUNICATION PRINT-CONTROL RESERVE BACK POSITION
-    WINDOW DETAIL SUMMARY INPUT MAXIMUM MINIMUM LOCAL ON AT CATCH CLEANUP""".split()
+SKIP_HEADS = words(
+    """
+    SELECT OPEN FETCH UPDATE EXEC WRITE FORMAT ULINE SKIP NEW-LINE NEW-PAGE SET GET
+    DESCRIBE SUBMIT IMPORT EXPORT AUTHORITY-CHECK LEAVE COMMIT ROLLBACK WAIT RECEIVE
+    TYPES DATA CONSTANTS STATICS FIELD-SYMBOLS CLASS-DATA TABLES PARAMETERS
+    SELECT-OPTIONS RANGES INCLUDE TYPE-POOLS DEFINE METHOD SCAN SYNTAX-CHECK GENERATE
+    EDITOR-CALL OVERLAY TRANSLATE REPLACE FIND SUM PROVIDE CONVERT SEARCH CLOSE TRANSFER
+    WITH TEST-SEAM TEST-INJECTION LOG-POINT BREAK-POINT ENHANCEMENT-POINT
+    ENHANCEMENT-SECTION ENHANCEMENT INSERT MODIFY DELETE READ RAISE CALL PERFORM FREE
+    EXIT RETURN CHECK-DUMMY ASSIGN UNASSIGN PUT HIDE EXTRACT FIELD-GROUPS SUPPLY DEMAND
+    CONTEXTS COMMUNICATION PRINT-CONTROL RESERVE BACK POSITION WINDOW DETAIL SUMMARY
+    INPUT MAXIMUM MINIMUM LOCAL ON AT CATCH CLEANUP
+    """
 )
 #: Statements whose names are read only in their internal-table form (``READ TABLE``).
 _TABLE_FORMS = frozenset({"READ", "DELETE", "MODIFY"})
 #: Statements not walked at all: Open SQL has its own functions and names.
-SQL_HEADS = frozenset({"SELECT", "OPEN", "FETCH", "UPDATE", "EXEC", "WITH", "INSERT", "MODIFY", "DELETE"})
+SQL_HEADS = frozenset(
+    {"SELECT", "OPEN", "FETCH", "UPDATE", "EXEC", "WITH", "INSERT", "MODIFY", "DELETE"}
+)
+_SELECTORS = frozenset({"-", "->", "=>", "~"})
+_CHAIN_BEFORE = frozenset({"->", "=>", "~", "-", ")"})
 _PARAM_WORDS = frozenset({"EXPORTING", "IMPORTING", "CHANGING", "TABLES", "RECEIVING"})
 #: Clauses whose operands are component names, up to the next clause.
 _COMPONENT_CLAUSES = frozenset(
-    {"USING", "BY", "TRANSPORTING", "COMPARING", "MAPPING", "EXCEPT", "GROUP", "EXCEPTIONS", "DEFAULT"}
+    {
+        "USING",
+        "BY",
+        "TRANSPORTING",
+        "COMPARING",
+        "MAPPING",
+        "EXCEPT",
+        "GROUP",
+        "EXCEPTIONS",
+        "DEFAULT",
+    }
 )
 #: Clauses whose comparisons have a component on the left.
 _CONDITION_CLAUSES = frozenset({"WHERE", "KEY"})
-_RESET = frozenset(
-    """INTO ASSIGNING REFERENCE WHERE INDEX FROM TO CASTING ELSE THEN WHEN IN FOR WITH
-    EXPORTING IMPORTING CHANGING RECEIVING TABLES KEY UP STEP UNTIL WHILE NEXT""".split()
+_RESET = words(
+    """
+    INTO ASSIGNING REFERENCE WHERE INDEX FROM TO CASTING ELSE THEN WHEN IN FOR WITH
+    EXPORTING IMPORTING CHANGING RECEIVING TABLES KEY UP STEP UNTIL WHILE NEXT
+    """
 ) - {"IN"}
-_COMPARISONS = frozenset(
-    "= <> < > <= >= EQ NE LT GT LE GE IS IN CP NP CS NS CA NA CO CN BETWEEN ?=".split()
+_COMPARISONS = words(
+    """
+    = <> < > <= >= EQ NE LT GT LE GE IS IN CP NP CS NS CA NA CO CN BETWEEN ?=
+    """
 )
-_TYPE_WORDS = frozenset(
-    """REF TO LINE OF STANDARD SORTED HASHED INDEX ANY TABLE RANGE HANDLE STRUCTURE""".split()
+_MESSAGE_ID = re.compile(r"^[AEISWXaeiswx]\d{3}$")
+_TYPE_WORDS = words(
+    """
+    REF TO LINE OF STANDARD SORTED HASHED INDEX ANY TABLE RANGE HANDLE STRUCTURE
+    """
 )
-_SKIP_NEXT = frozenset({"PERFORMING", "CALLING", "EVENT", "MESSAGE", "ID", "HANDLER", "SEAM"})
+_SKIP_NEXT = frozenset(
+    {"PERFORMING", "CALLING", "EVENT", "MESSAGE", "ID", "HANDLER", "SEAM", "RAISING"}
+)
 #: Words used as keywords inside statements and string templates, beyond ``KEYWORDS``.
-_MORE_WORDS = frozenset(
-    """WIDTH ALIGN PAD CASE SIGN NUMBER STYLE CURRENCY DATE TIME TIMESTAMP TIMEZONE COUNTRY
-    ALPHA DECIMALS EXPONENT XSD ZERO LEFT RIGHT CENTER UPPER LOWER RAW ISO USER ENVIRONMENT
-    OUT YES NO SCIENTIFIC SIMPLE SCALE_PRESERVING ENGINEERING SPACE INIT BASE DEEP LINES
-    OCCURRENCES OCCURRENCE REGEX PCRE MODE CHARACTER BYTE RESULTS SUBSTRING PLACES SIZE
-    MEMBERS WITHOUT GROUPS OBJECT EXCEPTION RESUMABLE CONDITION BINARY ADJACENT DUPLICATES
-    KEYS DUPLICATE INITIAL SUPPLIED BOUND ASSIGNED INSTANCE REQUESTED TEXT AS THEN NOT
-    ALL OTHERS INTO ELSE CLEANUP COMPONENTS O Z M ENTITY DISCARDING""".split()
+_MORE_WORDS = words(
+    """
+    WIDTH ALIGN PAD CASE SIGN NUMBER STYLE CURRENCY DATE TIME TIMESTAMP TIMEZONE COUNTRY
+    ALPHA DECIMALS EXPONENT XSD ZERO LEFT RIGHT CENTER UPPER LOWER RAW ISO USER
+    ENVIRONMENT OUT YES NO SCIENTIFIC SIMPLE SCALE_PRESERVING ENGINEERING SPACE INIT
+    BASE DEEP LINES OCCURRENCES OCCURRENCE REGEX PCRE MODE CHARACTER BYTE RESULTS
+    SUBSTRING PLACES SIZE MEMBERS WITHOUT GROUPS OBJECT EXCEPTION RESUMABLE CONDITION
+    BINARY ADJACENT DUPLICATES KEYS DUPLICATE INITIAL SUPPLIED BOUND ASSIGNED INSTANCE
+    REQUESTED TEXT AS THEN NOT ALL OTHERS INTO ELSE CLEANUP COMPONENTS O Z M ENTITY
+    DISCARDING TASK UNIT SEPARATE BACKGROUND DESTINATION KEEPING LOGICAL WORK NEW
+    ASCENDING DESCENDING STABLE DISPLAY WITH
+    """
 )
 WORDS = KEYWORDS | _MORE_WORDS | CONSTRUCTORS
 
@@ -79,6 +111,10 @@ class Call:
     #: For ``lo->zif~m( )``: the interface.
     via: str = ""
     formals: list[Token] = field(default_factory=list)
+    #: For ``x( )->m( )`` (``"returned"``): the call whose result ``m`` is called on.
+    previous: Call | None = None
+    #: The called method once the checker found it (for the calls chained to it).
+    resolved: MethodDef | None = None
 
 
 @dataclass
@@ -105,6 +141,41 @@ def _is_call_paren(tokens: list[Token], i: int) -> bool:
     return i + 2 >= len(tokens) or not adjacent(tokens[i + 1], tokens[i + 2])
 
 
+def _never_a_field(tokens: list[Token], i: int) -> bool:
+    """Names that are keywords, types or parts of other names wherever they stand."""
+    token = tokens[i]
+    upper = token.upper
+    prev = tokens[i - 1] if i > 0 else None
+    if upper in WORDS or upper.startswith(("%", "!")):
+        return True
+    if prev is not None and prev.upper in CONSTRUCTORS and not adjacent(prev, token):
+        return True  # ``SWITCH ty-comp( … )``: a type
+    return _glued(tokens, i) or _inline_declared(tokens, i)
+
+
+def _glued(tokens: list[Token], i: int) -> bool:
+    """Part of a namespaced name the lexer split (``lhc_/dmo/x``) or of a hyphenated
+    keyword (``FIELD-SYMBOL(``)."""
+    token = tokens[i]
+    prev = tokens[i - 1] if i > 0 else None
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if prev is not None and prev.text == "/" and adjacent(prev, token):
+        return True
+    if nxt is None or not adjacent(token, nxt):
+        return False
+    if nxt.text == "/":
+        return True
+    return (
+        nxt.text == "-" and i + 2 < len(tokens) and f"{token.upper}-{tokens[i + 2].upper}" in WORDS
+    )
+
+
+def _inline_declared(tokens: list[Token], i: int) -> bool:
+    prev = tokens[i - 1] if i > 0 else None
+    inline = prev is not None and prev.text == "(" and adjacent(prev, tokens[i]) and i >= 2
+    return inline and tokens[i - 2].upper in ("DATA", "FINAL", "SYMBOL")
+
+
 def _path_end(tokens: list[Token], i: int) -> str:
     """The token after the component path starting at ``tokens[i]`` (``a-b-c``)."""
     j = i + 1
@@ -127,16 +198,39 @@ class Walker:
         start = 0
         if head in SQL_HEADS and not read_names:
             return self.found
+        if head == "MESSAGE":
+            start = 2 if len(tokens) > 1 and _MESSAGE_ID.match(tokens[1].text) else 1
+        self._statement_call = None
         if head in ("CALL",) and len(tokens) > 2 and tokens[1].upper == "METHOD":
             start = self._call_method(tokens)
-            read_names = False
+            read_names = start < len(tokens)
         self._walk(tokens, start, read_names, head)
         return self.found
 
     @staticmethod
     def _reads_names(stmt: Statement, head: str) -> bool:
+        tokens = stmt.tokens
+        second = tokens[1].upper if len(tokens) > 1 else ""
         if head in _TABLE_FORMS:
-            return len(stmt.tokens) > 1 and stmt.tokens[1].upper == "TABLE"
+            words = {t.upper for t in tokens}
+            if head == "DELETE" and (
+                second == "ADJACENT" or ("WHERE" in words and second != "FROM")
+            ):
+                return True
+            if head in ("DELETE", "MODIFY") and words & {"INDEX", "TRANSPORTING"}:
+                return True
+            return second == "TABLE"
+        if head == "INSERT":
+            order = [t.upper for t in tokens]
+            into = order.index("INTO") if "INTO" in order else -1
+            table_form = into > 1 and (order[into + 1 : into + 2] == ["TABLE"] or "INDEX" in order)
+            return table_form and not {"REPORT", "TEXTPOOL"} & set(order)
+        if head == "CALL":
+            return second == "FUNCTION"
+        if head == "RAISE":
+            return second == "EXCEPTION"
+        if head == "MESSAGE":
+            return True
         return head not in SKIP_HEADS
 
     def _call_method(self, tokens: list[Token]) -> int:
@@ -153,32 +247,23 @@ class Walker:
             i += 1
         if call is None or (i < len(tokens) and tokens[i].text in ("(", "->", "=>", "~", "-")):
             return len(tokens)
-        params = False
-        for j in range(i, len(tokens)):
-            word = tokens[j].upper
-            if word in _PARAM_WORDS:
-                params = True
-            elif word == "EXCEPTIONS":
-                params = False
-            elif params and tokens[j].kind == NAME and j + 1 < len(tokens) and tokens[j + 1].text == "=":
-                call.formals.append(tokens[j])
         self.found.calls.append(call)
-        return len(tokens)
+        self._statement_call = call
+        return i
 
     def _member(self, tokens: list[Token], i: int) -> Call | None:
         """The call of ``tokens[i]`` written after a selector (``x->m``, ``x=>m``, ``x~m``)."""
         selector, owner = tokens[i - 1], tokens[i - 2]
+        if owner.text == ")" and selector.text == "->" and self._closed is not None:
+            closing, previous = self._closed
+            if closing is owner and adjacent(owner, selector):
+                return Call(tokens[i], "returned", previous=previous)
+            return None
         if owner.kind != NAME or not adjacent(owner, selector):
             return None
         before = tokens[i - 3] if i >= 3 else None
-        chained = before is not None and adjacent(before, owner) and before.text in ("->", "=>", "~", "-", ")")
-        if chained:
-            if selector.text == "~" or before is None or before.text != "->" or i < 4:
-                return None
-            holder = tokens[i - 4]
-            if holder.kind != NAME or (i >= 5 and adjacent(tokens[i - 5], holder)):
-                return None
-            return Call(tokens[i], "intf", owner.upper, via=holder.upper)
+        if before is not None and adjacent(before, owner) and before.text in _CHAIN_BEFORE:
+            return self._through_interface(tokens, i)
         upper = owner.upper
         if before is not None and before.upper in CONSTRUCTORS and selector.text != "->":
             return None  # ``VALUE zif_x=>ty( … )``: a type
@@ -190,95 +275,113 @@ class Walker:
             return Call(tokens[i], upper.lower())
         return Call(tokens[i], "var", upper)
 
+    @staticmethod
+    def _through_interface(tokens: list[Token], i: int) -> Call | None:
+        """``lo->zif_x~m( )``; any longer chain is not followed."""
+        if tokens[i - 1].text != "~" or tokens[i - 3].text != "->" or i < 4:
+            return None
+        holder = tokens[i - 4]
+        if holder.kind != NAME or (i >= 5 and adjacent(tokens[i - 5], holder)):
+            return None
+        return Call(tokens[i], "intf", tokens[i - 2].upper, via=holder.upper)
+
+    _statement_call: Call | None = None
+    _closed: tuple[Token, Call] | None = None
+
     def _walk(self, tokens: list[Token], start: int, read_names: bool, head: str) -> None:
-        frames = [_Frame(None, component_names=False)]
-        skip_path = False
-        skip_next = False
+        self.tokens = tokens
+        self.frames = [_Frame(self._statement_call, component_names=False)]
+        self.skip_path = self.skip_next = False
         for i in range(start, len(tokens)):
             token = tokens[i]
-            frame = frames[-1]
-            text = token.text
-            prev = tokens[i - 1] if i > 0 else None
-            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-            if text in ("(", "["):
-                frames.append(self._open(tokens, i, frame))
-                continue
-            if text in (")", "]"):
-                if len(frames) > 1:
-                    frames.pop()
-                continue
-            if token.kind != NAME:
-                continue
-            upper = token.upper
-            selector_before = prev is not None and adjacent(prev, token) and prev.text in ("-", "->", "=>", "~")
-            if selector_before:
-                if prev is not None and prev.text != "-" and _is_call_paren(tokens, i):
-                    call = self._member(tokens, i)
-                    if call is not None:
-                        self._pending = call
-                continue
-            if skip_path:
-                if upper in _TYPE_WORDS:
-                    continue
-                skip_path = False
-                if upper not in _PARAM_WORDS and upper not in _RESET:
-                    continue
-            if skip_next:
-                skip_next = False
-                continue
-            if upper in ("TYPE", "LIKE") or (upper == "OF" and prev is not None and prev.upper == "INSTANCE"):
-                skip_path = True
-                continue
-            if upper in _SKIP_NEXT:
-                skip_next = True
-                continue
-            if upper in _COMPONENT_CLAUSES:
-                frame.mode = "components"
-                continue
-            if upper in _CONDITION_CLAUSES:
-                frame.mode = "condition"
-                skip_next = upper == "KEY"
-                continue
-            if upper in _PARAM_WORDS:
-                frame.mode = "params"
-                continue
-            if upper in _RESET:
-                frame.mode = ""
-                continue
-            if nxt is not None and adjacent(token, nxt) and nxt.text in ("=>", "~"):
-                continue  # a class or interface name
-            if _is_call_paren(tokens, i):
-                self._bare_call(tokens, i)
-                continue
-            if upper in WORDS or upper.startswith("%") or upper.startswith("!"):
-                continue
-            if prev is not None and prev.upper in CONSTRUCTORS and not adjacent(prev, token):
-                continue  # ``SWITCH ty-comp( … )``: a type
-            if (prev is not None and prev.text == "/" and adjacent(prev, token)) or (
-                nxt is not None and nxt.text == "/" and adjacent(token, nxt)
-            ):
-                continue  # part of a namespaced name the lexer split (``lhc_/dmo/x``)
-            if nxt is not None and nxt.text == "-" and adjacent(token, nxt) and i + 2 < len(tokens):
-                if f"{upper}-{tokens[i + 2].upper}" in WORDS:
-                    continue  # ``FIELD-SYMBOL(``
-            if frame.mode == "components":
-                continue
-            if frame.component_names and _path_end(tokens, i) == "=" and nxt is not None and nxt.text == "-":
-                continue  # ``VALUE #( source-id = 1 )``: a component of the row
-            if nxt is not None and nxt.text == "=" and (frame.component_names or frame.mode == "params"):
-                if frame.call is not None:
-                    frame.call.formals.append(token)
-                continue
-            if frame.mode == "components" or frame.component_names and frame.mode == "":
-                if frame.mode == "components" or (nxt is not None and nxt.upper in _COMPARISONS):
-                    continue
-            if frame.mode == "condition" and nxt is not None:
-                if nxt.upper in _COMPARISONS or (nxt.text == "-" and adjacent(token, nxt)):
-                    continue
-            if prev is not None and prev.text == "(" and adjacent(prev, token) and i >= 2 and tokens[i - 2].upper in ("DATA", "FINAL", "SYMBOL"):
-                continue  # an inline declaration
-            if read_names:
+            if token.text in ("(", "["):
+                self.frames.append(self._open(tokens, i, self.frames[-1]))
+            elif token.text in (")", "]"):
+                self._close(token)
+            elif token.kind != NAME:
+                self.skip_path = False
+            elif self._name(i) and read_names:
                 self.found.names.append(token)
+
+    def _close(self, token: Token) -> None:
+        if len(self.frames) > 1:
+            closed = self.frames.pop()
+            if closed.call is not None:
+                self._closed = (token, closed.call)
+
+    def _name(self, i: int) -> bool:
+        """Whether the name at ``i`` is a field to be declared (calls are noted on the way)."""
+        tokens = self.tokens
+        token, prev = tokens[i], tokens[i - 1] if i > 0 else None
+        if prev is not None and adjacent(prev, token) and prev.text in _SELECTORS:
+            if prev.text != "-" and _is_call_paren(tokens, i):
+                self._pending = self._member(tokens, i) or self._pending
+            return False
+        if self._skipped(token.upper) or self._clause(token.upper, prev):
+            return False
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if nxt is not None and adjacent(token, nxt) and nxt.text in ("=>", "~"):
+            return False  # a class or interface name
+        if _is_call_paren(tokens, i):
+            self._bare_call(tokens, i)
+            return False
+        return not _never_a_field(tokens, i) and self._in_frame(i)
+
+    def _skipped(self, upper: str) -> bool:
+        """The type after ``TYPE``/``LIKE`` and the one name after :data:`_SKIP_NEXT`."""
+        if self.skip_path:
+            if upper in _TYPE_WORDS:
+                return True
+            self.skip_path = False
+            return upper not in _PARAM_WORDS and upper not in _RESET
+        if self.skip_next:
+            self.skip_next = False
+            return True
+        return False
+
+    def _clause(self, upper: str, prev: Token | None) -> bool:
+        """Keywords that change what the following names are."""
+        frame = self.frames[-1]
+        if upper in ("TYPE", "LIKE") or (
+            upper == "OF" and prev is not None and prev.upper == "INSTANCE"
+        ):
+            self.skip_path = True
+        elif upper in _SKIP_NEXT:
+            self.skip_next = True
+        elif upper in _COMPONENT_CLAUSES:
+            frame.mode = "components"
+        elif upper in _CONDITION_CLAUSES:
+            frame.mode = "condition"
+            self.skip_next = upper == "KEY"
+        elif upper in _PARAM_WORDS:
+            frame.mode = "params"
+        elif upper in _RESET:
+            frame.mode = ""
+        else:
+            return False
+        return True
+
+    def _in_frame(self, i: int) -> bool:
+        """What the enclosing parentheses make of a name: a formal parameter (``p = …``), a
+        component (``WHERE comp = …``, ``VALUE #( comp = … )``) or a field."""
+        tokens, frame = self.tokens, self.frames[-1]
+        token = tokens[i]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        follows = nxt.upper if nxt is not None else ""
+        path = nxt is not None and nxt.text == "-" and adjacent(token, nxt)
+        if frame.mode == "components":
+            return False
+        if frame.component_names and path and _path_end(tokens, i) == "=":
+            return False  # ``VALUE #( source-id = 1 )``: a component of the row
+        if follows == "=" and (frame.component_names or frame.mode == "params"):
+            if frame.call is not None:
+                frame.call.formals.append(token)
+            return False
+        if frame.component_names and frame.mode == "" and follows in _COMPARISONS:
+            return False
+        return not (
+            frame.mode == "condition" and (follows in _COMPARISONS or follows == "NOT" or path)
+        )
 
     _pending: Call | None = None
 
@@ -289,9 +392,13 @@ class Walker:
             if prev is None or not adjacent(prev, token):
                 return _Frame(None, component_names=True, mode="components")  # ##PRAGMA[ARG]
             return _Frame(None, component_names=True, mode="condition")
-        is_call = prev is not None and adjacent(prev, token) and (
-            i + 1 >= len(tokens) or not adjacent(token, tokens[i + 1])
+        is_call = (
+            prev is not None
+            and adjacent(prev, token)
+            and (i + 1 >= len(tokens) or not adjacent(token, tokens[i + 1]))
         )
+        if prev is not None and adjacent(prev, token) and not is_call:
+            return _Frame(None, component_names=True, mode="components")  # x+1(2), e001(zz)
         if not is_call:
             # a bare parenthesis: rows of a constructor keep their outer meaning
             mode = outer.mode if outer.mode in ("condition", "components") else ""
@@ -310,7 +417,7 @@ class Walker:
         if prev is not None and prev.upper == "NEW" and not adjacent(prev, token):
             self._pending = Call(token, "new", upper)
             return
-        if upper in FUNCTIONS or upper in WORDS:
+        if upper in FUNCTIONS or upper in CONSTRUCTORS:
             return
         if prev is not None and (prev.upper in CONSTRUCTORS or prev.upper in ("TYPE", "OF")):
             return
