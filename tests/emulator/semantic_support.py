@@ -63,7 +63,8 @@ def judge(state: SystemState, planted: Planted) -> Verdict:
     obj: RepoObject = state.objects[planted.key]
     messages = state.check_object(obj, "active", {planted.part: planted.text})
     uri = obj.source_uri(planted.part)
-    at_line = [m.text for m in messages if m.uri == uri and m.line == planted.line]
+    lines = range(planted.statement_line or planted.line, planted.line + 1)
+    at_line = [m.text for m in messages if m.uri == uri and m.line in lines]
     return Verdict(planted, bool(at_line), [f"{m.line}: {m.text}" for m in messages])
 
 

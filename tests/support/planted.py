@@ -54,6 +54,8 @@ class Planted:
     #: ``(column, end, new)`` for a renamed token, ``None`` for a repeated method.
     edit: tuple[int, int, str] | None = None
     block: tuple[int, int] = (0, 0)
+    #: The first line of the statement holding the error (where some checkers report it).
+    statement_line: int = 0
 
     @property
     def text(self) -> str:
@@ -111,7 +113,9 @@ def _declared_methods(program: Program) -> set[str]:
     return names - {"CONSTRUCTOR", "CLASS_CONSTRUCTOR", "SETUP", "TEARDOWN"}
 
 
-def _calls(body: Iterable[Statement], methods: set[str]) -> Iterator[tuple[Token, list[Token]]]:
+def _calls(
+    body: Iterable[Statement], methods: set[str]
+) -> Iterator[tuple[Token, list[Token], int]]:
     """Calls ``m( … )`` of the given methods with their formal parameters ``p = …``."""
     for stmt in body:
         tokens = stmt.tokens
@@ -132,7 +136,7 @@ def _calls(body: Iterable[Statement], methods: set[str]) -> Iterator[tuple[Token
                 nxt = tokens[j + 1] if j + 1 < len(tokens) else None
                 if depth == 1 and tokens[j].kind == NAME and nxt is not None and nxt.text == "=":
                     formals.append(tokens[j])
-            yield token, formals
+            yield token, formals, stmt.line
 
 
 class Planter:
@@ -161,22 +165,21 @@ class Planter:
             for method in _methods(statements):
                 self._duplicate(program, part, text, method)
                 self._undeclared(program, part, text, method, everything)
-                for call, formals in _calls(method.body, methods):
+                for call, formals, line in _calls(method.body, methods):
                     new = _typo(call.upper).lower()
                     if new.upper() not in everything:
-                        self._add("unknown_method", program, part, text, call, new)
+                        self._add("unknown_method", program, part, text, call, new, line)
                     for formal in formals:
                         new = _typo(formal.upper).lower()
                         if new.upper() not in everything:
-                            self._add("parameter", program, part, text, formal, new)
+                            self._add("parameter", program, part, text, formal, new, line)
 
     def _add(
-        self, kind: str, program: Program, part: str, text: str, token: Token, new: str
+        self, kind: str, program: Program, part: str, text: str, token: Token, new: str, first: int
     ) -> None:
         edit = (token.column, token.end, new)
-        self.sites[kind].append(
-            Planted(kind, program.key, part, text, token.line, token.text, edit)
-        )
+        planted = Planted(kind, program.key, part, text, token.line, token.text, edit, (0, 0), first)
+        self.sites[kind].append(planted)
 
     def _keywords(
         self, program: Program, part: str, text: str, statements: list[Statement]
@@ -195,7 +198,7 @@ class Planter:
                 continue  # ``DATA(x) = …`` is no keyword statement
             seen.add((first.line, first.column))
             new = _swap(first.text)
-            self._add("keyword", program, part, text, first, new)
+            self._add("keyword", program, part, text, first, new, first.line)
 
     def _duplicate(self, program: Program, part: str, text: str, method: _Method) -> None:
         first_line = text.split("\n", method.first)[method.first - 1]
@@ -210,6 +213,7 @@ class Planter:
                 method.last + 1,
                 method.name,
                 block=(method.first, method.last),
+                statement_line=method.last + 1,
             )
         )
 
@@ -239,7 +243,7 @@ class Planter:
                     continue
                 new = _typo(token.upper).lower()
                 if new.upper() not in everything:
-                    self._add("undeclared", program, part, text, token, new)
+                    self._add("undeclared", program, part, text, token, new, stmt.line)
 
 
 __all__ = ["KINDS", "Planted", "Planter", "Program"]
