@@ -39,8 +39,17 @@ def _files(state: SystemState) -> dict[str, dict[str, str]]:
 
 
 def _case(files: dict[str, dict[str, str]], planted: Planted, state: SystemState) -> dict[str, str]:
+    """The changed object and the objects it names (abaplint needs them to resolve calls;
+    fewer files keep the oracle fast)."""
     obj = state.objects[planted.key]
-    merged = {name: text for texts in files.values() for name, text in texts.items()}
+    own = files[planted.key]
+    mentioned = " ".join(own.values()).upper()
+    merged = {
+        name: text
+        for uri, texts in files.items()
+        if uri == planted.key or state.objects[uri].name in mentioned
+        for name, text in texts.items()
+    }
     merged[file_name(obj.name, obj.kind.r3tr, planted.part)] = planted.text + "\n"
     return merged
 
