@@ -178,7 +178,9 @@ class Planter:
         self, kind: str, program: Program, part: str, text: str, token: Token, new: str, first: int
     ) -> None:
         edit = (token.column, token.end, new)
-        planted = Planted(kind, program.key, part, text, token.line, token.text, edit, (0, 0), first)
+        planted = Planted(
+            kind, program.key, part, text, token.line, token.text, edit, (0, 0), first
+        )
         self.sites[kind].append(planted)
 
     def _keywords(

@@ -40,6 +40,7 @@ def _areas() -> tuple[ModuleType, ...]:
     from adt.emulator.areas import (
         atc,
         catalogue,
+        documentation,
         formatting,
         history,
         intelligence,
@@ -59,6 +60,7 @@ def _areas() -> tuple[ModuleType, ...]:
         formatting,
         unit,
         atc,
+        documentation,
     )
 
 
