@@ -121,6 +121,7 @@ class CodeIntelligence:
         text = call.query.get("patternKey") or ""
         if chosen is not None and chosen.symbol is not None:
             text = call_pattern(chosen.symbol) or chosen.symbol.spelled
+            text += "~" if chosen.identifier.endswith("~") else ""  # an interface prefix
         return _respond(text, content_type="text/plain; charset=utf-8")
 
     # element info ----------------------------------------------------------------------
