@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from adt.abap.index import ProgramIndex, Unit
 from adt.abap.symbols import Location, Symbol, SymbolKind
@@ -70,6 +71,10 @@ class Repository:
         self._names: dict[tuple[str, str], RepoObject] = {}
         self._globals: dict[str, Symbol | None] = {}
         self._seen: frozenset[tuple[str, str, int, int]] = frozenset()
+        self._by_name: dict[str, Program] = {}
+        self._owners: dict[str, tuple[RepoObject, str] | None] = {}
+        #: Told which objects (URI, name) changed since the last refresh.
+        self.listeners: list[Callable[[list[tuple[str, str]]], None]] = []
 
     def refresh(self) -> None:
         """Re-read the name tables, and drop every index once any source has changed:
@@ -80,9 +85,19 @@ class Repository:
         self._globals = {}
         generation = self._generation()
         if generation != self._seen:
+            changed = sorted({entry[0] for entry in generation ^ self._seen})
             self._seen = generation
             self._declarations.clear()
             self._full.clear()
+            self._by_name = {}
+            self._owners = {}
+            named = [(uri, self._object_name(uri)) for uri in changed]
+            for listener in self.listeners:
+                listener(named)
+
+    def _object_name(self, uri: str) -> str:
+        obj = self.state.find(uri)
+        return obj.name if obj is not None else unquote(uri.rstrip("/").rsplit("/", 1)[-1])
 
     def _generation(self) -> frozenset[tuple[str, str, int, int]]:
         versions: set[tuple[str, str, int, int]] = set()
@@ -175,6 +190,12 @@ class Repository:
                 seen.add(program.root.uri)
                 yield program
 
+    def program_named(self, name: str) -> Program | None:
+        """The program called ``name`` (``ZCL_X=====CP``, ``SAPLZFG``, a report)."""
+        if not self._by_name:
+            self._by_name = {program.name: program for program in self.programs()}
+        return self._by_name.get(name.upper())
+
     # indexes ---------------------------------------------------------------------------
     def declarations(self, program: Program) -> ProgramIndex:
         signature = program.signature
@@ -182,6 +203,7 @@ class Repository:
         if cached is not None and cached[0] == signature:
             return cached[1]
         index = ProgramIndex(program.name, program.units, self, resolve=False)
+        index.keep_declarations_only()  # a library answers from symbols; the text can go
         self._declarations[program.root.uri] = (signature, index)
         return index
 
@@ -230,7 +252,12 @@ class Repository:
 
     # units -----------------------------------------------------------------------------
     def unit_owner(self, unit_id: str) -> tuple[RepoObject, str] | None:
+        """The object and part of a source URI (remembered until a source changes)."""
+        if unit_id in self._owners:
+            return self._owners[unit_id]
         resolved = self.state.resolve(unit_id)
-        if resolved is None:
-            return None
-        return resolved[0], resolved[1] or "main"
+        owner = (resolved[0], resolved[1] or "main") if resolved is not None else None
+        if len(self._owners) > 20_000:
+            self._owners.clear()
+        self._owners[unit_id] = owner
+        return owner
