@@ -67,7 +67,7 @@ class Repository:
     def __init__(self, state: SystemState) -> None:
         self.state = state
         self._declarations: dict[str, tuple[object, ProgramIndex]] = {}
-        self._full: OrderedDict[object, ProgramIndex] = OrderedDict()
+        self._full: OrderedDict[str, list[tuple[object, ProgramIndex]]] = OrderedDict()
         self._names: dict[tuple[str, str], RepoObject] = {}
         self._globals: dict[str, Symbol | None] = {}
         self._seen: frozenset[tuple[str, str, int, int]] = frozenset()
@@ -208,17 +208,20 @@ class Repository:
         return index
 
     def index(self, program: Program) -> ProgramIndex:
-        """The resolved index of ``program`` (a few recent ones are kept)."""
-        key = (program.root.uri, program.signature)
-        cached = self._full.get(key)
-        if cached is not None:
-            self._full.move_to_end(key)
-            return cached
-        index = ProgramIndex(program.name, program.units, self)
-        self._full[key] = index
+        """The resolved index of ``program``: kept for a few recent programs, the two most
+        recent texts of each (the stored one, one an editor posted), so that an editor
+        typing into a large object does not fill the cache with its versions."""
+        versions = self._full.get(program.root.uri, [])
+        signature = program.signature
+        found = next((index for sig, index in versions if sig == signature), None)
+        if found is None:
+            found = ProgramIndex(program.name, program.units, self)
+        versions = [(signature, found), *[v for v in versions if v[0] != signature]][:2]
+        self._full[program.root.uri] = versions
+        self._full.move_to_end(program.root.uri)
         while len(self._full) > _FULL_CACHE:
             self._full.popitem(last=False)
-        return index
+        return found
 
     # the library -----------------------------------------------------------------------
     def global_symbol(self, name: str) -> Symbol | None:

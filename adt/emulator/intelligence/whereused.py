@@ -188,23 +188,28 @@ class WhereUsed:
         """The flattened tree: package chains, using objects, member rows (sorted by URI)
         and the number of using objects."""
         home = self._home(target)
+        full = self.full_name(target)
         rows: dict[str, UsageRow] = {}
-        objects: dict[str, RepoObject] = {}
+        objects: dict[int, tuple[RepoObject, str, str]] = {}  # id → object, URI, package URI
         for usage in usages:
             obj, member = usage.obj, usage.member
-            objects[obj.uri] = obj
-            package = self.repo.state.packages.get(obj.package)
-            home_uri = package.uri if package is not None else package_uri(obj.package)
-            grade = "gradeElement" if obj.uri == home else "gradeDirect"
+            known = objects.get(id(obj))
+            if known is None:
+                package = self.repo.state.packages.get(obj.package)
+                home_uri = package.uri if package is not None else package_uri(obj.package)
+                known = objects[id(obj)] = (obj, obj.uri, home_uri)
+            _, uri, home_uri = known
+            grade = "gradeElement" if uri == home else "gradeDirect"
             info = f"{grade},{'includeTest' if member.test else 'includeProductive'}"
-            identifier = self.identifier(member, target)
+            identifier = f"ABAPFullName;{member.main};{member.include};{full}"
             if member.leaf:
-                rows[obj.uri] = _object_row(obj, home_uri, info, identifier)
+                rows[uri] = _object_row(obj, uri, home_uri, info, identifier)
                 continue
-            rows.setdefault(obj.uri, _object_row(obj, home_uri, None, None))
+            if uri not in rows:
+                rows[uri] = _object_row(obj, uri, home_uri, None, None)
             rows[member.uri] = UsageRow(
                 member.uri,
-                obj.uri,
+                uri,
                 True,
                 member.name,
                 home_uri,
@@ -212,8 +217,8 @@ class WhereUsed:
                 usage_information=info,
                 object_identifier=identifier,
             )
-        for obj in objects.values():
-            self._packages(obj.package, rows)
+        for name in {obj.package for obj, _, _ in objects.values()}:
+            self._packages(name, rows)
         return len(objects), [rows[uri] for uri in sorted(rows)]
 
     def _home(self, target: Symbol) -> str | None:
@@ -256,7 +261,10 @@ class WhereUsed:
         stored = self.index.of(program)
         lines = self._by_include(program, stored, target).get(include, {})
         home = full.split("\\")[1].split(":", 1)[-1] if full.count("\\") else ""
-        texts = {u.id: u.text.replace("\r\n", "\n").split("\n") for u in program.units}
+        units = {unit for unit, _ in lines}
+        texts = {
+            u.id: u.text.replace("\r\n", "\n").split("\n") for u in program.units if u.id in units
+        }
         return [self._snippet(texts, found, home) for found in lines.values()]
 
     def _by_include(
@@ -340,10 +348,10 @@ def _access(found: Found) -> str:
 
 
 def _object_row(
-    obj: RepoObject, package_uri: str, info: str | None, identifier: str | None
+    obj: RepoObject, uri: str, package_uri: str, info: str | None, identifier: str | None
 ) -> UsageRow:
     return UsageRow(
-        obj.uri,
+        uri,
         package_uri,
         identifier is not None,
         obj.name,
