@@ -68,6 +68,7 @@ class Repository:
         self.state = state
         self._declarations: dict[str, tuple[object, ProgramIndex]] = {}
         self._full: OrderedDict[str, list[tuple[object, ProgramIndex]]] = OrderedDict()
+        self._scratch: OrderedDict[str, tuple[object, ProgramIndex]] = OrderedDict()
         self._names: dict[tuple[str, str], RepoObject] = {}
         self._globals: dict[str, Symbol | None] = {}
         self._seen: frozenset[tuple[str, str, int, int]] = frozenset()
@@ -89,6 +90,7 @@ class Repository:
             self._seen = generation
             self._declarations.clear()
             self._full.clear()
+            self._scratch.clear()
             self._by_name = {}
             self._owners = {}
             named = [(uri, self._object_name(uri)) for uri in changed]
@@ -205,6 +207,21 @@ class Repository:
         index = ProgramIndex(program.name, program.units, self, resolve=False)
         index.keep_declarations_only()  # a library answers from symbols; the text can go
         self._declarations[program.root.uri] = (signature, index)
+        return index
+
+    def scratch_index(self, program: Program) -> ProgramIndex:
+        """The resolved index of a text an editor posted (one per program, a few programs):
+        kept apart so that a stream of versions never pushes out a stored text's index."""
+        signature = program.signature
+        cached = self._scratch.get(program.root.uri)
+        if cached is not None and cached[0] == signature:
+            self._scratch.move_to_end(program.root.uri)
+            return cached[1]
+        index = ProgramIndex(program.name, program.units, self)
+        self._scratch[program.root.uri] = (signature, index)
+        self._scratch.move_to_end(program.root.uri)
+        while len(self._scratch) > 4:
+            self._scratch.popitem(last=False)
         return index
 
     def index(self, program: Program) -> ProgramIndex:
