@@ -391,10 +391,11 @@ async def _where_used_table(client: AdtClient, corpus: Path, repeat: int) -> lis
     for target in targets:
         first, snip_first, refs, snips, objects, lines = await where_used(client, target, repeat)
         grep, hits = grep_ms(corpus, target.grep)
+        warm_refs = f"{percentile(refs, 0.5):,.0f} / {percentile(refs, 0.95):,.0f}"
+        warm_snips = f"{percentile(snips, 0.5):,.0f} / {percentile(snips, 0.95):,.0f}"
         rows.append(
-            f"| {target.label} | {objects} | {lines} | {first:,.0f} | "
-            f"{percentile(refs, 0.5):,.0f} / {percentile(refs, 0.95):,.0f} | {snip_first:,.0f} | "
-            f"{percentile(snips, 0.5):,.0f} / {percentile(snips, 0.95):,.0f} | {grep:,.0f} ({hits}) |"
+            f"| {target.label} | {objects} | {lines} | {first:,.0f} | {warm_refs} | "
+            f"{snip_first:,.0f} | {warm_snips} | {grep:,.0f} ({hits}) |"
         )
     return rows
 
