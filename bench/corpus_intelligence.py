@@ -117,6 +117,7 @@ class Spot:
     column: int
     member: str
     typed: str
+    proposal: str = ""  # what completion must offer (default: the member)
 
 
 def corpus_spots(corpus: Path, count: int) -> list[Spot]:
@@ -159,7 +160,7 @@ def large_spots(count: int) -> list[Spot]:
         typed = lines[:]
         typed[start + 11] = "    me->calc_0"  # the line after ENDDO (0-based start+11)
         target = start + 3  # "    lv_total = iv_value * …"
-        spots.append(Spot(LARGE, text, target, 4, "lv_total", "\n".join(typed)))
+        spots.append(Spot(LARGE, text, target, 4, "lv_total", "\n".join(typed), proposal="CALC_0"))
     return spots
 
 
@@ -214,7 +215,7 @@ class Intelligence:
         ms, found = await timed(
             lambda: self.client.completion.proposals(spot.source, spot.typed, line, len(typed_line))
         )
-        self._count(series[f"completion {phase}"], ms, _proposes(found, spot.member))
+        self._count(series[f"completion {phase}"], ms, _proposes(found, spot.member, spot.proposal))
         ms, found = await timed(
             lambda: self.client.navigation.element_info(
                 spot.source, spot.text, spot.line, spot.column + 1
@@ -238,9 +239,12 @@ class Intelligence:
         series.found += bool(found)
 
 
-def _proposes(found: Any, member: str) -> bool:
+def _proposes(found: Any, member: str, prefix: str) -> bool:
+    """Whether the proposals hold ``member`` (or, when given, one starting with ``prefix``)."""
     if isinstance(found, Exception):
         return False
+    if prefix:
+        return any(p.identifier.startswith(prefix.upper()) for p in found)
     return any(p.identifier.upper() == member.upper() for p in found)
 
 
