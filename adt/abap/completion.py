@@ -4,7 +4,9 @@ The word left of the cursor is the prefix. After ``->``, ``=>``, ``~`` or a stru
 ``-`` the proposals are the components of what the name before the selector refers to;
 elsewhere they are the names visible at the cursor (locals, parameters, the class's
 components, the program's globals), then global classes and interfaces from the library,
-then ABAP keywords — the last two only once something has been typed.
+then ABAP keywords — the last two only once something has been typed. After ``->`` and
+``=>`` the interfaces the class implements are offered too, as ``zif_x~`` (SAP's prefixes for
+reaching their components).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 
 from adt.abap.index import ProgramIndex
 from adt.abap.keywords import KEYWORDS
-from adt.abap.lookup import enclosing_class, superclass
+from adt.abap.lookup import enclosing_class, lookup, superclass
 from adt.abap.symbols import Scope, ScopeKind, Symbol, SymbolKind
 
 #: Where a proposal comes from, as SAP's ``LOCATION`` orders them (0 local … 4 global).
@@ -142,4 +144,20 @@ def _members(owner: Symbol, selector: str, scope: Scope) -> list[Proposal]:
         and (own or s.visibility in ("public", ""))
         and (selector != "=>" or s.static or s.kind in _STATIC_KINDS)
     ]
-    return [Proposal(s.name, s, MEMBER) for s in chosen]
+    found = [Proposal(s.name, s, MEMBER) for s in chosen]
+    return found + [Proposal(f"{i.name}~", i, MEMBER) for i in _interfaces(owner)]
+
+
+def _interfaces(owner: Symbol) -> list[Symbol]:
+    """The interfaces a class implements (its own and inherited ones) or an interface
+    includes: their components are reached with ``zif_x~`` after the selector."""
+    found: dict[str, Symbol] = {}
+    current: Symbol | None = owner
+    depth = 0
+    while current is not None and depth < 12:
+        for name in current.interfaces:
+            interface = lookup(name, current.scope, types=True)
+            if interface is not None and interface.kind is SymbolKind.INTERFACE:
+                found.setdefault(interface.name, interface)
+        current, depth = superclass(current), depth + 1
+    return list(found.values())

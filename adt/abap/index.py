@@ -90,6 +90,15 @@ class ProgramIndex:
                 seen.add((occ.unit, occ.line, occ.column))
                 self._by_line.setdefault((occ.unit, occ.line), []).append(occ)
 
+    def keep_declarations_only(self) -> None:
+        """Let the text, statements and declaration occurrences go, keeping the symbols: all
+        an index that only answers other programs' look-ups needs (it can no longer be
+        resolved or asked for occurrences)."""
+        self._resolved = True
+        self._structures = []
+        self.sink = Sink()
+        self.lines = {}
+
     # occurrences -----------------------------------------------------------------------
     def occurrences(self, unit: str | None = None) -> Iterator[Occurrence]:
         """Every occurrence (of one unit), in text order."""

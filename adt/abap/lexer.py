@@ -1,40 +1,61 @@
-"""ABAP tokens with positions, grouped into statements (chains resolved).
+"""The project's one ABAP lexer: the lexical rules, and tokens with positions grouped into
+statements (chains resolved).
 
-The statement scanner (:mod:`adt.abap.scanner`) keeps only a statement's words; code
-intelligence needs every identifier with its place, also inside the embedded expressions
-of string templates (``|{ mv_x }|``), which the scanner skips. This lexer follows the
-scanner's rules (``*`` comment lines, ``"`` comments, ``'…'``/`` `…` `` literals with the
-scanner's end finder, ``|…{ … }…|`` templates, periods end statements) and adds positions:
-lines 1-based, columns 0-based. A colon chain ``DATA: a TYPE i, b TYPE i.`` becomes two
-statements that share the prefix tokens.
+ABAP's lexical rules live here once: ``*`` in column 0 starts a comment line, ``"`` a
+comment to the end of the line; ``'…'`` and `` `…` `` literals stay on one line (a doubled
+quote escapes one); ``|…{ … }…|`` templates embed expressions; a period outside literals
+ends a statement, ``:`` opens a chain and ``,`` separates its elements. Two views are built
+on them: :func:`lex` (code intelligence: every identifier with its place, also inside the
+embedded expressions of templates) and :mod:`adt.abap.format.tokens` (rewriting: every
+token as written, comments included, and which lines must stay verbatim), which uses
+:func:`literal_end` and :data:`WORD` from here.
+
+Each line is matched token by token with one regular expression (no per-character state
+machine). Lines are 1-based, columns 0-based. A colon chain ``DATA: a TYPE i, b TYPE i.``
+becomes two statements that share the prefix tokens.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-
-from adt.abap.scanner import Scanner
+from typing import NamedTuple
 
 NAME = "name"
 LITERAL = "literal"
 NUMBER = "number"
 OP = "op"
 
+#: A word as the rewriting view sees it: up to a blank, quote, template bar or separator.
+WORD = re.compile(r"[^ \t\"'`|.:,]+")
+_LITERALS = {"'": re.compile(r"'(?:[^']|'')*+'"), "`": re.compile(r"`(?:[^`]|``)*+`")}
 _CODE = re.compile(
-    r"(?P<ws>\s+)"
+    r"\s*(?:(?P<ws>$)"
+    r'|(?P<comment>")'
+    r"|(?P<lit>'(?:[^']|'')*+'|`(?:[^`]|``)*+`)"
+    r"|(?P<broken>['`])"
+    r"|(?P<bar>\|)"
+    r"|(?P<sep>[.:,])"
+    r"|(?P<close>\})"
     r"|(?P<fs><[A-Za-z0-9_/]+>)"
-    r"|(?P<ns>/[A-Za-z0-9_]+/[A-Za-z0-9_]+)"
+    r"|(?P<ns>(?<![A-Za-z0-9_])/[A-Za-z0-9_]+/[A-Za-z0-9_]+)"
     r"|(?P<name>[A-Za-z_%][A-Za-z0-9_%$]*)"
     r"|(?P<num>\d+)"
     r"|(?P<pragma>##\w*)"
-    r"|(?P<op>->|=>|\?=|\+=|-=|\*=|/=|&&|<=|>=|<>|\*\*|.)"
+    r"|(?P<op>->|=>|\?=|\+=|-=|\*=|/=|&&|<=|>=|<>|\*\*|.))"
 )
 _TEMPLATE_TEXT = re.compile(r"[^\\|{]+")
+_KINDS = {"fs": NAME, "ns": NAME, "name": NAME, "num": NUMBER, "op": OP, "lit": LITERAL}
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+def literal_end(line: str, start: int) -> int:
+    """The column of the quote that closes the literal opening at ``start``; -1 when the
+    line ends first."""
+    found = _LITERALS[line[start]].match(line, start)
+    return found.end() - 1 if found is not None else -1
+
+
+class Token(NamedTuple):
     """One token as written, where it starts (line 1-based, column 0-based)."""
 
     text: str
@@ -129,17 +150,18 @@ class _Lexer:
     def line(self, number: int, text: str) -> None:
         if text.startswith("*"):
             return
-        stripped = text.lstrip()
-        if stripped.startswith('"!'):
-            self.docs[number] = stripped[2:].strip()
-        i, n = 0, len(text)
+        if '"!' in text:
+            stripped = text.lstrip()
+            if stripped.startswith('"!'):
+                self.docs[number] = stripped[2:].strip()
+        i, n, stack = 0, len(text), self._stack
         while i < n:
-            if self._stack and self._stack[-1] == "|":
+            if stack and stack[-1] == "|":
                 i = self._template_step(text, i)
             else:
                 i = self._code_step(number, text, i)
-        if self._stack and self._stack[-1] == "|":
-            self._stack.clear()  # a template never spans lines
+        if stack and stack[-1] == "|":
+            stack.clear()  # a template never spans lines
 
     def _template_step(self, text: str, i: int) -> int:
         ch = text[i]
@@ -155,38 +177,35 @@ class _Lexer:
         return i + 1
 
     def _code_step(self, number: int, text: str, i: int) -> int:
-        ch = text[i]
-        if ch == '"':
-            return len(text)
-        if ch in "'`":
-            end = Scanner._literal_end(text, i, ch)
-            stop = len(text) if end < 0 else end + 1
-            self._current.append(Token(text[i:stop], number, i, LITERAL))
-            return stop
-        if ch == "|":
-            self._current.append(Token("|", number, i, LITERAL))
-            self._stack.append("|")
-            return i + 1
-        if self._stack and ch == "}":
-            self._stack.pop()
-            return i + 1
-        if not self._stack and ch in ".:,":
-            self._separator(ch)
-            return i + 1
-        return self._token(number, text, i)
-
-    def _token(self, number: int, text: str, i: int) -> int:
+        """One token of code (or of an embedded expression); where the next one starts."""
         match = _CODE.match(text, i)
         assert match is not None  # the last alternative matches any character
-        group = match.lastgroup
-        if group == "ns" and i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_"):
-            self._current.append(Token("/", number, i, OP))  # a division, not /NS/NAME
-            return i + 1
-        if group in ("ws", "pragma"):
-            return match.end()
-        kind = {"fs": NAME, "ns": NAME, "name": NAME, "num": NUMBER}.get(group or "", OP)
-        self._current.append(Token(match.group(), number, i, kind))
+        group = match.lastgroup or "op"
+        i = match.start(group)
+        kind = _KINDS.get(group)
+        if kind is not None:
+            self._current.append(Token(match.group(group), number, i, kind))
+        elif group == "comment":
+            return len(text)
+        elif group == "broken":
+            self._current.append(Token(text[i:], number, i, LITERAL))
+            return len(text)
+        elif group == "bar":
+            self._current.append(Token("|", number, i, LITERAL))
+            self._stack.append("|")
+        elif group in ("sep", "close"):
+            self._punctuation(number, text[i], i)
         return match.end()
+
+    def _punctuation(self, number: int, ch: str, i: int) -> None:
+        """``.:,`` separate statements outside templates; ``}`` closes an embedded
+        expression; elsewhere they are operators."""
+        if self._stack and ch == "}":
+            self._stack.pop()
+        elif not self._stack and ch != "}":
+            self._separator(ch)
+        else:
+            self._current.append(Token(ch, number, i, OP))
 
     def _separator(self, ch: str) -> None:
         if ch == ":":

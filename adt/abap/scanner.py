@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adt.abap.lexer import literal_end
+
 MULTILINE_LITERAL = "Literals that take up more than one line are not permitted."
 
 
@@ -142,15 +144,7 @@ class Scanner:
 
     @staticmethod
     def _literal_end(line: str, start: int, quote: str) -> int:
-        i = start + 1
-        while i < len(line):
-            if line[i] == quote:
-                if i + 1 < len(line) and line[i + 1] == quote:
-                    i += 2
-                    continue
-                return i
-            i += 1
-        return -1
+        return literal_end(line, start)
 
     def finish(self) -> None:
         self._end_statement(False)

@@ -74,7 +74,10 @@ def parse_typing(tokens: Sequence[Token], i: int) -> Typing:
         typing.ref_to = typing.ref_to or tokens[i].upper == "REF"
         words.append(tokens[i].upper)
         i += 1
-    typing.path = type_path(tokens, i)
+    # ``TYPE any``, ``TYPE STANDARD TABLE``: a generic type is complete, the next word
+    # (``RAISING``, the next parameter) is no type name; one follows only ``TO`` and ``OF``
+    named = len(words) == 1 or words[-1] in ("TO", "OF")
+    typing.path = type_path(tokens, i) if named else []
     if typing.path:
         words.append("".join(t.upper for t in typing.path))
         i += len(typing.path)
@@ -124,11 +127,26 @@ def _options(tokens: Sequence[Token], i: int, param: Parameter) -> int:
             i += 1
         elif word == "DEFAULT" and i + 1 < len(tokens):
             param.optional = True
-            param.default = tokens[i + 1].text
-            i += 2
+            value = _default_value(tokens, i + 1)
+            param.default = "".join(t.text for t in value)
+            i += 1 + len(value)
         else:
             return i
     return i
+
+
+def _default_value(tokens: Sequence[Token], i: int) -> list[Token]:
+    """The value after ``DEFAULT``: a name with its selectors (``sy-uname``,
+    ``zcl_x=>c``), a literal, or a number with its sign (``-1``)."""
+    path = type_path(tokens, i)
+    if path:
+        return path
+    sign = (
+        tokens[i].text in ("-", "+") and i + 1 < len(tokens) and adjacent(tokens[i], tokens[i + 1])
+    )
+    if sign and tokens[i + 1].kind == NUMBER:
+        return [tokens[i], tokens[i + 1]]
+    return [tokens[i]]
 
 
 def parse_parameters(tokens: Sequence[Token], start: int) -> list[Parameter]:

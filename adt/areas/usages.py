@@ -187,8 +187,9 @@ def _group(rows: list[UsageReference]) -> tuple[UsageObject, ...]:
     for row in rows:
         by_parent.setdefault(row.parent_uri, []).append(row)
     objects: list[UsageObject] = []
+    parents = {r.uri for r in rows if not r.is_package}
     for row in rows:
-        if row.is_package or any(r.uri == row.parent_uri and not r.is_package for r in rows):
+        if row.is_package or row.parent_uri in parents:
             continue
         members = tuple(by_parent.get(row.uri, []))
         objects.append(UsageObject(row, members or ((row,) if row.object_identifier else ())))

@@ -4,7 +4,10 @@ What counts as a test: a ``CLASS … DEFINITION … FOR TESTING`` (its ``RISK LE
 ``DURATION``, default ``CRITICAL`` and ``SHORT`` as in ABAP) and every method its
 ``METHODS`` statements declare ``FOR TESTING``. A test method passes unless one of its
 statements *at the method's own level* (not inside IF, CASE, DO, WHILE, LOOP or TRY, which
-may or may not run) is an assertion the emulator can decide:
+may or may not run) is an assertion the emulator can decide and that surely runs: after a
+statement that may leave the method (``RETURN``, ``RAISE``, ``LEAVE``, ``EXIT``/``CHECK``
+outside a loop) inside a block, or a top-level ``CHECK``, later assertions are "could not
+decide"; after a top-level ``RETURN``/``EXIT``/``RAISE`` they never run:
 
 * ``cl_abap_unit_assert=>fail( … )`` always fails;
 * ``assert_equals`` / ``assert_differs`` fail when ``act`` and ``exp`` are both known values
@@ -42,6 +45,14 @@ DURATIONS = ("short", "medium", "long")
 
 _OPENERS = {"IF", "CASE", "DO", "WHILE", "LOOP", "TRY"}
 _CLOSERS = {"ENDIF", "ENDCASE", "ENDDO", "ENDWHILE", "ENDLOOP", "ENDTRY"}
+_LOOPS = {"DO", "WHILE", "LOOP"}
+#: Statements that leave the method wherever they stand (without failing the test).
+_LEAVE = {"RETURN", "RAISE", "LEAVE", "STOP", "REJECT", "SUBMIT"}
+#: Statements that leave the method when no loop encloses them (else only the loop).
+_LEAVE_OUTSIDE_LOOPS = {"EXIT", "CHECK"}
+#: Whether the statements that follow run: surely, perhaps (a path left the method before,
+#: so the evaluator cannot decide), or never (the method was left unconditionally).
+CERTAIN, PERHAPS, NEVER = "certain", "perhaps", "never"
 _ASSERT_CALL = re.compile(r"^(?:CL_ABAP_UNIT_ASSERT|CL_AUNIT_ASSERT)=>(\w+)\($", re.IGNORECASE)
 _ASSERT_NAME = re.compile(r"^(?:CL_ABAP_UNIT_ASSERT|CL_AUNIT_ASSERT)=>(\w+)$", re.IGNORECASE)
 _TITLES = {
@@ -138,7 +149,8 @@ class _Reader:
         self._defining: _Definition | None = None
         self._implementing: str | None = None
         self._method: tuple[str, str] | None = None
-        self._depth = 0
+        self._blocks: list[str] = []
+        self._reach = CERTAIN
 
     def read(self) -> list[UnitClass]:
         for statement in statements(self.text):
@@ -165,7 +177,7 @@ class _Reader:
         elif head == "METHODS" and self._defining is not None:
             self._declare(words)
         elif head == "METHOD" and self._implementing is not None and len(words) >= 2:
-            self._method, self._depth = (self._implementing, words[1]), 0
+            self._method, self._blocks, self._reach = (self._implementing, words[1]), [], CERTAIN
         elif head == "ENDMETHOD":
             self._method = None
         elif self._method is not None:
@@ -198,13 +210,29 @@ class _Reader:
     def _body(self, statement: Statement) -> None:
         head, key = statement.words[0], self._method
         if head in _OPENERS:
-            self._depth += 1
+            self._blocks.append(head)
         elif head in _CLOSERS:
-            self._depth = max(0, self._depth - 1)
-        elif self._depth == 0 and key is not None and self._pending(key):
+            if self._blocks:
+                self._blocks.pop()
+        elif self._leaves(statement.words):
+            if self._reach != NEVER:
+                self._reach = PERHAPS if self._blocks or head == "CHECK" else NEVER
+        elif not self._blocks and self._reach == CERTAIN and key is not None and self._pending(key):
             failure = self._assertion(statement, key[1])
             if failure is not None:
                 self.failures[key] = failure
+
+    def _leaves(self, words: list[str]) -> bool:
+        """Whether a statement may end the method here (``RETURN``; ``EXIT``/``CHECK``
+        outside loops; ``RAISE``, ``LEAVE`` …): later statements may not run."""
+        head = words[0]
+        if head == "RAISE" and words[1:2] == ["EVENT"]:
+            return False
+        if head == "SUBMIT" and "RETURN" in words:
+            return False
+        if head in _LEAVE:
+            return True
+        return head in _LEAVE_OUTSIDE_LOOPS and not any(b in _LOOPS for b in self._blocks)
 
     def _pending(self, key: tuple[str, str]) -> bool:
         """A test method that has not failed yet (the first failure ends it)."""

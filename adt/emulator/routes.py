@@ -32,6 +32,7 @@ from .model import (
 )
 from .negotiation import choose
 from .object_changes import delete_object, record_change, write_source
+from .skeletons import LOCAL_INCLUDE_FRAMES
 from .state import SystemState, lock_handle
 
 NS_ADTCORE = "{http://www.sap.com/adt/core}"
@@ -176,22 +177,32 @@ class Resources:
         delete_object(self.state, obj, handle, call.context, corr_nr, call.user)
         return respond()
 
-    def _create_include(self, call: Call, key: str) -> Response:
+    def _create_include(self, call: Call, key: str, part: str | None = None) -> Response:
+        """``POST {class}/includes`` with ``class:abapClassInclude`` (abap-adt-api), or
+        ``POST {class}/includes/{part}`` without a body (ARC-1: 201 on real systems). Both
+        need the class's lock; the include starts as the frame SAP generates."""
         obj = self._require(key)
         if obj.kind is not CLAS:
             raise errors.method_not_supported(call.method)
-        self.state.require_lock(obj, call.query.get("lockHandle"), call.context, call.user)
-        root = _xml_root(call.body)
-        part = root.get("{http://www.sap.com/adt/oo/classes}includeType") or ""
-        if part not in ("definitions", "implementations", "macros", "testclasses"):
+        handle = call.query.get("lockHandle")
+        if handle is None and part is not None:
+            handle = ""  # ARC-1 saw 423 "not locked" for a bare POST, not the 400 of a PUT
+        self.state.require_lock(obj, handle, call.context, call.user)
+        named = part
+        if part is None:
+            root = _xml_root(call.body)
+            part = root.get("{http://www.sap.com/adt/oo/classes}includeType") or ""
+        if part not in LOCAL_INCLUDE_FRAMES:
             raise errors.bad_request(f"Include type {part} is not supported")
         record_change(self.state, obj, call.query.get("corrNr"), call.user)
         if part not in obj.parts:
             stamp = stamps.next_stamp(None)
             obj.parts[part] = SourceUnit(
-                part, inactive=Version("", stamp, call.user), last_stamp=stamp
+                part,
+                inactive=Version(LOCAL_INCLUDE_FRAMES[part], stamp, call.user),
+                last_stamp=stamp,
             )
-        return respond()
+        return respond(status=201 if named else 200)
 
     def _put_document(self, call: Call, key: str) -> Response:
         """``PUT`` of a whole metadata document (data element, domain, message class …)."""
@@ -215,6 +226,8 @@ class Resources:
     # sources ---------------------------------------------------------------------------
     def _source(self, call: Call, key: str, part: str) -> Response:
         obj = self._require(key)
+        if call.method == "POST" and obj.kind is CLAS and part in LOCAL_INCLUDE_FRAMES:
+            return self._create_include(call, key, part)
         valid = REGISTRY.module(obj.kind).parts(obj)
         if part not in valid or (call.method != "PUT" and part not in obj.parts):
             raise errors.not_found(obj.kind.resource_word, obj.include_name(part))

@@ -364,31 +364,30 @@ class SystemState:
     def check_object(
         self, obj: RepoObject, version: str, overrides: dict[str, str] | None = None
     ) -> list[CheckMessage]:
-        """Run the checker over every part of ``obj`` in ``version``."""
+        """Run the kind's checks over every part of ``obj`` in ``version`` (for ABAP: block
+        structure first, the semantic checks of :mod:`.syntax` when the structure is sound)."""
         overrides = overrides or {}
-        messages: list[CheckMessage] = []
+        texts: dict[str, str] = {}
         with self.lock:
             for unit in obj.ordered_parts():
                 if unit.part in overrides:
-                    text = overrides[unit.part]
-                else:
-                    picked = unit.pick(version)
-                    if picked is None:
-                        continue
-                    text = picked[0].text
-                module = REGISTRY.module(obj.kind)
-                for finding in module.check(obj, unit.part, text, self):
-                    messages.append(
-                        CheckMessage(
-                            uri=obj.source_uri(unit.part),
-                            line=finding.line,
-                            column=finding.column,
-                            end_column=finding.end_column,
-                            text=finding.message,
-                            obj_descr=f"{obj.kind.label} {obj.name}",
-                        )
-                    )
-        return messages
+                    texts[unit.part] = overrides[unit.part]
+                    continue
+                picked = unit.pick(version)
+                if picked is not None:
+                    texts[unit.part] = picked[0].text
+            findings = REGISTRY.module(obj.kind).check_object(obj, texts, self, version)
+        return [
+            CheckMessage(
+                uri=obj.source_uri(part),
+                line=finding.line,
+                column=finding.column,
+                end_column=finding.end_column,
+                text=finding.message,
+                obj_descr=f"{obj.kind.label} {obj.name}",
+            )
+            for part, finding in findings
+        ]
 
     # search and trees ------------------------------------------------------------------
     def search(self, query: str, max_results: int, object_type: str | None) -> list[Reference]:

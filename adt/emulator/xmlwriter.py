@@ -7,6 +7,7 @@ to order declarations that way, so documents are assembled from escaped strings.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 DECL = '<?xml version="1.0" encoding="utf-8"?>'
@@ -23,8 +24,13 @@ _ATTR_ESCAPES = {
 }
 
 
+_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_ATTR_TABLE = str.maketrans(_ATTR_ESCAPES)
+
+
 def _strip_invalid(value: str) -> str:
-    return "".join(ch for ch in value if ch in "\t\n\r" or ord(ch) >= 0x20)
+    """Drop the control characters XML 1.0 does not allow (tab, LF and CR stay)."""
+    return _INVALID.sub("", value)
 
 
 def esc_text(value: str) -> str:
@@ -35,7 +41,7 @@ def esc_text(value: str) -> str:
 
 def esc_attr(value: str) -> str:
     """Escape an attribute value."""
-    return "".join(_ATTR_ESCAPES.get(ch, ch) for ch in _strip_invalid(value))
+    return _strip_invalid(value).translate(_ATTR_TABLE)
 
 
 Attrs = Iterable[tuple[str, str | None]]

@@ -5,11 +5,13 @@ untouched, same statements for the independent scanner)."""
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.abaplint import abaplint
 
 from adt.abap.format.pretty import STYLES, PrinterSettings, pretty_print, split_text
 from adt.abap.format.tokens import LineKind, TokenKind, lex
@@ -87,7 +89,7 @@ def test_the_final_line_break_is_kept_or_left_out_as_it_was() -> None:
         ),
         (
             "try.\nx = 1.\ncatch cx_root.\nx = 2.\ncleanup.\nx = 3.\nendtry.",
-            "TRY.\n  x = 1.\nCATCH cx_root.\n  x = 2.\nCLEANUP.\n  x = 3.\nENDTRY.",
+            "TRY.\n    x = 1.\n  CATCH cx_root.\n    x = 2.\n  CLEANUP.\n    x = 3.\nENDTRY.",
         ),
         (
             "do 3 times.\nwhile a < 3.\nloop at t into w.\nx = 1.\nendloop.\nendwhile.\nenddo.",
@@ -346,3 +348,77 @@ def test_generated_snippets_keep_their_meaning(source: str, options: PrinterSett
 )
 def test_arbitrary_text_keeps_its_meaning(source: str, options: PrinterSettings) -> None:
     _check(source, options)
+
+
+# --- what abaplint's indentation and keyword_case rules check (issue 20) ------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (  # a statement that closes a structure an earlier one opened stands where that did
+            "types: begin of ty,\na type i.\ninclude type ty_base.\ntypes: b type i,\nend of ty.",
+            "TYPES: BEGIN OF ty,\n         a TYPE i.\n    INCLUDE TYPE ty_base.\n"
+            "TYPES: b TYPE i,\n       END OF ty.",
+        ),
+        ("sort t by object ascending.", "SORT t BY object ASCENDING."),
+        ("delete t where package not in r.", "DELETE t WHERE package NOT IN r."),
+        (
+            "read table t with key language = x transporting no fields.",
+            "READ TABLE t WITH KEY language = x TRANSPORTING NO FIELDS.",
+        ),
+        ("data t type sorted table of s with unique key type.", None),
+        ("methods m importing x type any.", "METHODS m IMPORTING x TYPE any."),
+        ("data t type any table.", "DATA t TYPE ANY TABLE."),
+        ("select distinct language from t into table @r.", None),
+    ],
+)
+def test_names_like_keywords_and_structures_in_pieces(source: str, expected: str | None) -> None:
+    printed = _pp(source)
+    if expected is None:  # only the name after the clause keyword is checked
+        assert " type." in printed or " language " in printed, printed
+    else:
+        assert printed == expected
+
+
+def test_fifty_abapgit_files_pass_abaplints_layout_rules() -> None:
+    """The 50 files abapGit's own abaplint configuration accepts stay accepted after
+    printing (rules ``indentation`` and ``keyword_case``, abapGit's settings)."""
+
+    root = Path(os.environ.get("ABAP_ADT_CORPUS_ABAPGIT", "/work/corpora/abapgit")) / "src"
+    if not root.is_dir():
+        pytest.skip(f"abapGit corpus not found at {root} (set ABAP_ADT_CORPUS_ABAPGIT)")
+    files = sorted(root.rglob("*.abap"))
+    chosen = files[:: max(1, len(files) // 50)][:50]
+    original = {p.name: p.read_text(encoding="utf-8") for p in chosen}
+    printed = {name: pretty_print(text) for name, text in original.items()}
+    for name, text in original.items():
+        assert pretty_print(printed[name]) == printed[name], name
+        assert _signature(printed[name]) == _signature(text), name
+    found = abaplint().run({"original": original, "printed": printed}, ABAPGIT_LAYOUT_RULES, "v702")
+    assert found["original"] == []  # the anchor: abapGit passes its own rules
+    flagged = sorted({(i.file, i.key) for i in found["printed"]})
+    assert flagged == [], [(i.file, i.line, i.message) for i in found["printed"]][:20]
+
+
+#: abapGit's settings of the two rules (its abaplint.json).
+ABAPGIT_LAYOUT_RULES: dict[str, object] = {
+    "indentation": {
+        "alignTryCatch": False,
+        "globalClassSkipFirst": False,
+        "ignoreExceptions": True,
+        "ignoreGlobalClassDefinition": False,
+        "ignoreGlobalInterface": False,
+        "selectionScreenBlockIndentation": False,
+    },
+    "keyword_case": {
+        "ignoreExceptions": True,
+        "ignoreFunctionModuleName": False,
+        "ignoreGlobalClassBoundaries": False,
+        "ignoreGlobalClassDefinition": False,
+        "ignoreGlobalInterface": False,
+        "ignoreKeywords": [],
+        "ignoreLowerClassImplmentationStatement": True,
+        "style": "upper",
+    },
+}

@@ -28,7 +28,7 @@ async def test_proposals_for_components_of_a_reference(client: AdtClient) -> Non
     )
     proposals = await client.completion.proposals(REPORT_MAIN, text, 18, 14)
     assert proposals.complete
-    assert proposals.identifiers == ("CONSTRUCTOR", "GREET", "GREET_ALL")
+    assert proposals.identifiers == ("CONSTRUCTOR", "GREET", "GREET_ALL", "ZIF_DEMO_GREETING~")
     greet = proposals.items[1]
     assert (greet.kind, greet.description, greet.prefix_length) == (
         ProposalKind.METHOD,

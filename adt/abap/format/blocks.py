@@ -180,7 +180,10 @@ class _Nester:
 
     def _push(self, kind: str, index: int, level: int) -> None:
         parent = self.stack[-1] if self.stack else None
-        self.layout.blocks.append(Block(kind, index, level, level + 1, parent))
+        # SAP's pretty printer puts CATCH/CLEANUP one level into a TRY and every statement
+        # of the TRY two levels in, as for CASE/WHEN.
+        body = level + 2 if kind == "TRY" else level + 1
+        self.layout.blocks.append(Block(kind, index, level, body, parent))
         self.stack.append(len(self.layout.blocks) - 1)
 
     def _pop(self, index: int) -> Block:
@@ -206,6 +209,9 @@ class _Nester:
         if top is None:
             return None
         if _MIDDLE.get(head) == top.kind and not (head == "CATCH" and "SYSTEM-EXCEPTIONS" in words):
+            if top.kind == "TRY":
+                top.body = top.base + 2
+                return top.base + 1
             top.body = top.base + 1
             return top.base
         is_section = words[1:2] == ["SECTION"] and head in ("PUBLIC", "PROTECTED", "PRIVATE")
@@ -238,9 +244,16 @@ class _Nester:
         """The level of a declaration that opens or closes structures (``BEGIN OF``)."""
         first_closes, change = _struct_change(statement)
         top = self.top
+        head = statement.words[0] if statement.words else ""
         if first_closes and top is not None and top.kind == STRUCT:
             level = top.base
             self._pop(index)
+        elif top is not None and top.kind == STRUCT and head in _DECLARATIONS and change < 0:
+            # ``TYPES: c TYPE i, END OF s.`` closing a structure an earlier statement
+            # opened stands where that statement stood (SAP's layout; abaplint checks it).
+            level = self._struct_base()
+        elif top is not None and top.kind == STRUCT and head == "INCLUDE":
+            level = top.base + 2  # ``INCLUDE TYPE`` lines up with the components
         else:
             level = self._level(index, statement.words)
         for depth in range(change):
@@ -249,6 +262,16 @@ class _Nester:
             if self.top is not None and self.top.kind == STRUCT:
                 self._pop(index)
         return level
+
+    def _struct_base(self) -> int:
+        """The level of the statement that opened the open structures."""
+        base = self.body
+        for position in reversed(self.stack):
+            block = self.layout.blocks[position]
+            if block.kind != STRUCT:
+                break
+            base = block.base
+        return base
 
     def add(self, index: int, statement: TokenStatement) -> None:
         known = len(self.layout.blocks)

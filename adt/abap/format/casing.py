@@ -14,13 +14,27 @@ import re
 import string
 from collections.abc import Iterable
 
-from .keywords import AFTER_OF, AFTER_TYPE, ASSIGNMENTS, DECLARING, GLUED, KEYWORDS
+from .keywords import AFTER_OF, AFTER_TYPE, ASSIGNMENTS, DECLARING, GLUED, KEYWORDS, words
 from .tokens import Token, TokenKind, TokenStatement
 
 _UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 _LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _GLUED = re.compile(r"(@?)([A-Za-z][A-Za-z-]*)(\(.*)", re.DOTALL)
 _NOT_NAMES = frozenset({"BEGIN", "END"})
+#: Comparison operators: the word before one is an operand (``WHERE package NOT IN r``).
+_COMPARED = words("IN IS BETWEEN EQ NE LT GT LE GE CP NP CS NS CA NA CO CN < > <= >= <>")
+#: Keywords that stand before a comparison operator without being its operand.
+_LOGIC = words("NOT AND OR WHERE IF ELSEIF CHECK WHILE WHEN ASSERT EQUIV THEN ELSE UNTIL")
+#: Clauses followed by component names, and the keywords that may follow them instead.
+_COMPONENT_LISTS = {
+    "BY": frozenset({"PRIMARY", "DATABASE", "KERNEL"}),
+    "COMPARING": frozenset({"ALL"}),
+    "KEY": frozenset({"COMPONENTS"}),
+    "DISTINCT": frozenset(),
+    "ASCENDING": frozenset({"AS"}),
+    "DESCENDING": frozenset({"AS"}),
+    "SELECT": frozenset({"SINGLE", "DISTINCT", "FROM", "COUNT", "FOR", "UP"}),
+}
 
 
 def to_case(text: str, upper: bool | None) -> str:
@@ -72,13 +86,38 @@ def is_keyword(tokens: list[Token], i: int, keywords: list[bool]) -> bool:
     if following is not None and following.text in ASSIGNMENTS:
         return False
     previous, before = _previous_words(tokens, i, keywords)
+    if _operand(tokens, i, previous):
+        return False
     if previous in ("TYPE", "LIKE") and word not in AFTER_TYPE:
         return False
+    if previous == "TYPE" and word == "ANY" and not _followed_by(tokens, i, "TABLE"):
+        return False  # the generic type ``any``, not ``ANY TABLE``
     if previous == "OF" and word not in AFTER_OF:
         return False
     if previous == "TO" and before == "REF":
         return False
     return not _names_declared(tokens, i)
+
+
+def _followed_by(tokens: list[Token], i: int, word: str) -> bool:
+    return i + 1 < len(tokens) and tokens[i + 1].upper == word
+
+
+def _operand(tokens: list[Token], i: int, previous: str) -> bool:
+    """A keyword-like word that names a component or a data object where it stands: the
+    first of a component list (``SORT t BY object``, ``WITH KEY type``, ``COMPARING
+    object``, ``SELECT DISTINCT language``) or the left side of a comparison."""
+    word = tokens[i].upper
+    if previous in _COMPONENT_LISTS and word not in _COMPONENT_LISTS[previous]:
+        if previous == "SELECT":
+            return tokens[0].upper == "SELECT"  # the field list, not ``FOR ALL … SELECT``
+        return word not in _COMPONENT_LISTS
+    if word in _LOGIC or i + 1 >= len(tokens):
+        return False
+    following = tokens[i + 1].upper
+    if following == "NOT" and i + 2 < len(tokens):
+        following = tokens[i + 2].upper
+    return following in _COMPARED
 
 
 def keyword_map(statements: Iterable[TokenStatement]) -> dict[Token, bool]:

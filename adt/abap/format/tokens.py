@@ -2,11 +2,10 @@
 
 :mod:`adt.abap.scanner` answers "which statements, where, and their first words". Rewriting
 code (the pretty printer, quick fixes) needs more: every token with its line and column, and
-which ones must never be touched — comments, literals, string templates. This lexer follows
-the scanner's rules (``*`` in column 0 starts a comment line, ``"`` a comment to the end of the
-line; ``'…'`` and `` `…` `` stay on one line; ``|…|`` templates with embedded ``{ … }``
-expressions, which may continue on the next line; a period outside literals ends a
-statement; ``:`` and ``,`` chain) and adds two of its own:
+which ones must never be touched — comments, literals, string templates. This is the
+rewriting view of the project's one lexer (:mod:`adt.abap.lexer`, whose rules, word pattern
+and literal rule it uses); templates stay one token here (their embedded expressions may
+continue on the next line), and it adds two rules of its own:
 
 * a line the lexer cannot rewrite safely is marked ``verbatim``: one with an unterminated
   literal or template, one that starts inside a template, and the native sections whose text
@@ -21,6 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+
+from adt.abap.lexer import WORD as _WORD
+from adt.abap.lexer import literal_end
 
 BLANKS = " \t"
 _WORD_END = BLANKS + "\"'`|.:,"
@@ -146,18 +148,6 @@ def native_closer(words: list[str]) -> str | None:
     return None
 
 
-def _literal_end(line: str, start: int, quote: str) -> int:
-    i = start + 1
-    while i < len(line):
-        if line[i] == quote:
-            if i + 1 < len(line) and line[i + 1] == quote:
-                i += 2
-                continue
-            return i
-        i += 1
-    return -1
-
-
 def _starts_word(text: str, word: str) -> bool:
     stripped = text.lstrip(BLANKS).upper()
     return stripped.startswith(word) and (
@@ -232,9 +222,8 @@ class _Lexer:
         if ch in ":,":
             self._emit(line, TokenKind.COLON if ch == ":" else TokenKind.COMMA, i, ch)
             return i + 1
-        j = i
-        while j < len(text) and text[j] not in _WORD_END:
-            j += 1
+        found = _WORD.match(text, i)
+        j = found.end() if found is not None else i + 1
         word = text[i:j]
         self._emit(line, TokenKind.WORD, i, word)
         self._words.append(word.upper())
@@ -243,7 +232,7 @@ class _Lexer:
         return j
 
     def _literal(self, line: SourceLine, i: int) -> int:
-        end = _literal_end(line.text, i, line.text[i])
+        end = literal_end(line.text, i)
         if end < 0:
             self._emit(line, TokenKind.BROKEN, i, line.text[i:])
             line.verbatim = True
@@ -295,7 +284,7 @@ class _Lexer:
         if ch == '"':
             return len(text)  # a comment inside an embedded expression
         if ch in "'`":
-            end = _literal_end(text, i, ch)
+            end = literal_end(text, i)
             return -1 if end < 0 else end + 1
         if ch == "|":
             stack.append("|")

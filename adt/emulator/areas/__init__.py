@@ -42,6 +42,7 @@ def _areas() -> tuple[ModuleType, ...]:
         bindings,
         catalogue,
         datapreview,
+        documentation,
         formatting,
         history,
         intelligence,
@@ -63,6 +64,7 @@ def _areas() -> tuple[ModuleType, ...]:
         unit,
         atc,
         bindings,
+        documentation,
     )
 
 

@@ -248,7 +248,7 @@ def usage_snippets_document(
     prefix: str, objects: Sequence[tuple[str, Sequence[CodeSnippet]]]
 ) -> str:
     """``usageSnippetResult``: per identifier its echo and its snippets."""
-    body = ""
+    parts: list[str] = []
     for identifier, snippets in objects:
         inner = "".join(
             tag(
@@ -258,13 +258,15 @@ def usage_snippets_document(
             )
             for s in snippets
         )
-        body += tag(
-            f"{prefix}:codeSnippetObject",
-            (),
-            text_tag("objectIdentifier", identifier) + tag(f"{prefix}:codeSnippets", (), inner),
+        parts.append(
+            tag(
+                f"{prefix}:codeSnippetObject",
+                (),
+                text_tag("objectIdentifier", identifier) + tag(f"{prefix}:codeSnippets", (), inner),
+            )
         )
     return DECL + tag(
         f"{prefix}:usageSnippetResult",
         [(f"xmlns:{prefix}", NS_RIS)],
-        tag(f"{prefix}:codeSnippetObjects", (), body),
+        tag(f"{prefix}:codeSnippetObjects", (), "".join(parts)),
     )

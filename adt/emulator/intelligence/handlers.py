@@ -22,6 +22,7 @@ from ..model import CLAS, FUNC, INTF, RepoObject
 from ..negotiation import choose
 from .cds import CdsIntelligence
 from .elements import call_pattern, completion_record, display_name, element_info, wb_type
+from .focus import focused
 from .fragments import locate, parse_fragment
 from .repository import Repository
 from .requests import Position, body_text, parse_uri
@@ -103,11 +104,12 @@ class CodeIntelligence:
         context = self.repo.state.find(position.context) if position.context else None
         program = self.repo.program(obj, context)
         unit = obj.source_uri(part)
-        if call.body:  # the editor's text, saved or not (an empty body keeps the stored one)
-            program = program.with_text(
-                unit, body_text(call.body, call.headers.get("content-type"))
-            )
-        return self.repo.index(program), unit, obj
+        posted = body_text(call.body, call.headers.get("content-type")) if call.body else None
+        stored = next((u.text for u in program.units if u.id == unit), None)
+        if posted is None or posted.replace("\r\n", "\n") == stored:
+            return self.repo.index(program), unit, obj  # the stored text (an empty body too)
+        edited = focused(program.with_text(unit, posted), unit, position.line or 1)
+        return self.repo.scratch_index(edited), unit, obj
 
     # completion ------------------------------------------------------------------------
     def proposal(self, call: Call) -> Response:
@@ -137,6 +139,7 @@ class CodeIntelligence:
         text = call.query.get("patternKey") or ""
         if chosen is not None and chosen.symbol is not None:
             text = call_pattern(chosen.symbol) or chosen.symbol.spelled
+            text += "~" if chosen.identifier.endswith("~") else ""  # an interface prefix
         return _respond(text, content_type="text/plain; charset=utf-8")
 
     # element info ----------------------------------------------------------------------

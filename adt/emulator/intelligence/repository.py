@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from adt.abap.index import ProgramIndex, Unit
 from adt.abap.symbols import Location, Symbol, SymbolKind
@@ -66,10 +67,15 @@ class Repository:
     def __init__(self, state: SystemState) -> None:
         self.state = state
         self._declarations: dict[str, tuple[object, ProgramIndex]] = {}
-        self._full: OrderedDict[object, ProgramIndex] = OrderedDict()
+        self._full: OrderedDict[str, list[tuple[object, ProgramIndex]]] = OrderedDict()
+        self._scratch: OrderedDict[str, tuple[object, ProgramIndex]] = OrderedDict()
         self._names: dict[tuple[str, str], RepoObject] = {}
         self._globals: dict[str, Symbol | None] = {}
         self._seen: frozenset[tuple[str, str, int, int]] = frozenset()
+        self._by_name: dict[str, Program] = {}
+        self._owners: dict[str, tuple[RepoObject, str] | None] = {}
+        #: Told which objects (URI, name) changed since the last refresh.
+        self.listeners: list[Callable[[list[tuple[str, str]]], None]] = []
 
     def refresh(self) -> None:
         """Re-read the name tables, and drop every index once any source has changed:
@@ -80,9 +86,20 @@ class Repository:
         self._globals = {}
         generation = self._generation()
         if generation != self._seen:
+            changed = sorted({entry[0] for entry in generation ^ self._seen})
             self._seen = generation
             self._declarations.clear()
             self._full.clear()
+            self._scratch.clear()
+            self._by_name = {}
+            self._owners = {}
+            named = [(uri, self._object_name(uri)) for uri in changed]
+            for listener in self.listeners:
+                listener(named)
+
+    def _object_name(self, uri: str) -> str:
+        obj = self.state.find(uri)
+        return obj.name if obj is not None else unquote(uri.rstrip("/").rsplit("/", 1)[-1])
 
     def _generation(self) -> frozenset[tuple[str, str, int, int]]:
         versions: set[tuple[str, str, int, int]] = set()
@@ -175,6 +192,12 @@ class Repository:
                 seen.add(program.root.uri)
                 yield program
 
+    def program_named(self, name: str) -> Program | None:
+        """The program called ``name`` (``ZCL_X=====CP``, ``SAPLZFG``, a report)."""
+        if not self._by_name:
+            self._by_name = {program.name: program for program in self.programs()}
+        return self._by_name.get(name.upper())
+
     # indexes ---------------------------------------------------------------------------
     def declarations(self, program: Program) -> ProgramIndex:
         signature = program.signature
@@ -182,21 +205,40 @@ class Repository:
         if cached is not None and cached[0] == signature:
             return cached[1]
         index = ProgramIndex(program.name, program.units, self, resolve=False)
+        index.keep_declarations_only()  # a library answers from symbols; the text can go
         self._declarations[program.root.uri] = (signature, index)
         return index
 
-    def index(self, program: Program) -> ProgramIndex:
-        """The resolved index of ``program`` (a few recent ones are kept)."""
-        key = (program.root.uri, program.signature)
-        cached = self._full.get(key)
-        if cached is not None:
-            self._full.move_to_end(key)
-            return cached
+    def scratch_index(self, program: Program) -> ProgramIndex:
+        """The resolved index of a text an editor posted (one per program, a few programs):
+        kept apart so that a stream of versions never pushes out a stored text's index."""
+        signature = program.signature
+        cached = self._scratch.get(program.root.uri)
+        if cached is not None and cached[0] == signature:
+            self._scratch.move_to_end(program.root.uri)
+            return cached[1]
         index = ProgramIndex(program.name, program.units, self)
-        self._full[key] = index
+        self._scratch[program.root.uri] = (signature, index)
+        self._scratch.move_to_end(program.root.uri)
+        while len(self._scratch) > 4:
+            self._scratch.popitem(last=False)
+        return index
+
+    def index(self, program: Program) -> ProgramIndex:
+        """The resolved index of ``program``: kept for a few recent programs, the two most
+        recent texts of each (the stored one, one an editor posted), so that an editor
+        typing into a large object does not fill the cache with its versions."""
+        versions = self._full.get(program.root.uri, [])
+        signature = program.signature
+        found = next((index for sig, index in versions if sig == signature), None)
+        if found is None:
+            found = ProgramIndex(program.name, program.units, self)
+        versions = [(signature, found), *[v for v in versions if v[0] != signature]][:2]
+        self._full[program.root.uri] = versions
+        self._full.move_to_end(program.root.uri)
         while len(self._full) > _FULL_CACHE:
             self._full.popitem(last=False)
-        return index
+        return found
 
     # the library -----------------------------------------------------------------------
     def global_symbol(self, name: str) -> Symbol | None:
@@ -230,7 +272,12 @@ class Repository:
 
     # units -----------------------------------------------------------------------------
     def unit_owner(self, unit_id: str) -> tuple[RepoObject, str] | None:
+        """The object and part of a source URI (remembered until a source changes)."""
+        if unit_id in self._owners:
+            return self._owners[unit_id]
         resolved = self.state.resolve(unit_id)
-        if resolved is None:
-            return None
-        return resolved[0], resolved[1] or "main"
+        owner = (resolved[0], resolved[1] or "main") if resolved is not None else None
+        if len(self._owners) > 20_000:
+            self._owners.clear()
+        self._owners[unit_id] = owner
+        return owner

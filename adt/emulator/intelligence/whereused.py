@@ -11,19 +11,16 @@ module, interface) is itself the leaf row. Each leaf carries an ``objectIdentifi
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from adt.abap.index import ProgramIndex
-from adt.abap.symbols import DATA_KINDS, Occurrence, ScopeKind, Symbol, SymbolKind
+from adt.abap.symbols import Occurrence, Symbol, SymbolKind
 
 from ..documents.intelligence import CodeSnippet, UsageRow
 from ..model import CLAS, FUGR, FUNC, INTF, RepoObject, package_uri
 from .repository import Program, Repository, pool_name
+from .usage_index import Found, Layout, ProgramUsages, UsageIndex
 
-_SECTION = re.compile(r"^\s*(PUBLIC|PROTECTED|PRIVATE)\s+SECTION\s*\.", re.IGNORECASE)
-_CLASS_END = re.compile(r"^\s*ENDCLASS\s*\.", re.IGNORECASE)
 _SECTIONS = {
     "PUBLIC": ("CLAS/OSU", "Public Section", "CU"),
     "PROTECTED": ("CLAS/OSO", "Protected Section", "CO"),
@@ -76,45 +73,17 @@ def member_uri(obj: RepoObject, type_code: str, name: str) -> str:
     return f"{obj.uri}/source/main#type={quote(type_code, safe='')};name={encoded}"
 
 
-@dataclass(frozen=True)
-class _Layout:
-    """A class's main source: method implementations (in order) and definition sections."""
-
-    methods: list[tuple[int, int, str]]
-    sections: list[tuple[int, str]]
-    definition_end: int
-
-    @classmethod
-    def of(cls, index: ProgramIndex, unit: str) -> _Layout:
-        regions = sorted(
-            (r for r in index.regions if r.unit == unit and r.scope.kind is ScopeKind.METHOD),
-            key=lambda r: r.first,
-        )
-        sections: list[tuple[int, str]] = [(1, "PUBLIC")]  # CLASS … DEFINITION is public
-        end = 0
-        for number, text in enumerate(index.lines.get(unit, []), start=1):
-            match = _SECTION.match(text)
-            if match:
-                sections.append((number, match.group(1).upper()))
-            elif _CLASS_END.match(text):
-                end = number
-                break
-        methods = [(r.first, r.last, r.scope.name) for r in regions]
-        return cls(methods, sections, end)
-
-    def section(self, line: int) -> str | None:
-        """The visibility section of the global class definition that holds ``line``."""
-        if line > self.definition_end:
-            return None
-        return next(name for start, name in reversed(self.sections) if start <= line)
-
-
 class WhereUsed:
     """Usages, rows and snippets over one repository."""
 
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
-        self._layouts: dict[tuple[int, str], tuple[ProgramIndex, _Layout]] = {}
+        self.index = UsageIndex(repo)
+        self._groups: dict[
+            tuple[str, object], tuple[ProgramUsages, dict[str, dict[tuple[str, int], list[Found]]]]
+        ] = {}
+        self._members: dict[tuple[int, tuple[str, int, str]], tuple[RepoObject, Member]] = {}
+        repo.listeners.append(self.index.forget)
 
     # full names ------------------------------------------------------------------------
     def full_name(self, symbol: Symbol) -> str:
@@ -141,31 +110,25 @@ class WhereUsed:
     def usages(self, target: Symbol, *, definitions: bool = False) -> list[Usage]:
         """Every usage of ``target`` in the repository (and its declaration, if asked)."""
         found: list[Usage] = []
-        needle = target.name.lstrip("<").rstrip(">").upper()
-        for program in self.repo.programs():
-            if not any(needle in unit.text.upper() for unit in program.units):
-                continue
-            index = self.repo.index(program)
-            for occ in index.occurrences():
-                wanted = occ.is_usage or (definitions and occ.role == "declaration")
-                if wanted and occ.symbol.key == target.key:
-                    usage = self._usage(program, index, occ)
-                    if usage is not None:
-                        found.append(usage)
+        key = target.key
+        for program, stored in self.index.candidates(target.name.lstrip("<").rstrip(">")):
+            owners: dict[str, tuple[RepoObject, str] | None] = {}
+            for hit in stored.found(key):
+                if not (hit.is_usage or (definitions and hit.role == "declaration")):
+                    continue
+                if hit.unit not in owners:
+                    owners[hit.unit] = self.repo.unit_owner(hit.unit)
+                owner = owners[hit.unit]
+                if owner is not None:
+                    member = self.member(program, stored, owner[0], owner[1], hit.line)
+                    found.append(Usage(hit.occurrence(target), owner[0], member))
         return found
 
-    def _usage(self, program: Program, index: ProgramIndex, occ: Occurrence) -> Usage | None:
-        owner = self.repo.unit_owner(occ.unit)
-        if owner is None:
-            return None
-        obj, part = owner
-        return Usage(occ, obj, self.member(program, index, obj, part, occ.line))
-
     def member(
-        self, program: Program, index: ProgramIndex, obj: RepoObject, part: str, line: int
+        self, program: Program, stored: ProgramUsages, obj: RepoObject, part: str, line: int
     ) -> Member:
         if obj.kind is CLAS:
-            return self._class_member(program, index, obj, part, line)
+            return self._class_member(program, stored, obj, part, line)
         include = obj.name
         if obj.kind is INTF:
             include = pool_name(obj.name, "IU")
@@ -184,36 +147,38 @@ class WhereUsed:
         return f"L{program.root.name}U{number:02d}"
 
     def _class_member(
-        self, program: Program, index: ProgramIndex, obj: RepoObject, part: str, line: int
+        self, program: Program, stored: ProgramUsages, obj: RepoObject, part: str, line: int
     ) -> Member:
-        if part in _LOCAL_INCLUDES:
-            label, suffix = _LOCAL_INCLUDES[part]
-            uri = f"{obj.uri}/includes/{part}"
-            return Member(
-                uri, label, pool_name(obj.name, suffix), program.name, part == "testclasses", False
-            )
-        layout = self._layout(index, obj.source_uri("main"))
-        for number, (first, last, name) in enumerate(layout.methods, start=1):
-            if first <= line <= last:
-                uri = member_uri(obj, "CLAS/OM", name)
-                include = pool_name(obj.name, f"CM{number:03d}")
-                return Member(uri, name, include, program.name, False, False)
-        section = layout.section(line)
-        if section is not None:
-            code, label, suffix = _SECTIONS[section]
+        layout = stored.layouts.get(obj.source_uri("main")) if part == "main" else None
+        slot = _slot(layout, line) if part == "main" else (part, 0, "")
+        memo = self._members.get((id(obj), slot))
+        if memo is not None and memo[0] is obj:
+            return memo[1]
+        found = self._class_slot(program, obj, slot)
+        if len(self._members) > 4096:
+            self._members.clear()
+        self._members[(id(obj), slot)] = (obj, found)
+        return found
+
+    @staticmethod
+    def _class_slot(program: Program, obj: RepoObject, slot: tuple[str, int, str]) -> Member:
+        """The row of one part of a class: a local include, a method implementation
+        (``CMnnn``), a definition section, or the class itself."""
+        where, number, name = slot
+        if where in _LOCAL_INCLUDES:
+            label, suffix = _LOCAL_INCLUDES[where]
+            uri = f"{obj.uri}/includes/{where}"
+            test = where == "testclasses"
+            return Member(uri, label, pool_name(obj.name, suffix), program.name, test, False)
+        if where == "method":
+            uri = member_uri(obj, "CLAS/OM", name)
+            include = pool_name(obj.name, f"CM{number:03d}")
+            return Member(uri, name, include, program.name, False, False)
+        if where in _SECTIONS:
+            code, label, suffix = _SECTIONS[where]
             uri = member_uri(obj, code, obj.name)
             return Member(uri, label, pool_name(obj.name, suffix), program.name, False, False)
         return Member(obj.uri, obj.name, program.name, program.name, False, leaf=True)
-
-    def _layout(self, index: ProgramIndex, unit: str) -> _Layout:
-        cached = self._layouts.get((id(index), unit))
-        if cached is not None and cached[0] is index:
-            return cached[1]
-        if len(self._layouts) > 64:
-            self._layouts.clear()
-        layout = _Layout.of(index, unit)
-        self._layouts[(id(index), unit)] = (index, layout)
-        return layout
 
     # rows ------------------------------------------------------------------------------
     def identifier(self, member: Member, target: Symbol) -> str:
@@ -223,23 +188,28 @@ class WhereUsed:
         """The flattened tree: package chains, using objects, member rows (sorted by URI)
         and the number of using objects."""
         home = self._home(target)
+        full = self.full_name(target)
         rows: dict[str, UsageRow] = {}
-        objects: dict[str, RepoObject] = {}
+        objects: dict[int, tuple[RepoObject, str, str]] = {}  # id → object, URI, package URI
         for usage in usages:
             obj, member = usage.obj, usage.member
-            objects[obj.uri] = obj
-            package = self.repo.state.packages.get(obj.package)
-            home_uri = package.uri if package is not None else package_uri(obj.package)
-            grade = "gradeElement" if obj.uri == home else "gradeDirect"
+            known = objects.get(id(obj))
+            if known is None:
+                package = self.repo.state.packages.get(obj.package)
+                home_uri = package.uri if package is not None else package_uri(obj.package)
+                known = objects[id(obj)] = (obj, obj.uri, home_uri)
+            _, uri, home_uri = known
+            grade = "gradeElement" if uri == home else "gradeDirect"
             info = f"{grade},{'includeTest' if member.test else 'includeProductive'}"
-            identifier = self.identifier(member, target)
+            identifier = f"ABAPFullName;{member.main};{member.include};{full}"
             if member.leaf:
-                rows[obj.uri] = _object_row(obj, home_uri, info, identifier)
+                rows[uri] = _object_row(obj, uri, home_uri, info, identifier)
                 continue
-            rows.setdefault(obj.uri, _object_row(obj, home_uri, None, None))
+            if uri not in rows:
+                rows[uri] = _object_row(obj, uri, home_uri, None, None)
             rows[member.uri] = UsageRow(
                 member.uri,
-                obj.uri,
+                uri,
                 True,
                 member.name,
                 home_uri,
@@ -247,8 +217,8 @@ class WhereUsed:
                 usage_information=info,
                 object_identifier=identifier,
             )
-        for obj in objects.values():
-            self._packages(obj.package, rows)
+        for name in {obj.package for obj, _, _ in objects.values()}:
+            self._packages(name, rows)
         return len(objects), [rows[uri] for uri in sorted(rows)]
 
     def _home(self, target: Symbol) -> str | None:
@@ -284,45 +254,104 @@ class WhereUsed:
         if len(fields) < 4 or fields[0] != "ABAPFullName":
             return []
         main, include, full = fields[1], fields[2], ";".join(fields[3:])
-        program = next((p for p in self.repo.programs() if p.name == main), None)
-        if program is None:
+        program = self.repo.program_named(main)
+        target = self._target(program, full) if program is not None else None
+        if program is None or target is None:
             return []
-        index = self.repo.index(program)
-        last = full.rsplit(":", 1)[-1]
-        lines: dict[tuple[str, int], list[Occurrence]] = {}
-        for occ in index.occurrences():
-            shown = occ.is_usage or occ.role == "declaration"
-            if not shown or occ.symbol.name != last or self.full_name(occ.symbol) != full:
-                continue
-            owner = self.repo.unit_owner(occ.unit)
-            if owner is None:
-                continue
-            member = self.member(program, index, owner[0], owner[1], occ.line)
-            if member.include == include:
-                lines.setdefault((occ.unit, occ.line), []).append(occ)
+        stored = self.index.of(program)
+        lines = self._by_include(program, stored, target).get(include, {})
         home = full.split("\\")[1].split(":", 1)[-1] if full.count("\\") else ""
-        return [self._snippet(index, found, home) for found in lines.values()]
+        units = {unit for unit, _ in lines}
+        texts = {
+            u.id: u.text.replace("\r\n", "\n").split("\n") for u in program.units if u.id in units
+        }
+        return [self._snippet(texts, found, home) for found in lines.values()]
 
-    def _snippet(self, index: ProgramIndex, found: list[Occurrence], home: str) -> CodeSnippet:
+    def _by_include(
+        self, program: Program, stored: ProgramUsages, target: Symbol
+    ) -> dict[str, dict[tuple[str, int], list[Found]]]:
+        """The program's lines that show ``target``, by include (kept for the identifiers
+        of one where-used list, which a client asks for one after the other)."""
+        key = (program.root.uri, target.key)
+        cached = self._groups.get(key)
+        if cached is not None and cached[0] is stored:
+            return cached[1]
+        groups: dict[str, dict[tuple[str, int], list[Found]]] = {}
+        for hit in stored.found(target.key):
+            owner = self.repo.unit_owner(hit.unit)
+            if owner is None or not (hit.is_usage or hit.role == "declaration"):
+                continue
+            include = self.member(program, stored, owner[0], owner[1], hit.line).include
+            groups.setdefault(include, {}).setdefault((hit.unit, hit.line), []).append(hit)
+        if len(self._groups) >= 16:
+            self._groups.pop(next(iter(self._groups)))
+        self._groups[key] = (stored, groups)
+        return groups
+
+    def _target(self, program: Program, full: str) -> Symbol | None:
+        """The symbol a full name (``\\TY:ZCL_X\\ME:M``) stands for: walked down from the
+        global or program-level declaration when it can be, else found in the program's
+        resolved index (locals of a method body)."""
+        found = self._walk(full)
+        if found is not None and self.full_name(found) == full:
+            return found
+        last = full.rsplit(":", 1)[-1]
+        for occ in self.repo.index(program).occurrences():
+            if occ.symbol.name == last and self.full_name(occ.symbol) == full:
+                return occ.symbol
+        return None
+
+    def _walk(self, full: str) -> Symbol | None:
+        segments = [part.split(":", 1) for part in full.split("\\")[1:]]
+        if not segments or any(len(part) != 2 for part in segments):
+            return None
+        (code, name), rest = segments[0], segments[1:]
+        current: Symbol | None
+        if code == "PR" and rest:
+            program = self.repo.program_named(name)
+            scope = self.repo.declarations(program).program if program is not None else None
+            current = scope.local(rest[0][1]) if scope is not None else None
+            rest = rest[1:]
+        else:
+            current = self.repo.global_symbol(name)
+        for _, name in rest:
+            members = current.members if current is not None else None
+            current = members.local(name) if members is not None else None
+        return current
+
+    def _snippet(self, texts: dict[str, list[str]], found: list[Found], home: str) -> CodeSnippet:
         first = found[0]
         owner = self.repo.unit_owner(first.unit)
         grade = "gradeElement" if owner is not None and owner[0].name == home else "gradeDirect"
         matches = ";".join(f"{o.column}-{o.end},{_access(o)},{grade}" for o in found)
         uri = f"{first.unit}#start={first.line},{first.column};end={first.line},{first.end}"
-        return CodeSnippet(uri, matches, index.line_text(first.unit, first.line))
+        lines = texts.get(first.unit, [])
+        text = lines[first.line - 1] if 0 < first.line <= len(lines) else ""
+        return CodeSnippet(uri, matches, text)
 
 
-def _access(occ: Occurrence) -> str:
-    if occ.symbol.kind not in DATA_KINDS:
+def _slot(layout: Layout | None, line: int) -> tuple[str, int, str]:
+    """Where in a class's main source ``line`` is: ``("method", n, name)``, a section
+    (``("PUBLIC", 0, "")`` …) or ``("", 0, "")`` (outside both)."""
+    methods = layout.methods if layout is not None else []
+    for number, (first, last, name) in enumerate(methods, start=1):
+        if first <= line <= last:
+            return "method", number, name
+    section = layout.section(line) if layout is not None else None
+    return (section or "", 0, "")
+
+
+def _access(found: Found) -> str:
+    if not found.data:
         return "accessUnknown"
-    return "accessWrite" if occ.write else "accessRead"
+    return "accessWrite" if found.write else "accessRead"
 
 
 def _object_row(
-    obj: RepoObject, package_uri: str, info: str | None, identifier: str | None
+    obj: RepoObject, uri: str, package_uri: str, info: str | None, identifier: str | None
 ) -> UsageRow:
     return UsageRow(
-        obj.uri,
+        uri,
         package_uri,
         identifier is not None,
         obj.name,

@@ -172,6 +172,15 @@ class KindModule:
         """Syntax findings for one part; kinds without a checker of their own find none."""
         return []
 
+    def check_object(
+        self, obj: RepoObject, texts: dict[str, str], state: SystemState, version: str
+    ) -> list[tuple[str, ScanIssue]]:
+        """Findings for the whole object as (part, finding): each part on its own unless a
+        kind checks its parts together."""
+        return [
+            (part, f) for part, text in texts.items() for f in self.check(obj, part, text, state)
+        ]
+
     def dependencies(self, obj: RepoObject, text: str) -> list[NameUse]:
         """Names of the objects ``text`` builds on (activation checks and orders by them);
         kinds without dependencies of interest name none."""

@@ -1,0 +1,1 @@
+"""Semantic checks of the emulator's syntax check (see semantic.py)."""
