@@ -16,6 +16,7 @@ READ_VERSION = "adt/readVersion"
 ACTIVATE_COMMAND = "adt.activate"
 CHECK_COMMAND = "adt.check"
 BASE_VERSION = "adt/baseVersion"  # notification to the editor
+AGENT_EDIT_REFUSED = "adt/agentEditRefused"  # notification to the editor
 RUN_UNIT_TESTS_COMMAND = "adt.runUnitTests"
 RUN_ATC_COMMAND = "adt.runAtc"
 CREATE_OBJECT_COMMAND = "adt.createObject"

@@ -15,6 +15,8 @@ const SEARCH_OBJECTS = 'adt/searchObjects';
 const DOCUMENT_STATE = 'adt/documentState';
 /** Notification: the server version a document is based on changed, or was activated. */
 const BASE_VERSION = 'adt/baseVersion';
+/** Notification: an agent's write to an open document was refused for its unsaved edits. */
+const AGENT_EDIT_REFUSED = 'adt/agentEditRefused';
 const EXECUTE_COMMAND = 'workspace/executeCommand';
 const WORKSPACE_SYMBOL = 'workspace/symbol';
 const DID_CHANGE_CONFIGURATION = 'workspace/didChangeConfiguration';
@@ -178,6 +180,7 @@ module.exports = {
   SEARCH_OBJECTS,
   DOCUMENT_STATE,
   BASE_VERSION,
+  AGENT_EDIT_REFUSED,
   EXECUTE_COMMAND,
   WORKSPACE_SYMBOL,
   DID_CHANGE_CONFIGURATION,

@@ -328,6 +328,17 @@ function nameObjects(text) {
 }
 
 /**
+ * The warning for `adt/agentEditRefused`: an agent's change to an open document was not
+ * written because of its unsaved edits. Undefined for a notification without a message.
+ * @param {unknown} params
+ * @returns {string | undefined}
+ */
+function agentRefusalMessage(params) {
+  const message = /** @type {{message?: unknown} | null | undefined} */ (params)?.message;
+  return typeof message === 'string' && message ? nameObjects(message) : undefined;
+}
+
+/**
  * What to tell after checking a newly typed password with a first request to its system.
  * @param {string} system the system's name
  * @param {unknown} error the request's failure, undefined when it worked
@@ -395,6 +406,7 @@ function plural(count, noun) {
 
 module.exports = {
   CONFLICT_CHOICES,
+  agentRefusalMessage,
   saveOutcome,
   resolveOutcome,
   activationOutcome,

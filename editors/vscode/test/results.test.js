@@ -6,6 +6,7 @@ const { describe, it } = require('node:test');
 const {
   CONFLICT_CHOICES,
   activationOutcome,
+  agentRefusalMessage,
   candidateChoice,
   errorMessage,
   fileErrorKind,
@@ -345,5 +346,20 @@ describe('logonOutcome', () => {
       /^Could not check the logon to A4H: logon failed \(NETWORK_ERROR 4017\)/,
     );
     assert.match(outcome.message, /not stored\.$/);
+  });
+});
+
+describe('agentRefusalMessage', () => {
+  it("names the object of the server's adt/agentEditRefused", () => {
+    const uri = 'adt://A4H/sap/bc/adt/programs/programs/zdemo_report/source/main';
+    assert.equal(
+      agentRefusalMessage({
+        uri,
+        message: `An agent's change to ${uri} was not written: it changes lines you are editing.`,
+      }),
+      "An agent's change to ZDEMO_REPORT was not written: it changes lines you are editing.",
+    );
+    assert.equal(agentRefusalMessage({ uri }), undefined);
+    assert.equal(agentRefusalMessage(null), undefined);
   });
 });
