@@ -47,10 +47,13 @@ class ServerConnection {
   /**
    * @param {vscode.SecretStorage} secrets
    * @param {vscode.OutputChannel} output
+   * @param {import('./restoring').Restoring} [restoring] hands each newly started server the
+   *   bases of the documents it opens
    */
-  constructor(secrets, output) {
+  constructor(secrets, output, restoring) {
     this.secrets = secrets;
     this.output = output;
+    this.restoring = restoring;
     /** Fires when the server started or stopped. */
     this.onDidChangeState = this.#changed.event;
     /** Fires when a document's server version moved or was activated (`adt/baseVersion`). */
@@ -174,18 +177,31 @@ class ServerConnection {
           '("ABAP: Restart Language Server").',
       );
     }
+    const restoring = this.restoring;
     const client = new LanguageClient(
       SECTION, // the client's id: it reads abapAdt.trace.server
       'ABAP ADT',
       commandLine,
       {
         documentSelector: [{ scheme: SCHEME }],
-        initializationOptions: options,
+        // called at every start of the server process, also the client's own restart after a
+        // crash: documents it opens from then on get their bases back (restoring.js)
+        initializationOptions: () => {
+          restoring?.bases.nextGeneration();
+          return options;
+        },
         outputChannel: languageClientChannel(this.output),
         uriConverters,
-        middleware: silenceClientSymbols, // symbols.js answers Ctrl+T
+        middleware: {
+          ...silenceClientSymbols, // symbols.js answers Ctrl+T
+          didOpen: (document, next) =>
+            restoring ? restoring.didOpen(document, next) : next(document),
+        },
       },
     );
+    if (restoring) {
+      restoring.send = (method, params) => client.sendRequest(method, params);
+    }
     nameObjectsInServerMessages(client);
     client.onNotification(BASE_VERSION, (params) => this.#based.fire(params));
     client.onDidChangeState(({ newState }) => {

@@ -9,6 +9,8 @@
 const READ_DOCUMENT = 'adt/readDocument';
 const SAVE_DOCUMENT = 'adt/saveDocument';
 const RESOLVE_CONFLICT = 'adt/resolveConflict';
+/** After didOpen in a newly started server (and after a revert): the document's base. */
+const RESTORE_DOCUMENT = 'adt/restoreDocument';
 const OPEN_OBJECT = 'adt/openObject';
 const OBJECT_STRUCTURE = 'adt/objectStructure';
 const SEARCH_OBJECTS = 'adt/searchObjects';
@@ -73,6 +75,16 @@ const INVALID_PARAMS = -32602;
  * @property {AdtError} [conflict] with `status: 'conflict'`
  * @property {AdtError | {error: string, code: number}} [error] with `status: 'error'`
  * @property {Array<[number, number]>} [conflicts] with `status: 'mergeConflicts'`
+ */
+
+/**
+ * `adt/restoreDocument`: whether the server's version is still the document's base.
+ * @typedef {object} RestoreResult
+ * @property {string} uri
+ * @property {'current' | 'changed' | 'baseUnknown'} status
+ * @property {string} token the server's current version
+ * @property {string | null} [changedBy]
+ * @property {number | null} [changedAt]
  */
 
 /**
@@ -175,6 +187,7 @@ module.exports = {
   READ_DOCUMENT,
   SAVE_DOCUMENT,
   RESOLVE_CONFLICT,
+  RESTORE_DOCUMENT,
   OPEN_OBJECT,
   OBJECT_STRUCTURE,
   SEARCH_OBJECTS,

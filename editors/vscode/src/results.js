@@ -14,6 +14,7 @@ const { objectLabel } = require('./uris');
 /** @typedef {import('./protocol').SearchHit} SearchHit */
 /** @typedef {import('./protocol').ActivationResult} ActivationResult */
 /** @typedef {import('./protocol').ObjectStructure} ObjectStructure */
+/** @typedef {import('./protocol').RestoreResult} RestoreResult */
 
 /** V2 error codes that mean "there is no such source". */
 const NOT_FOUND_CODES = new Set([4007, 4008, 4011, 4018]);
@@ -328,6 +329,35 @@ function nameObjects(text) {
 }
 
 /**
+ * What to tell after a restarted server took a document's base back (`adt/restoreDocument`):
+ * nothing when the source is as the editor read it, else that it changed meanwhile and what
+ * the next save does.
+ * @param {RestoreResult} result
+ * @param {string} label
+ * @param {{dirty: boolean}} editor
+ * @returns {string | undefined}
+ */
+function restoreOutcome(result, label, editor) {
+  const who = result.changedBy ? ` by ${result.changedBy}` : '';
+  switch (result.status) {
+    case 'changed':
+      return editor.dirty
+        ? `${label} was changed on the server${who} since you started editing it. Your ` +
+            'unsaved edits are kept; saving asks whether to reload theirs, overwrite or merge.'
+        : `${label} was changed on the server${who}; the editor still shows the version ` +
+            'before. Revert it ("File: Revert File") to see the current one.';
+    case 'baseUnknown':
+      return editor.dirty
+        ? `${label}: the version your unsaved edits started from is not known any more, and ` +
+            'the server has another one now. Saving asks how to combine them; a merge marks ' +
+            'every difference.'
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
  * The warning for `adt/agentEditRefused`: an agent's change to an open document was not
  * written because of its unsaved edits. Undefined for a notification without a message.
  * @param {unknown} params
@@ -407,6 +437,7 @@ function plural(count, noun) {
 module.exports = {
   CONFLICT_CHOICES,
   agentRefusalMessage,
+  restoreOutcome,
   saveOutcome,
   resolveOutcome,
   activationOutcome,

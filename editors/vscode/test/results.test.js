@@ -7,6 +7,7 @@ const {
   CONFLICT_CHOICES,
   activationOutcome,
   agentRefusalMessage,
+  restoreOutcome,
   candidateChoice,
   errorMessage,
   fileErrorKind,
@@ -361,5 +362,27 @@ describe('agentRefusalMessage', () => {
     );
     assert.equal(agentRefusalMessage({ uri }), undefined);
     assert.equal(agentRefusalMessage(null), undefined);
+  });
+});
+
+describe('restoreOutcome', () => {
+  const changed = { uri: 'u', status: 'changed', token: 't', changedBy: 'COLLEAGUE' };
+  it('says nothing when the source is as the editor read it', () => {
+    const current = /** @type {const} */ ({ uri: 'u', status: 'current', token: 't' });
+    assert.equal(restoreOutcome(current, 'ZDEMO', { dirty: true }), undefined);
+  });
+  it('tells who changed it meanwhile and what the save does', () => {
+    const message = restoreOutcome(/** @type {any} */ (changed), 'ZDEMO', { dirty: true });
+    assert.match(message ?? '', /^ZDEMO was changed on the server by COLLEAGUE since you/);
+    assert.match(message ?? '', /unsaved edits are kept; saving asks/);
+    const clean = restoreOutcome(/** @type {any} */ (changed), 'ZDEMO', { dirty: false });
+    assert.match(clean ?? '', /Revert File/);
+  });
+  it('warns when the base is not known any more', () => {
+    const unknown = { uri: 'u', status: 'baseUnknown', token: 't' };
+    assert.match(
+      restoreOutcome(/** @type {any} */ (unknown), 'ZDEMO', { dirty: true }) ?? '',
+      /a merge marks every difference/,
+    );
   });
 });
