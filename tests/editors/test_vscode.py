@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, client_capabilities
 from support.emulated import USERS
 from support.lsp_editor import EditorClient, make_editor_client
@@ -416,3 +418,64 @@ async def test_open_object_offers_no_package(vscode: EditorClient) -> None:
     assert [item["documentUri"] for item in offered] == [
         f"adt://{SYSTEM}/sap/bc/adt/oo/classes/%2fabc%2fcl_x/source/main"
     ]
+
+
+@needs_node
+async def test_a_system_that_went_down_is_said_in_the_users_words_quickly(
+    tmp_path: Path,
+) -> None:
+    """Issue 18: with the system down, opening failed after 9.5 s and saving after 29 s with
+    "GET …/search … ConnectError". Now the save fails after one round of retries (the system
+    may have been restarting), the next request at once, and both say what happened."""
+    emulator = Emulator(users=USERS)
+    client = make_editor_client()
+    env = {**os.environ, "ABAP_ADT_CONFIG": os.devnull, "ADT_URL": ""}
+    await client.start_io(sys.executable, "-m", "lsp_server", env=env)
+    try:
+        with emulator.serve_in_thread() as url:
+            settings = {
+                "systems": [{"name": SYSTEM, "url": url, "user": "DEVELOPER"}],
+                "pollInterval": 0,
+            }
+            start = _contract("options", {"settings": settings, "passwords": {SYSTEM: "developer"}})
+            await client.initialize_session(
+                types.InitializeParams(
+                    capabilities=client_capabilities("visual-studio-code"),
+                    initialization_options=start["options"],
+                )
+            )
+            uri = f"adt://{SYSTEM}/sap/bc/adt/programs/programs/zdemo_report/source/main"
+            await client.open(uri)
+            client.insert_line(uri, 0, "* typed while the system goes down")
+        # the emulator stopped: nothing listens on its port any more
+        began = time.monotonic()
+        saved = await client.save(uri)
+        save_seconds = time.monotonic() - began
+        began = time.monotonic()
+        with pytest.raises(JsonRpcException) as opened:
+            await client.request("adt/openObject", {"name": "ZDEMO_INCLUDE"})
+        open_seconds = time.monotonic() - began
+        said = _contract(
+            "failure",
+            {
+                "label": "ZDEMO_REPORT",
+                "saved": saved,
+                "error": {
+                    "code": opened.value.code,
+                    "message": opened.value.message,
+                    "data": opened.value.data,
+                },
+            },
+        )
+    finally:
+        await client.shutdown_session()
+    print(f"system down: the save failed after {save_seconds:.1f} s, the open {open_seconds:.1f} s")
+    assert saved["status"] == "error"
+    assert said["saved"]["message"].startswith(
+        f"Not saved: The ABAP system at {url} cannot be reached: nothing answers there."
+    )
+    assert said["error"].startswith(f"The ABAP system at {url} cannot be reached")
+    for message in (said["saved"]["message"], said["error"]):
+        assert "ConnectError" not in message and "GET " not in message
+    assert save_seconds < 10, "one round of retries (1 + 2 + 4 s), not one per request"
+    assert open_seconds < 2, "still down: refused at once"

@@ -10,6 +10,7 @@
  * them (URI round trip, labels, stat, save/resolve/activation outcomes, quick-pick items).
  * `logon`, `candidates`, `status`: the logon check's verdict on a request's failure, what
  * "Open Object" offers for the server's candidates, the status bar for `adt/documentState`.
+ * `failure`: the message of a failed request (`error`) or save (`saved`).
  */
 
 const { readFileSync } = require("node:fs");
@@ -66,13 +67,21 @@ function candidates(input) {
   return results.candidateChoice(input.name, input.opened.candidates);
 }
 
+/** @param {{label: string, error?: unknown, saved?: any}} input */
+function failure(input) {
+  return {
+    error: input.error === undefined ? undefined : results.errorMessage(input.error),
+    saved: input.saved === undefined ? undefined : results.saveOutcome(input.saved, input.label),
+  };
+}
+
 /** @param {{state: any}} input */
 function status(input) {
   const parts = parseAdtUri(input.state.uri);
   return statusText(input.state, parts ? objectLabel(parts.path) : "");
 }
 
-const modes = { options, understand, logon, candidates, status };
+const modes = { options, understand, logon, candidates, status, failure };
 const mode = /** @type {keyof typeof modes} */ (process.argv[2]);
 if (!(mode in modes)) {
   throw new Error(

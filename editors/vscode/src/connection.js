@@ -28,6 +28,7 @@ const {
   startFailure,
   userServerCommand,
 } = require('./settings');
+const { PROGRESS_DELAY_MS, requestTitle } = require('./requestTitles');
 const { silenceClientSymbols } = require('./symbols');
 const { SCHEME } = require('./uris');
 
@@ -92,7 +93,10 @@ class ServerConnection {
    */
   async request(method, params) {
     const client = await this.client();
-    return client.sendRequest(method, params);
+    /** @type {Promise<T>} */
+    const answer = client.sendRequest(method, params);
+    const title = requestTitle(method, params);
+    return title ? slowProgress(title, answer) : answer;
   }
 
   /** The configured systems that pass the checks (for pickers). */
@@ -266,6 +270,26 @@ class ServerConnection {
         : configuration.get(key),
     );
   }
+}
+
+/**
+ * Show a progress notification while `work` runs, once it took longer than a second (a slow
+ * or unreachable system): the user sees what is being waited for.
+ * @template T
+ * @param {string} title
+ * @param {Promise<T>} work
+ * @returns {Promise<T>}
+ */
+function slowProgress(title, work) {
+  const timer = setTimeout(() => {
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () =>
+      work.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+  }, PROGRESS_DELAY_MS);
+  return work.finally(() => clearTimeout(timer));
 }
 
 /**

@@ -315,8 +315,39 @@ function adtErrorText(adt) {
   if (adt.code === AUTH_FAILED) {
     return `${LOGON_REFUSED} (${adt.name ?? 'AUTH_FAILED'} ${adt.code})`;
   }
+  const unreachable = adt.code === NETWORK_ERROR ? unreachableText(adt.error) : undefined;
+  if (unreachable) {
+    return unreachable;
+  }
   return `${nameObjects(adt.error)} (${adt.name ?? 'error'} ${adt.code})`;
 }
+
+/**
+ * A network failure in the user's words: which system could not be reached and what that
+ * looked like, instead of `GET /sap/bc/adt/... failed: ConnectError: ...`.
+ * @param {string} error the client's message: `<METHOD> <path> on <url> failed: <kind>: ...`
+ * @returns {string | undefined} undefined for a message of another form
+ */
+function unreachableText(error) {
+  const match = /\bon (\S+) failed: (\w+)/.exec(error);
+  if (!match) {
+    return undefined;
+  }
+  const [, where, kind] = match;
+  const what = NETWORK_FAILURES.find(([pattern]) => pattern.test(kind))?.[1];
+  return (
+    `The ABAP system at ${where} cannot be reached: ${what}. Is it running, and is the URL ` +
+    'right? Nothing was changed; try again when it is back.'
+  );
+}
+
+/** How the HTTP client's failures look to a person, first match wins. */
+const NETWORK_FAILURES = /** @type {const} */ ([
+  [/^ConnectError$/, 'nothing answers there'],
+  [/^ConnectTimeout$/, 'the connection timed out'],
+  [/Timeout$/, 'it did not answer in time'],
+  [/./, 'the connection broke off'],
+]);
 
 /**
  * A message with its object URLs and document URIs replaced by object names:

@@ -386,3 +386,39 @@ describe('restoreOutcome', () => {
     );
   });
 });
+
+describe('a system that cannot be reached', () => {
+  it("is said in the user's words, not as the HTTP client's error", () => {
+    const error = {
+      code: -32001,
+      message: 'x',
+      data: {
+        error:
+          'GET /sap/bc/adt/repository/informationsystem/search on http://127.0.0.1:5000 ' +
+          'failed: ConnectError: All connection attempts failed',
+        code: 4017,
+        name: 'NETWORK_ERROR',
+      },
+    };
+    const message = errorMessage(error);
+    assert.equal(
+      message,
+      'The ABAP system at http://127.0.0.1:5000 cannot be reached: nothing answers there. Is ' +
+        'it running, and is the URL right? Nothing was changed; try again when it is back.',
+    );
+    assert.doesNotMatch(message, /GET|ConnectError|informationsystem/);
+    const slow = {
+      ...error,
+      data: { ...error.data, error: 'PUT /x on https://sap:443 failed: ReadTimeout: ' },
+    };
+    assert.match(
+      errorMessage(slow),
+      /at https:\/\/sap:443 cannot be reached: it did not answer in time/,
+    );
+    const saved = saveOutcome({ status: 'error', error: error.data }, 'ZDEMO');
+    assert.match(
+      saved.message,
+      /^Not saved: The ABAP system at http:\/\/127.0.0.1:5000 cannot be reached/,
+    );
+  });
+});
