@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from cachetools import TTLCache
+from cachetools import LRUCache, TTLCache
 
 from adt.source.errors import InvalidArgument
 from adt.text import split_lines
@@ -49,6 +49,13 @@ class OpenDocument:
     pending: tuple[int, str, str] | None = None
     pending_reached: asyncio.Event = field(default_factory=asyncio.Event)
     warned_token: str | None = None
+    # Set by ``adt/restoreDocument`` when the server's current version is not the base (the
+    # buffer was read before a restart and the source changed since): a save with nothing to
+    # send must not say "unchanged". ``base_unknown``: neither the editor nor this server
+    # knows the base's text, so the base lines are only a guess and a merge must not trust
+    # them. Both end when the base moves to a version read from the server.
+    behind: bool = False
+    base_unknown: bool = False
     # whether the source has an inactive version (saved, not activated); None: not known
     inactive: bool | None = None
     check_findings: list[Diagnostic] = field(default_factory=list)
@@ -72,6 +79,7 @@ class OpenDocument:
         moved = self.base_token is not None and token != self.base_token
         self.buffer.set_base(text)
         self.base_token = token
+        self.behind = self.base_unknown = False
         self.base_ready.set()
         if moved and self.on_rebase is not None:
             self.on_rebase(self)
@@ -90,6 +98,9 @@ class Documents:
         self._open: dict[str, OpenDocument] = {}
         # Reads waiting for their didOpen; a read that is never opened expires.
         self._loaded: TTLCache[str, tuple[SourceRead, bool | None]] = TTLCache(maxsize=64, ttl=120)
+        # The bases of documents closed lately, by token: a document reopened with unsaved
+        # edits (adt/restoreDocument) finds the text it was based on here.
+        self._closed_bases: LRUCache[str, str] = LRUCache(maxsize=16)
         self.on_rebase: Callable[[OpenDocument], None] | None = None
 
     def __iter__(self) -> Iterator[OpenDocument]:
@@ -162,7 +173,20 @@ class Documents:
         doc = self._open.pop(uri, None)
         if doc is not None:
             doc.cancel_debounce()
+            if doc.base_token is not None and not doc.base_unknown:
+                self._closed_bases[doc.base_token] = doc.buffer.base_text
         return doc
+
+    def known_base(self, token: str) -> str | None:
+        """The text of version ``token`` if this server still has it: the base of an open or
+        lately closed document, or a read waiting for its didOpen."""
+        for doc in self._open.values():
+            if doc.base_token == token and not doc.base_unknown:
+                return doc.buffer.base_text
+        for read, _ in self._loaded.values():
+            if read.token == token:
+                return read.content
+        return self._closed_bases.get(token)
 
     def close_all(self) -> None:
         for doc in self._open.values():

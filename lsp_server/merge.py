@@ -114,6 +114,25 @@ def merge(base: Sequence[str], ours: Sequence[Hunk], theirs: Sequence[Hunk]) -> 
     return MergeResult(tuple(merged), tuple(conflicts))
 
 
+def merge_without_base(ours: Sequence[str], theirs: Sequence[str]) -> MergeResult:
+    """Both versions when the base they came from is not known (a buffer restored after a
+    restart whose original text nobody kept): nothing tells whose change a difference is,
+    so every differing region becomes a conflict block holding both sides."""
+    ours, theirs = list(ours), list(theirs)
+    matcher = difflib.SequenceMatcher(None, theirs, ours, autojunk=False)
+    merged: list[str] = []
+    conflicts: list[Conflict] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            merged.extend(theirs[i1:i2])
+            continue
+        mine, other = tuple(ours[j1:j2]), tuple(theirs[i1:i2])
+        start = len(merged) + 1
+        merged.extend([OURS_MARK, *mine, SPLIT_MARK, *other, THEIRS_MARK])
+        conflicts.append(Conflict(start, len(merged), mine, other))
+    return MergeResult(tuple(merged), tuple(conflicts))
+
+
 def patches_between(base_text: str, target_text: str) -> list[Patch]:
     """Line patches turning ``base_text`` into ``target_text`` (for overwrite and merge)."""
     return [h.as_patch() for h in diff_hunks(split_lines(base_text), split_lines(target_text))]

@@ -8,6 +8,7 @@ import attrs
 READ_DOCUMENT = "adt/readDocument"
 SAVE_DOCUMENT = "adt/saveDocument"
 RESOLVE_CONFLICT = "adt/resolveConflict"
+RESTORE_DOCUMENT = "adt/restoreDocument"
 OPEN_OBJECT = "adt/openObject"
 OBJECT_STRUCTURE = "adt/objectStructure"
 SEARCH_OBJECTS = "adt/searchObjects"
@@ -32,6 +33,13 @@ class ReadDocumentParams:
 @attrs.define
 class SaveDocumentParams:
     uri: str
+
+
+@attrs.define
+class RestoreDocumentParams:
+    uri: str
+    base_token: str
+    base_text: str | None = None
 
 
 @attrs.define

@@ -63,6 +63,33 @@ class SaveResult:
         return data
 
 
+class RestoreStatus(enum.StrEnum):
+    CURRENT = "current"  # the server still has the version the editor read
+    CHANGED = "changed"  # somebody changed the source since; a save meets a conflict
+    BASE_UNKNOWN = "baseUnknown"  # changed, and the text the editor read is not known
+
+
+@dataclass(frozen=True)
+class RestoreResult:
+    """``adt/restoreDocument``: how the server's current version relates to the base the
+    editor restored."""
+
+    uri: str
+    status: RestoreStatus
+    token: str
+    changed_by: str | None
+    changed_at: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "uri": self.uri,
+            "status": str(self.status),
+            "token": self.token,
+            "changedBy": self.changed_by,
+            "changedAt": self.changed_at,
+        }
+
+
 @dataclass(frozen=True)
 class DocumentRead:
     """``adt/readDocument``: the text and token of a document, read from the server."""

@@ -29,6 +29,7 @@ from lsp_server.features.locks import EditLocks
 from lsp_server.features.objects import Objects
 from lsp_server.features.quality import Quality
 from lsp_server.features.remote import RemoteChanges
+from lsp_server.features.restoring import Restoring
 from lsp_server.features.saving import Saving
 from lsp_server.features.transports import TransportChoices
 from lsp_server.features.versions import Versions
@@ -46,6 +47,7 @@ class EditorWorkspace:
         self.saving = Saving(self.ctx, self.locks, self.diagnostics, self.transports)
         self.conflicts = Conflicts(self.ctx, self.saving, self.diagnostics)
         self.remote = RemoteChanges(self.ctx, self.locks)
+        self.restoring = Restoring(self.ctx)
         self.activation = Activation(self.ctx, self.locks, self.diagnostics)
         self.objects = Objects(self.ctx)
         self.agent_views = AgentViews(self.ctx, self.diagnostics)
@@ -63,6 +65,7 @@ class EditorWorkspace:
             self.saving,
             self.conflicts,
             self.remote,
+            self.restoring,
             self.activation,
             self.agent_views,
             self.base_versions,

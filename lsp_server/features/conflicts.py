@@ -14,7 +14,7 @@ from lsp_server.editor import Diagnostic, Severity
 from lsp_server.features import Feature
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.saving import Saving
-from lsp_server.merge import diff_hunks, merge, patches_between
+from lsp_server.merge import diff_hunks, merge, merge_without_base, patches_between
 from lsp_server.results import SaveResult, SaveStatus
 
 
@@ -113,8 +113,11 @@ class Conflicts(Feature):
         return SaveResult(SaveStatus.UNCHANGED, doc.uri, token=theirs.token)
 
     async def _merge(self, doc: OpenDocument, theirs: RemoteVersion) -> SaveResult:
-        lines = base_lines(doc)
-        result = merge(lines, doc.buffer.hunks(), diff_hunks(lines, split_lines(theirs.text)))
+        if doc.base_unknown:  # restored without its base text: mark, never guess
+            result = merge_without_base(doc.buffer.lines, split_lines(theirs.text))
+        else:
+            lines = base_lines(doc)
+            result = merge(lines, doc.buffer.hunks(), diff_hunks(lines, split_lines(theirs.text)))
         if not await self.ctx.documents.move_editor_to(
             doc, result.text, theirs.token, "merge", base=theirs.text
         ):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adt.source.errors import (
+    BackendError,
     LockRequired,
     SourceError,
     TransportInvalid,
@@ -13,6 +14,7 @@ from adt.source.errors import (
     VersionConflict,
 )
 from adt.source.lines import Patch
+from adt.source.token import same_content
 from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument, RemoteVersion
 from lsp_server.editor import Severity
@@ -48,8 +50,35 @@ class Saving(Feature):
             await self._locks.wait_for(doc.ref.object_url)  # save under an onEdit lock
             hunks = doc.buffer.hunks()
             if not hunks:
-                return SaveResult(SaveStatus.UNCHANGED, uri, token=doc.base_token)
+                return await self._nothing_to_send(doc)
             return await self.write(doc, doc.base_token, [h.as_patch() for h in hunks])
+
+    async def _nothing_to_send(self, doc: OpenDocument) -> SaveResult:
+        """The buffer equals its base. "Unchanged" only if the server still has that version
+        (one fresh read); a buffer behind the server (changed meanwhile, or restored after a
+        restart) follows it, as a clean document does when polling sees a change."""
+        current = await self.ctx.service_for(doc.ref).get_source_v2(
+            doc.ref.object_url, include_type=doc.ref.include_type, fresh=True
+        )
+        if doc.base_token is not None and same_content(current.token, doc.base_token):
+            if doc.behind or doc.base_unknown:
+                doc.adopt_base(current.content, current.token)
+            return SaveResult(SaveStatus.UNCHANGED, doc.uri, token=doc.base_token)
+        if not await self.ctx.documents.move_editor_to(
+            doc, current.content, current.token, "abap-adt: changed on the server"
+        ):
+            error = BackendError(
+                f"{doc.uri} was changed on the server, and the editor did not show the new "
+                "version (the buffer changed meanwhile); nothing was lost: save again"
+            )
+            return SaveResult(SaveStatus.ERROR, doc.uri, error=error)
+        return SaveResult(
+            SaveStatus.RELOADED,
+            doc.uri,
+            token=current.token,
+            changed_at=current.changed_at,
+            changed_by=current.changed_by,
+        )
 
     async def write(self, doc: OpenDocument, token: str | None, patches: list[Patch]) -> SaveResult:
         """Patch the server's source (under ``doc.save_lock``); on success the saved text

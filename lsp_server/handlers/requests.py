@@ -64,6 +64,13 @@ def register(server: AdtLanguageServer) -> None:
     async def resolve_conflict(ls: AdtLanguageServer, params: rq.ResolveConflictParams) -> Any:
         return (await ls.adt.conflicts.resolve(params.uri, params.choice)).to_dict()
 
+    @server.feature(rq.RESTORE_DOCUMENT)
+    @typed(rq.RestoreDocumentParams)
+    @rpc_errors
+    async def restore_document(ls: AdtLanguageServer, params: rq.RestoreDocumentParams) -> Any:
+        restored = await ls.adt.restoring.restore(params.uri, params.base_token, params.base_text)
+        return restored.to_dict()
+
     @server.feature(rq.OPEN_OBJECT)
     @typed(rq.OpenObjectParams)
     @rpc_errors

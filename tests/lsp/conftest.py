@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 import pytest_lsp
@@ -27,25 +27,21 @@ def lsp_options(request: pytest.FixtureRequest) -> dict[str, object]:
     return dict(getattr(request, "param", {}))
 
 
-@pytest_lsp.fixture(
-    params=PRESETS,
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "lsp_server"],
-        client_factory=make_editor_client,
-        server_env={
-            **os.environ,
-            "ABAP_ADT_CONFIG": os.devnull,
-            "ADT_URL": "",
-            "ABAP_ADT_RUNTIME_DIR": scratch("e2e"),
-        },
-    ),
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "lsp_server"],
+    client_factory=make_editor_client,
+    server_env={
+        **os.environ,
+        "ABAP_ADT_CONFIG": os.devnull,
+        "ADT_URL": "",
+        "ABAP_ADT_RUNTIME_DIR": scratch("e2e"),
+    },
 )
-async def client(
-    lsp_client: EditorClient,
-    request: pytest.FixtureRequest,
-    emulator_url: str,
-    lsp_options: dict[str, object],
-) -> AsyncIterator[None]:
+
+
+async def _initialize(
+    lsp_client: EditorClient, preset: str, emulator_url: str, lsp_options: dict[str, object]
+) -> None:
     options = {
         "systems": [
             {"name": SYSTEM, "url": emulator_url, "user": "DEVELOPER", "password": "developer"}
@@ -56,10 +52,42 @@ async def client(
     }
     result = await lsp_client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities(request.param), initialization_options=options
+            capabilities=client_capabilities(preset), initialization_options=options
         )
     )
     lsp_client.encoding = encoding_name(result.capabilities.position_encoding)
     lsp_client.server_capabilities = result.capabilities
+
+
+@pytest_lsp.fixture(params=PRESETS, config=SERVER)
+async def client(
+    lsp_client: EditorClient,
+    request: pytest.FixtureRequest,
+    emulator_url: str,
+    lsp_options: dict[str, object],
+) -> AsyncIterator[None]:
+    await _initialize(lsp_client, request.param, emulator_url, lsp_options)
     yield
     await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+async def new_server(
+    request: pytest.FixtureRequest, emulator_url: str, lsp_options: dict[str, object]
+) -> AsyncIterator[Callable[[], Awaitable[EditorClient]]]:
+    """Start another server process with another editor client of the same kind as
+    ``client`` (the editor after a restart of its language server)."""
+    preset = next(p for p in PRESETS if p in request.node.callspec.id)
+    started: list[EditorClient] = []
+
+    async def start() -> EditorClient:
+        fresh = await SERVER.start()
+        assert isinstance(fresh, EditorClient)
+        started.append(fresh)
+        await _initialize(fresh, preset, emulator_url, lsp_options)
+        return fresh
+
+    yield start
+    for fresh in started:
+        await fresh.shutdown_session()
+        await fresh.stop()
