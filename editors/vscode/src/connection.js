@@ -59,6 +59,13 @@ class ServerConnection {
     this.onDidChangeState = this.#changed.event;
     /** Fires when a document's server version moved or was activated (`adt/baseVersion`). */
     this.onDidChangeBase = this.#based.event;
+    this.#learnSystems();
+  }
+
+  /** The configured systems' names: how the server spells them, and whether tab titles
+   * must name them (several systems). */
+  #learnSystems() {
+    systemNames.configure(this.systems().map((system) => system.name));
   }
 
   /** Whether the server is up, so that the language client answers standard requests. */
@@ -135,6 +142,9 @@ class ServerConnection {
    * @param {vscode.ConfigurationChangeEvent} event
    */
   async configurationChanged(event) {
+    if (event.affectsConfiguration(`${SECTION}.systems`)) {
+      this.#learnSystems();
+    }
     if (!this.#client || !event.affectsConfiguration(SECTION)) {
       return;
     }
@@ -172,7 +182,7 @@ class ServerConnection {
     for (const warning of command.warning ? [command.warning, ...warnings] : warnings) {
       void vscode.window.showWarningMessage(warning);
     }
-    systems.forEach((system) => systemNames.learn(system.name));
+    systemNames.configure(systems.map((system) => system.name));
     const { passwords, typed } = await collectPasswords(systems, this.secrets, askPassword);
     const { options, withoutPassword } = initializationOptions(settings, systems, passwords);
     if (withoutPassword.length) {
