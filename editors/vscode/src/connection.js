@@ -43,6 +43,12 @@ class ServerConnection {
   /** Whether a started client is running (its own providers are registered). */
   #running = false;
   #changed = new vscode.EventEmitter();
+  /**
+   * The refused logon of this start, as told to the user; undefined when none.
+   * @type {string | undefined}
+   */
+  #refusal;
+  #offering = false;
   #based = new vscode.EventEmitter();
 
   /**
@@ -255,21 +261,47 @@ class ServerConnection {
       const outcome = logonOutcome(system.name, failure);
       const password = passwords.get(system.name);
       if (outcome.verdict === 'accepted' && password) {
+        this.#refusal = undefined;
         await storeAccepted(this.secrets, system, password);
       } else if (outcome.verdict === 'refused') {
-        void this.#offerRetyping(outcome.message);
+        this.#refusal = outcome.message;
+        void this.#offerRetyping();
       } else if (outcome.verdict === 'unknown') {
         void vscode.window.showWarningMessage(outcome.message);
       }
     }
   }
 
-  /** @param {string} message */
-  async #offerRetyping(message) {
-    const again = 'Enter Password';
-    if ((await vscode.window.showErrorMessage(message, again)) === again) {
-      await this.restart();
+  /**
+   * A request failed because the system refused the logon: when that is the password typed
+   * at this start, the offer to type it again says so (once: a command failing for the same
+   * reason adds no second message). False when nothing is known of it.
+   * @returns {boolean}
+   */
+  logonRefused() {
+    if (this.#refusal === undefined) {
+      return false;
     }
+    void this.#offerRetyping();
+    return true;
+  }
+
+  /** One notification at a time: "… refused the logon … Enter it again?" [Enter Password]. */
+  async #offerRetyping() {
+    if (this.#offering || this.#refusal === undefined) {
+      return;
+    }
+    this.#offering = true;
+    const again = 'Enter Password';
+    try {
+      if ((await vscode.window.showErrorMessage(this.#refusal, again)) !== again) {
+        return;
+      }
+    } finally {
+      this.#offering = false;
+    }
+    this.#refusal = undefined;
+    await this.restart();
   }
 
   #settings() {

@@ -34,6 +34,7 @@ function activate(context) {
   const onResource = (run) =>
     commands.guarded((/** @type {unknown} */ resource) => run(server, resource));
   connection = server;
+  commands.onLogonRefused(() => server.logonRefused());
   context.subscriptions.push(
     output,
     restoring,

@@ -168,6 +168,15 @@ function errorMessage(error) {
 }
 
 /**
+ * Whether a request failed because the system refused the logon (wrong user or password).
+ * @param {unknown} error
+ * @returns {boolean}
+ */
+function isLogonRefused(error) {
+  return adtErrorOf(/** @type {RpcErrorLike} */ (error ?? {}))?.code === AUTH_FAILED;
+}
+
+/**
  * Which `FileSystemError` a failed read or save becomes.
  * @param {unknown} error
  * @returns {'notFound' | 'noPermissions' | 'unavailable' | 'other'}
@@ -474,6 +483,7 @@ module.exports = {
   activationOutcome,
   errorMessage,
   fileErrorKind,
+  isLogonRefused,
   searchItems,
   candidateChoice,
   includeItems,
