@@ -153,7 +153,7 @@ def editor(tools: Tools, shots: Path) -> Iterator[Editor]:
                 page.goto(url)
                 page.locator(".monaco-workbench").wait_for(timeout=90_000)
                 page.locator(".statusbar").wait_for()
-                editor = Editor(Workbench(page, shots), emulator, state, url)
+                editor = Editor(Workbench(page, shots), emulator, state, url, process.pid)
                 editor.wait_for_activation(set())  # the extension host starts after the page
                 yield editor
                 browser.close()

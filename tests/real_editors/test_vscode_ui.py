@@ -9,7 +9,9 @@ screenshot in artifacts/screenshots."""
 from __future__ import annotations
 
 import functools
+import os
 import re
+import signal
 import time
 
 import pytest
@@ -407,6 +409,62 @@ def test_auto_save_switched_on_for_abap_is_explained(editor: Editor) -> None:
     ui.shot("auto-save-advice")
     ui.click_in_notification(r"Auto save is on", "Keep Auto Save")
     editor.workspace_settings(**{"[abap]": {"files.autoSave": "off"}})
+
+
+def test_a_colleagues_change_during_a_crash_is_not_overwritten(editor: Editor) -> None:
+    """Issue 18, N1: type, a colleague changes another line, the language server is killed;
+    the restarted server gets the version the edits started from, so the save asks and
+    Merge keeps both lines (it used to save over the colleague's line)."""
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.open_tab("ZDEMO_REPORT")
+    ui.type_at_top("* mine, typed before the crash\n")
+    stored = (editor.emulator.source(REPORT) or "").rstrip("\n")
+    editor.emulator.write_as("COLLEAGUE", REPORT, f"{stored}\n* COLLEAGUE, during the crash\n")
+    theirs = editor.emulator.source(REPORT)
+    [server] = editor.language_servers()
+    os.kill(server, signal.SIGKILL)
+    ui.until(lambda: editor.language_servers() not in ([], [server]), "the server to restart")
+    told = ui.notification(r"^ZDEMO_REPORT was changed on the server by COLLEAGUE since you")
+    assert "unsaved edits are kept" in told
+    assert ui.tab_is_dirty("ZDEMO_REPORT")
+    ui.shot("restarted-with-colleague-change")
+    ui.clear_notifications()
+    ui.save()
+    ui.notification(r"^ZDEMO_REPORT was changed on the server by COLLEAGUE")
+    assert editor.emulator.source(REPORT) == theirs, "nothing written over their line"
+    ui.click_in_notification(r"ZDEMO_REPORT was changed on the server", "Merge")
+    ui.until(
+        lambda: (editor.emulator.source(REPORT) or "").startswith("* mine, typed before"),
+        "the merged source in the emulator",
+    )
+    merged = editor.emulator.source(REPORT) or ""
+    assert merged.rstrip("\n").endswith("* COLLEAGUE, during the crash"), "their line is kept"
+    ui.save()  # clears VS Code's dirty mark
+    ui.until(lambda: not ui.tab_is_dirty("ZDEMO_REPORT"), "a clean tab after the merge")
+    assert editor.emulator.source(REPORT) == merged
+    ui.shot("merged-after-crash")
+
+
+def test_revert_then_save_writes_on_the_version_read_again(editor: Editor) -> None:
+    """Issue 18: after "File: Revert File" a save said "read this source first"; the revert
+    reads the source again, and the save is checked against that version."""
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.open_tab("ZDEMO_REPORT")
+    ui.type_at_top("* to be reverted\n")
+    stored = (editor.emulator.source(REPORT) or "").rstrip("\n")
+    editor.emulator.write_as("COLLEAGUE", REPORT, f"{stored}\n* COLLEAGUE, before the revert\n")
+    theirs = editor.emulator.source(REPORT) or ""
+    ui.run("File: Revert File")
+    ui.until(lambda: not ui.tab_is_dirty("ZDEMO_REPORT"), "the reverted, clean tab")
+    ui.until(lambda: "* to be reverted" not in ui.editor_lines(), "the typed line gone")
+    ui.type_at_top("* typed after the revert\n")
+    ui.save()
+    ui.until(lambda: not ui.tab_is_dirty("ZDEMO_REPORT"), "the save after the revert")
+    assert editor.emulator.source(REPORT) == "* typed after the revert\n" + theirs
+    assert not [text for text in ui.notifications() if "read this source" in text]
+    ui.shot("revert-then-save")
 
 
 def test_a_restart_is_logged_as_a_normal_stop(editor: Editor) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import time
 from collections.abc import Callable
@@ -225,6 +226,23 @@ class Editor:
     emulator: Emulator
     state: Path  # code-server's user data directory
     url: str  # the workbench in the browser
+    session: int  # code-server's process group and session: everything it started
+
+    def language_servers(self) -> list[int]:
+        """The process ids of the language servers this code-server started."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                command = (entry / "cmdline").read_bytes().split(b"\0")
+                if os.getsid(int(entry.name)) != self.session:
+                    continue
+            except OSError:
+                continue  # ended meanwhile
+            if any(part.endswith(b"/abap-adt") for part in command) and b"lsp" in command:
+                found.append(int(entry.name))
+        return found
 
     def wait_for_activation(self, known: set[Path], timeout: float = 120.0) -> Path:
         """Wait until a window's extension host that is not among ``known`` has activated the
