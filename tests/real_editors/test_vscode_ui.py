@@ -479,12 +479,18 @@ def test_revert_then_save_writes_on_the_version_read_again(editor: Editor) -> No
 def test_a_restart_is_logged_as_a_normal_stop(editor: Editor) -> None:
     ui = editor.workbench
     ui.clear_notifications()
+    ui.open_tab("ZDEMO_REPORT")
+    ui.type_at_top("* kept across the restart\n")
+    start = len(editor.output_log())  # the crash of the step before is logged as one
     ui.run("ABAP: Restart Language Server")
     ui.notification(r"The ABAP language server was restarted")
-    log = editor.output_log()
+    assert ui.tab_is_dirty("ZDEMO_REPORT") and "* kept across the restart" in ui.editor_lines()
+    ui.until(lambda: "[restore]" in editor.output_log()[start:], "the restored document")
+    log = editor.output_log()[start:]
     assert "stopped normally (exit code 0)" in log
     assert not re.search(r"\[Error[^\]]*\] Server process exited", log), log[-3000:]
     ui.shot("restarted")
+    ui.undo_until_clean("ZDEMO_REPORT")
 
 
 def test_ctrl_t_finds_objects_in_a_new_window_before_anything_is_open(editor: Editor) -> None:
