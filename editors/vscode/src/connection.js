@@ -9,13 +9,13 @@
  */
 
 const vscode = require('vscode');
-const { LanguageClient, State } = require('vscode-languageclient/node');
+const { CloseAction, ErrorAction, LanguageClient, State } = require('vscode-languageclient/node');
 const { systemNames, uriConverters } = require('./editorUris');
 const { languageClientChannel } = require('./output');
 const { nameObjectsInServerMessages } = require('./serverMessages');
 const { collectPasswords, secretKey, storeAccepted } = require('./passwords');
 const { BASE_VERSION, DID_CHANGE_CONFIGURATION, SEARCH_OBJECTS } = require('./protocol');
-const { logonOutcome } = require('./results');
+const { logonOutcome, restartAfterCrash } = require('./results');
 const {
   SECTION,
   SERVER_SECTION,
@@ -212,6 +212,7 @@ class ServerConnection {
         },
         outputChannel: languageClientChannel(this.output),
         uriConverters,
+        errorHandler: crashHandler(),
         middleware: {
           ...silenceClientSymbols, // symbols.js answers Ctrl+T
           didOpen: (document, next) =>
@@ -312,6 +313,28 @@ class ServerConnection {
         : configuration.get(key),
     );
   }
+}
+
+/**
+ * What to do when the server process ends unasked (a crash, `kill -9`): start it again, and
+ * its documents get their bases back (restoring.js). The language client's own handler gave
+ * up at once when writing to the dead process failed before it noticed the end; here an
+ * error on the connection never decides, only the end does, and the server is started again
+ * unless it ended five times within three minutes.
+ * @returns {import('vscode-languageclient').ErrorHandler}
+ */
+function crashHandler() {
+  /** @type {number[]} */
+  const ends = [];
+  return {
+    error: () => ({ action: ErrorAction.Continue }),
+    closed: () => {
+      const verdict = restartAfterCrash(ends, Date.now());
+      return verdict.restart
+        ? { action: CloseAction.Restart }
+        : { action: CloseAction.DoNotRestart, message: verdict.message };
+    },
+  };
 }
 
 /**

@@ -397,6 +397,34 @@ function restoreOutcome(result, label, editor) {
   }
 }
 
+/** Unexpected ends of the server within this long that stop restarting it. */
+const CRASH_WINDOW_MS = 3 * 60 * 1000;
+const MAX_CRASHES = 5;
+
+/**
+ * Whether to start the server again after it ended unasked (a crash): yes, unless that
+ * happened {@link MAX_CRASHES} times within three minutes.
+ * @param {number[]} ends the times of earlier ends (updated)
+ * @param {number} now
+ * @returns {{restart: true} | {restart: false, message: string}}
+ */
+function restartAfterCrash(ends, now) {
+  ends.push(now);
+  while (ends.length && now - ends[0] > CRASH_WINDOW_MS) {
+    ends.shift();
+  }
+  if (ends.length < MAX_CRASHES) {
+    return { restart: true };
+  }
+  return {
+    restart: false,
+    message:
+      `The ABAP language server stopped unexpectedly ${ends.length} times within 3 minutes, ` +
+      'so it is not started again (see the "ABAP ADT" output). Your unsaved edits stay in the ' +
+      'editor; run "ABAP: Restart Language Server" to start it.',
+  };
+}
+
 /**
  * The warning for `adt/agentEditRefused`: an agent's change to an open document was not
  * written because of its unsaved edits. Undefined for a notification without a message.
@@ -478,6 +506,7 @@ module.exports = {
   CONFLICT_CHOICES,
   agentRefusalMessage,
   restoreOutcome,
+  restartAfterCrash,
   saveOutcome,
   resolveOutcome,
   activationOutcome,

@@ -8,6 +8,7 @@ const {
   activationOutcome,
   agentRefusalMessage,
   restoreOutcome,
+  restartAfterCrash,
   candidateChoice,
   errorMessage,
   fileErrorKind,
@@ -420,5 +421,21 @@ describe('a system that cannot be reached', () => {
       saved.message,
       /^Not saved: The ABAP system at http:\/\/127.0.0.1:5000 cannot be reached/,
     );
+  });
+});
+
+describe('restartAfterCrash', () => {
+  it('starts a crashed server again, unless it crashed five times within three minutes', () => {
+    /** @type {number[]} */
+    const ends = [];
+    for (let minute = 0; minute < 4; minute += 1) {
+      assert.deepEqual(restartAfterCrash(ends, minute * 1000), { restart: true });
+    }
+    const fifth = restartAfterCrash(ends, 5000);
+    assert.equal(fifth.restart, false);
+    assert.match(/** @type {{message: string}} */ (fifth).message, /unsaved edits stay/);
+    assert.deepEqual(restartAfterCrash([], 0), { restart: true });
+    const spread = [0, 60_000, 120_000, 170_000];
+    assert.deepEqual(restartAfterCrash(spread, 240_000), { restart: true }, 'older ones expire');
   });
 });
