@@ -506,7 +506,11 @@ def test_ctrl_t_finds_objects_in_a_new_window_before_anything_is_open(editor: Ed
         box = window.quick_input().locator(".quick-input-box input")
         box.type("ZCL_DEMO_GREE")
         row = page.locator(".quick-input-list .monaco-list-row").filter(has_text="ZCL_DEMO_GREETER")
-        window.until(lambda: row.count(), "ZCL_DEMO_GREETER among the workspace symbols")
+        # the first query starts this window's language server (initialize alone took 8 s
+        # on a loaded machine): wait for the row itself, longer than a step usually takes
+        window.until(
+            lambda: row.count(), "ZCL_DEMO_GREETER among the workspace symbols", timeout=120
+        )
         window.shot("ctrl-t-new-window")
         box.press("Enter")
         window.wait_for_tab("ZCL_DEMO_GREETER")
