@@ -56,9 +56,10 @@ class AuthGuard:
     def check(self) -> None:
         if self.failed_status is not None:
             raise AuthenticationError(
-                "logon failed earlier with these credentials; not trying again, because "
-                "repeated failed logons lock the SAP user. Fix the user or password and "
-                "create a new client."
+                "logon failed earlier with this user and password; not trying again, "
+                "because repeated failed logons lock the SAP user. Correct the user or "
+                "password in the system's settings, then restart the language server or "
+                "the MCP bridge: it logs on again then."
             )
 
 

@@ -56,6 +56,9 @@ class OpenDocument:
     # them. Both end when the base moves to a version read from the server.
     behind: bool = False
     base_unknown: bool = False
+    # why the last adt/restoreDocument failed: until one succeeds, saving is refused (the
+    # base may be the current server version, against which a save could revert a change)
+    restore_failed: str | None = None
     # whether the source has an inactive version (saved, not activated); None: not known
     inactive: bool | None = None
     check_findings: list[Diagnostic] = field(default_factory=list)

@@ -52,7 +52,7 @@ class EditorWorkspace:
         self.objects = Objects(self.ctx)
         self.agent_views = AgentViews(self.ctx, self.diagnostics)
         self.base_versions = BaseVersions(self.ctx)
-        self.documents.on_rebase = self.base_versions.rebased
+        self.documents.on_rebase = self._rebased
         self.intelligence = CodeIntelligence(self.ctx)
         self.formatting = Formatting(self.ctx)
         self.quality = Quality(self.ctx, self.diagnostics)
@@ -109,6 +109,11 @@ class EditorWorkspace:
         old, self.ctx.settings = self.ctx.settings, settings
         for feature in self.features:
             feature.settings_changed(old)
+
+    def _rebased(self, doc: OpenDocument) -> None:
+        """A document's base moved to another version, or was activated."""
+        self.base_versions.rebased(doc)
+        self.diagnostics.outdate_reports(doc)
 
     # --- requests that combine features ---------------------------------------------------
 

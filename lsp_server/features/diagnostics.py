@@ -29,12 +29,15 @@ class Diagnostics(Feature):
         # (source, system, object URL, *part) → document URI → what that run reported there;
         # a part is what a narrower run covers (ABAP Unit: a test class, a test method)
         self._reports: dict[tuple[str, ...], dict[str, list[Diagnostic]]] = {}
+        # document URI → the base token of the document when a run last reported in it
+        self._reported_at: dict[str, str | None] = {}
 
     def document_opened(self, doc: OpenDocument) -> None:
         if self._reported(doc.uri):
             self.republish(doc)
 
     def document_closed(self, doc: OpenDocument) -> None:
+        self._reported_at.pop(doc.uri, None)
         for report in self._reports.values():
             report.pop(doc.uri, None)
         self.ctx.editor.publish(doc.uri, [])
@@ -59,15 +62,32 @@ class Diagnostics(Feature):
         prefix = (source, system, object_url, *within)
         dropped = [key for key in self._reports if key[: len(prefix)] == prefix]
         touched = {uri for key in dropped for uri in self._reports.pop(key)}
+        reported: set[str] = set()
         for part, by_uri in parts.items():
             self._reports[(source, system, object_url, *part)] = by_uri
-            touched |= set(by_uri)
-        for uri in sorted(touched):
+            reported |= set(by_uri)
+        for uri in sorted(touched | reported):
             doc = self.ctx.documents.get(uri)
+            if doc is not None and uri in reported:
+                self._reported_at[uri] = doc.base_token
             if doc is not None:
                 self.republish(doc)
             else:
                 self.ctx.editor.publish(uri, self._reported(uri))
+
+    def outdate_reports(self, doc: OpenDocument) -> None:
+        """The document's base moved to another version (a save, reload, merge, an agent's
+        edit): what earlier runs reported in it was about a version that is gone, at lines
+        that may have moved; drop it rather than show it at the wrong place (it would come
+        back with every later publish). Running again reports the new version."""
+        if self._reported_at.get(doc.uri, doc.base_token) == doc.base_token:
+            return  # the same version (an activation of what ran): still true
+        del self._reported_at[doc.uri]
+        if not self._reported(doc.uri):
+            return
+        for report in self._reports.values():
+            report.pop(doc.uri, None)
+        self.republish(doc)
 
     def _reported(self, uri: str) -> list[Diagnostic]:
         return [d for report in self._reports.values() for d in report.get(uri, [])]

@@ -47,25 +47,36 @@ class Restoring(Feature):
             )
         doc = self.ctx.documents.require(uri)
         async with doc.save_lock:  # a save sent right behind this request waits for it
-            service = self.ctx.service_for(doc.ref)
-            current = await service.get_source_v2(
-                doc.ref.object_url, include_type=doc.ref.include_type, fresh=True
-            )
-            last = await service.last_change(doc.ref.object_url, doc.ref.include_type)
-            doc.inactive = last.inactive
-            if same_content(current.token, base_token):
-                status = RestoreStatus.CURRENT
-                doc.adopt_base(current.content, current.token)
-            else:
-                status = self._rebase_behind(doc, base_token, base_text, current)
-            log.info("%s restored at %s: %s", uri, base_token, status)
-            return RestoreResult(
-                uri,
-                status,
-                current.token,
-                current.changed_by or last.changed_by,
-                current.changed_at,
-            )
+            try:
+                result = await self._restore(doc, base_token, base_text)
+            except Exception as exc:
+                doc.restore_failed = str(exc)
+                raise
+            doc.restore_failed = None
+            return result
+
+    async def _restore(
+        self, doc: OpenDocument, base_token: str, base_text: str | None
+    ) -> RestoreResult:
+        service = self.ctx.service_for(doc.ref)
+        current = await service.get_source_v2(
+            doc.ref.object_url, include_type=doc.ref.include_type, fresh=True
+        )
+        last = await service.last_change(doc.ref.object_url, doc.ref.include_type)
+        doc.inactive = last.inactive
+        if same_content(current.token, base_token):
+            status = RestoreStatus.CURRENT
+            doc.adopt_base(current.content, current.token)
+        else:
+            status = self._rebase_behind(doc, base_token, base_text, current)
+        log.info("%s restored at %s: %s", doc.uri, base_token, status)
+        return RestoreResult(
+            doc.uri,
+            status,
+            current.token,
+            current.changed_by or last.changed_by,
+            current.changed_at,
+        )
 
     def _rebase_behind(
         self, doc: OpenDocument, base_token: str, base_text: str | None, current: SourceRead
@@ -77,10 +88,11 @@ class Restoring(Feature):
             base_text = None
         if base_text is None:
             base_text = self.ctx.documents.known_base(base_token)
-        if base_text is None and doc.buffer.text == current.content:
+        status = RestoreStatus.BASE_UNKNOWN if base_text is None else RestoreStatus.CHANGED
+        if doc.buffer.text == current.content:
             # the buffer already shows the server's version: nothing to save, nothing lost
             doc.adopt_base(current.content, current.token)
-            return RestoreStatus.BASE_UNKNOWN
+            return status
         if base_text is None:
             # The server's text stands in for the lost base: the save's token check still
             # refuses it (a conflict), and a merge marks every difference (Conflicts).

@@ -46,6 +46,14 @@ class Saving(Feature):
         local edit and records the server's version for :mod:`~.conflicts`."""
         doc = self.ctx.documents.require(uri)
         async with doc.save_lock:
+            if doc.restore_failed is not None:
+                error = BackendError(
+                    f"not saved: the version {uri} was read at could not be handed over to "
+                    f"this server ({doc.restore_failed}), so a save could revert somebody "
+                    "else's change; your edits are kept. Restore the document again "
+                    "(adt/restoreDocument; in Neovim :AdtRestart)."
+                )
+                return SaveResult(SaveStatus.ERROR, uri, error=error)
             await doc.base_ready.wait()
             await self._locks.wait_for(doc.ref.object_url)  # save under an onEdit lock
             hunks = doc.buffer.hunks()

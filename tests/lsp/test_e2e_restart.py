@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
+from pygls.exceptions import JsonRpcException
 from support.lsp_editor import EditorClient
 
 from adt.emulator import Emulator
@@ -169,4 +171,28 @@ async def test_nothing_to_save_only_when_the_server_has_the_same_text(
     assert restored["status"] == "changed"
     assert (await fresh.save(REPORT_URI))["status"] == "reloaded"
     assert fresh.texts[REPORT_URI] == theirs
+    assert _stored(emulator) == theirs
+
+
+async def test_a_failed_restore_refuses_the_save_until_restored(
+    client: EditorClient, emulator: Emulator, new_server: NewServer
+) -> None:
+    read = await client.open(REPORT_URI)
+    _replace_line(client, 1, "* MY edit")
+    lines = read["text"].split("\n")
+    lines[7] = "* COLLEAGUE"
+    emulator.write_as("COLLEAGUE", SOURCE, "\n".join(lines))
+    theirs = _stored(emulator)
+    fresh = await new_server()
+    emulator.faults.fail_next(500, count=50, method="GET", path_prefix=SOURCE)
+    fresh.open_text(REPORT_URI, client.texts[REPORT_URI])
+    restore = {"uri": REPORT_URI, "baseToken": read["token"], "baseText": read["text"]}
+    with pytest.raises(JsonRpcException):
+        await fresh.request("adt/restoreDocument", restore)
+    emulator.faults.clear()
+    refused = await fresh.save(REPORT_URI)
+    assert refused["status"] == "error" and "restore" in refused["error"]["error"].lower()
+    assert _stored(emulator) == theirs
+    assert (await fresh.request("adt/restoreDocument", restore))["status"] == "changed"
+    assert (await fresh.save(REPORT_URI))["status"] == "conflict"
     assert _stored(emulator) == theirs

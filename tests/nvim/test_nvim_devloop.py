@@ -4,6 +4,7 @@ comparing versions."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -111,7 +112,9 @@ def test_unit_tests_and_atc(tmp_path: Path, quality: Emulator, quality_url: str)
     test = result["test"]
     assert "abap-adt: unit tests of ZCL_DEMO_VAT ..." in test["messages"]
     assert any(m.startswith("abap-adt: ABAP Unit: ") and "1 failed" in m for m in test["messages"])
-    assert "abap-adt: 1 place in the quickfix list (:copen)" in test["messages"]
+    # the summary stays the last word, with the quickfix hint after it (N4)
+    assert test["messages"][-1].startswith("abap-adt: ABAP Unit: ")
+    assert test["messages"][-1].endswith("1 failed; 1 place in the quickfix list (:copen)")
     [failure] = test["diagnostics"]
     assert failure["severity"] == 1 and "RATE_IS_NINETEEN" in failure["message"].upper()
     source = quality.source(f"{VAT}/includes/testclasses")
@@ -127,6 +130,8 @@ def test_unit_tests_and_atc(tmp_path: Path, quality: Emulator, quality_url: str)
 
     atc = result["atc"]
     assert any(m.startswith("abap-adt: ATC: ") for m in atc["messages"]), atc["messages"]
+    summary = r"abap-adt: ATC: \d+ findings?; \d+ places? in the quickfix"
+    assert re.match(summary, atc["messages"][-1]), atc["messages"]
     assert atc["diagnostics"] and len(atc["quickfix"]) >= len(atc["diagnostics"])
     legacy = f"adt://{SYSTEM}{LEGACY}/source/main"
     placed = [item for item in atc["quickfix"] if item["name"] == legacy]

@@ -220,12 +220,11 @@ async def test_running_one_test_method_keeps_the_other_methods_failures(
         await editor.open(TESTS_URI)
         fail = "    cl_abap_unit_assert=>fail( msg = 'not yet' )."
         editor.insert_line(TESTS_URI, 36, fail)  # in GREETS_EVERYONE
-        editor.insert_line(TESTS_URI, 30, fail)  # in GREETS_BY_NAME
         assert (await workspace.save(TESTS_URI)).status == SaveStatus.SAVED
         assert (await workspace.activation.activate(TESTS_URI)).activated
         steps: list[str] = []
         everything = await workspace.quality.run_unit_tests(TESTS_URI, None, steps.append)
-        assert everything["failed"] == 2
+        assert everything["failed"] == 1
         assert steps == ["running the tests of ZCL_DEMO_GREETER"], "named, not a URL"
 
         def failing() -> set[str]:
@@ -235,19 +234,20 @@ async def test_running_one_test_method_keeps_the_other_methods_failures(
                 if d.source == "abap-unit"
             }
 
-        assert failing() == {"LTCL_GREETER->GREETS_BY_NAME", "LTCL_GREETER->GREETS_EVERYONE"}
-        lines = editor.texts[TESTS_URI].split("\n")
-        editor.replace(TESTS_URI, "\n".join(lines[:30] + lines[31:]))  # GREETS_BY_NAME fixed
-        assert (await workspace.save(TESTS_URI)).status == SaveStatus.SAVED
-        assert (await workspace.activation.activate(TESTS_URI)).activated
+        assert failing() == {"LTCL_GREETER->GREETS_EVERYONE"}
         scope = {"testClass": "ltcl_greeter", "method": "greets_by_name"}
         one = await workspace.quality.run_unit_tests(TESTS_URI, scope, steps.append)
         assert (one["tests"], one["failed"]) == (1, 0)
         assert steps[-1] == "running the tests of ZCL_DEMO_GREETER (ltcl_greeter->greets_by_name)"
         assert failing() == {"LTCL_GREETER->GREETS_EVERYONE"}, "the other failure stays"
-        whole_class = await workspace.quality.run_unit_tests(
-            TESTS_URI, {"testClass": "LTCL_GREETER"}, steps.append
-        )
-        assert whole_class["failed"] == 1
-        assert failing() == {"LTCL_GREETER->GREETS_EVERYONE"}
+        failing_one = {"testClass": "LTCL_GREETER", "method": "GREETS_EVERYONE"}
+        assert (await workspace.quality.run_unit_tests(TESTS_URI, failing_one, steps.append))[
+            "failed"
+        ] == 1
+        assert failing() == {"LTCL_GREETER->GREETS_EVERYONE"}, "replaced by its own run"
+        editor.replace(TESTS_URI, editor.texts[TESTS_URI].replace(fail + "\n", "", 1))
+        assert (await workspace.save(TESTS_URI)).status == SaveStatus.SAVED
+        assert (await workspace.activation.activate(TESTS_URI)).activated
+        fixed = await workspace.quality.run_unit_tests(TESTS_URI, failing_one, steps.append)
+        assert fixed["failed"] == 0 and failing() == set(), "its own passing run clears it"
     assert emulator.locks() == []

@@ -25,6 +25,14 @@ function M.get()
   if client and not client:is_stopped() then
     return client
   end
+  -- a client of ours started by somebody else (another plugin restarting it)
+  for _, other in ipairs(vim.lsp.get_clients({ name = M.NAME })) do
+    if not other:is_stopped() and other.initialized then
+      client_id = other.id
+      M.adopt(other)
+      return other
+    end
+  end
 end
 
 --- The answers to the server's conflict question (lsp_server/features/conflicts.py).
@@ -128,8 +136,19 @@ end
 --- Route our didOpen/didChange through sync.repair (see sync.lua). Only the notifications
 --- are rewritten; Neovim's own change tracking is left alone.
 --- @param client vim.lsp.Client
+local followed = setmetatable({}, { __mode = 'k' }) --- @type table<vim.lsp.Client, true>
+
 local function follow_documents(client)
+  if followed[client] then
+    return
+  end
+  followed[client] = true
   local counts = {} --- @type table<string, integer> lines the server sees, per URI
+  for bufnr in pairs(client.attached_buffers) do -- opened before we saw the client
+    if vim.api.nvim_buf_is_loaded(bufnr) then
+      counts[vim.api.nvim_buf_get_name(bufnr)] = sync.buffer_line_count(bufnr)
+    end
+  end
   local notify = client.notify
   --- @diagnostic disable-next-line: duplicate-set-field
   client.notify = function(self, method, params)
@@ -191,6 +210,7 @@ end
 function M.ensure()
   local opts = config.options
   local client = M.get()
+  local started = false
   if not client then
     local cmd = opts.cmd
     if type(cmd) == 'table' and vim.fn.executable(cmd[1]) ~= 1 then
@@ -222,6 +242,8 @@ function M.ensure()
         end,
       },
       on_attach = function(client, bufnr)
+        M.adopt(client)
+        require('abap_adt.restore').attached(client, bufnr)
         show_code_lenses(client, bufnr)
         if opts.on_attach then
           opts.on_attach(client, bufnr)
@@ -231,10 +253,11 @@ function M.ensure()
         if code ~= 0 or (signal ~= 0 and signal ~= 15) then
           vim.schedule(function()
             util.notify(
-              ('the language server exited (code %d, signal %d); :w or :e starts it again'):format(
-                code,
-                signal
-              ),
+              (
+                'the language server stopped (exit code %d, signal %d). Your buffers and '
+                .. 'unsaved edits are kept: :w, :e or :AdtRestart starts it again and hands '
+                .. 'every buffer over'
+              ):format(code, signal),
               vim.log.levels.ERROR
             )
           end)
@@ -251,8 +274,8 @@ function M.ensure()
     if not client then
       error('cannot start the language server: ' .. table.concat(cmd, ' '), 0)
     end
-    follow_documents(client)
-    show_diagnostics(client)
+    M.adopt(client)
+    started = true
   end
   if not client.initialized then
     vim.wait(opts.timeout, function()
@@ -262,7 +285,34 @@ function M.ensure()
       error('the language server did not start (see :LspLog)', 0)
     end
   end
+  if started then -- a new server: every buffer, with the version it was read at
+    require('abap_adt.restore').attach_all(client)
+  end
   return client
+end
+
+--- Follow a client of ours (once): the didChange repair, our diagnostics display.
+--- @param client vim.lsp.Client
+function M.adopt(client)
+  if not followed[client] then
+    follow_documents(client)
+    show_diagnostics(client)
+  end
+end
+
+--- :AdtRestart: stop the language server (it releases its locks) and start a new one, which
+--- gets every buffer with its unsaved edits and the version it was read at.
+--- @return vim.lsp.Client
+function M.restart()
+  local old = M.get()
+  if old then
+    M.stop()
+    vim.wait(config.options.exit_timeout, function()
+      return vim.lsp.get_client_by_id(old.id) == nil
+    end, 20)
+  end
+  client_id = nil
+  return M.ensure()
 end
 
 --- Send a request and wait for the answer (starting the server if needed).

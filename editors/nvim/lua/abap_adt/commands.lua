@@ -128,6 +128,17 @@ M.COMMANDS = {
       end,
     },
   },
+  AdtRestart = {
+    run = function()
+      local ok, err = pcall(require('abap_adt.client').restart)
+      if ok then
+        util.notify('the language server was restarted; every buffer was handed over')
+      else
+        util.notify(('cannot restart the language server: %s'):format(err), vim.log.levels.ERROR)
+      end
+    end,
+    opts = { desc = 'Restart the language server; every buffer keeps its unsaved edits' },
+  },
   AdtTransport = {
     run = function()
       transport.choose(current_buffer())

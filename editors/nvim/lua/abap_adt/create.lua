@@ -20,7 +20,8 @@ M.KINDS = {
   { kind = 'functionModule', label = 'function module' },
 }
 
---- The package of the last object created in this session: the next default.
+--- The package of the last object created in this session: the default where the current
+--- buffer has no package (an object's own package comes first, as the README says).
 local last_package --- @type string|nil
 
 --- @param name string|nil a kind or its label, any case, "function_group" too
@@ -118,7 +119,7 @@ local function collect(kind_name, name, context)
   if not params.description then
     return nil
   end
-  params.package = ask('package', last_package or context.package)
+  params.package = ask('package', context.package or last_package)
   if not params.package then
     return nil
   end

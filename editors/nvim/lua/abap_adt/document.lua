@@ -5,6 +5,7 @@
 --- changedAt, changedBy, inactive, conflict? }.
 local client = require('abap_adt.client')
 local config = require('abap_adt.config')
+local restore = require('abap_adt.restore')
 local sync = require('abap_adt.sync')
 local util = require('abap_adt.util')
 
@@ -76,6 +77,7 @@ M.quiet_reads = 0
 --- @param bufnr integer
 function M.read(bufnr)
   local uri = vim.api.nvim_buf_get_name(bufnr)
+  restore.reading[bufnr] = true -- a server started for this read must not restore it
   local ok, err = pcall(function()
     local running = attached_client(bufnr)
     if running then -- :edit of a loaded buffer: start over (didClose, then a fresh didOpen)
@@ -96,8 +98,11 @@ function M.read(bufnr)
       changedBy = result.changedBy,
       inactive = result.inactive,
     }
-    vim.lsp.buf_attach_client(bufnr, client.ensure().id)
+    restore.watch(bufnr)
+    restore.remember(bufnr, result.token, result.text)
+    restore.attach_read(bufnr, client.ensure())
   end)
+  restore.reading[bufnr] = nil
   if not ok then
     vim.b[bufnr].abap_adt = { loaded = false, error = tostring(err) }
     vim.bo[bufnr].buftype = 'acwrite'
@@ -126,16 +131,20 @@ function M.follow_base(params)
     changedBy = params.changedBy,
     inactive = params.inactive,
   }, unknown)
+  restore.remember(bufnr, params.token)
 end
 
---- Make sure the server has the buffer open (after a server restart it has not). The
---- server then compares the buffer with the current server version.
+--- Make sure the server has the buffer open (after a server restart it has not). It then
+--- gets the buffer's text and the version the buffer was read at (b:abap_adt.token, see
+--- restore.lua), and saves against that version: a change made on the server since is a
+--- conflict, not something the save reverts.
 --- @param bufnr integer
+--- @return vim.lsp.Client
 local function ensure_open(bufnr)
   local running = client.ensure()
-  if not vim.lsp.buf_is_attached(bufnr, running.id) then
-    vim.lsp.buf_attach_client(bufnr, running.id)
-  end
+  restore.attach(bufnr, running)
+  restore.flush(bufnr)
+  return running
 end
 
 --- @param ms number|nil epoch milliseconds
@@ -180,6 +189,7 @@ local function report_result(bufnr, uri, result, in_write)
       changedAt = result.changedAt,
       changedBy = result.changedBy,
     }, { 'conflict' })
+    restore.remember(bufnr, result.token)
     local message = ({
       saved = ('saved %s (%s change%s)'):format(
         name,
@@ -235,6 +245,23 @@ local function marker_line(bufnr)
   end
 end
 
+--- adt/saveDocument; a question of the server before the answer ends the wait early.
+local function save(bufnr, uri)
+  return client.request('adt/saveDocument', { uri = uri }, bufnr, {
+    on_late = function(late, late_err)
+      M.report_late(bufnr, uri, late, late_err, 'NOT saved')
+    end,
+  })
+end
+
+--- Whether the server answered "unchanged" about a text that is not the buffer's (the token
+--- carries a hash of the server's text).
+local function differs(bufnr, result)
+  return result ~= nil
+    and result.status == 'unchanged'
+    and not restore.matches(M.text(bufnr), result.token)
+end
+
 --- BufWriteCmd: save through adt/saveDocument. The buffer stays modified unless the server
 --- has the text (then :wq quits, otherwise it does not).
 --- @param bufnr integer
@@ -274,16 +301,32 @@ function M.write(bufnr, target, force)
     )
     return
   end
-  local ok, err = pcall(ensure_open, bufnr)
+  local ok, running = pcall(ensure_open, bufnr)
   if not ok then
-    util.notify(('NOT saved %s: %s'):format(util.describe(uri), err), levels.ERROR)
+    util.notify(('NOT saved %s: %s'):format(util.describe(uri), running), levels.ERROR)
     return
   end
-  local result, rpc_err = client.request('adt/saveDocument', { uri = uri }, bufnr, {
-    on_late = function(late, late_err)
-      M.report_late(bufnr, uri, late, late_err, 'NOT saved')
-    end,
-  })
+  if restore.failed[bufnr] then
+    util.notify(
+      (
+        'NOT saved: %s could not be handed over to the restarted language server (%s), so '
+        .. "a save could revert somebody else's change. Your edits are kept; :AdtRestart "
+        .. 'tries again.'
+      ):format(util.describe(uri), restore.failed[bufnr]),
+      levels.ERROR
+    )
+    return
+  end
+  local result, rpc_err = save(bufnr, uri)
+  if differs(bufnr, result) then
+    -- The server's copy is not the buffer (changes that never reached it): open it again
+    -- with the buffer's text and the version it was read at, and save once more.
+    restore.reopen(bufnr, running)
+    result, rpc_err = save(bufnr, uri)
+    if differs(bufnr, result) then
+      result, rpc_err = nil, { message = "the server's copy differs from the buffer; :AdtRestart" }
+    end
+  end
   if rpc_err and rpc_err.deferred then
     util.notify(
       ('%s: answer the question; the save finishes then'):format(util.describe(uri)),

@@ -40,6 +40,7 @@ M.text = document.text
 M.client = client.get
 M.start = client.ensure
 M.stop = client.stop
+M.restart = client.restart
 
 local function define_autocmds()
   local group = vim.api.nvim_create_augroup(GROUP, { clear = true })

@@ -56,6 +56,12 @@ function M.name_under_cursor()
   return name:match('[%w_]') and name or vim.fn.expand('<cword>')
 end
 
+--- @param value any
+--- @return boolean
+local function present(value)
+  return value ~= nil and value ~= vim.NIL and value ~= ''
+end
+
 --- @param hit table a search hit
 local function label(hit)
   local text = ('%s  %s'):format(hit.type or '?', hit.name or '?')
@@ -112,8 +118,27 @@ function M.open(name, include, object_type)
   candidates = vim.tbl_filter(function(hit)
     return type(hit) == 'table' and hit.name ~= nil
   end, candidates)
+  -- only what has a source can be opened: offering a package would ask the same question
+  -- again after it is picked
+  local sourceless = vim.tbl_filter(function(hit)
+    return not present(hit.documentUri)
+  end, candidates)
+  candidates = vim.tbl_filter(function(hit)
+    return present(hit.documentUri)
+  end, candidates)
   if #candidates == 0 then
-    util.notify(result.message or ('no object named %s'):format(name), levels.WARN)
+    local first = sourceless[1]
+    local message = result.message or ('no object named %s'):format(name)
+    if first then
+      local kind = first.type == 'DEVC/K' and 'a package'
+        or ('an object of type ' .. tostring(first.type))
+      message = ('%s is %s without a source to open; :AdtSearch %s lists objects by name'):format(
+        first.name,
+        kind,
+        name
+      )
+    end
+    util.notify(message, levels.WARN)
     return
   end
   vim.ui.select(candidates, {

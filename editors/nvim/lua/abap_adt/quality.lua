@@ -49,11 +49,12 @@ local function finding_item(finding)
   }
 end
 
---- Run a command of the server on the buffer's object. The server shows its summary
---- ("ABAP Unit: 3 passed, 1 failed") and publishes the diagnostics; here the places go into
---- the quickfix list, which the last message points to.
+--- Run a command of the server on the buffer's object. The server publishes the diagnostics;
+--- here the places go into the quickfix list. The last message is the summary ("ABAP Unit:
+--- 3 passed, 1 failed") with the quickfix hint after it, so the summary stays on screen
+--- instead of being replaced by the hint.
 --- @param bufnr integer
---- @param spec { command: string, arguments: table, what: string, list: string, items: fun(result: table): table[] }
+--- @param spec { command: string, arguments: table, what: string, list: string, items: fun(result: table): table[], summary: fun(result: table): string, worrying: fun(result: table): boolean }
 --- @param on_done fun(result: table|nil, err: table|nil)|nil
 local function run(bufnr, spec, on_done)
   util.notify(('%s ...'):format(spec.what))
@@ -68,11 +69,15 @@ local function run(bufnr, spec, on_done)
         result = type(result) == 'table' and result or {}
         local items = spec.items(result)
         vim.fn.setqflist({}, ' ', { title = spec.list, items = items })
+        local text = spec.summary(result)
         if #items > 0 then
-          util.notify(
-            ('%d place%s in the quickfix list (:copen)'):format(#items, #items == 1 and '' or 's')
+          text = ('%s; %d place%s in the quickfix list (:copen)'):format(
+            text,
+            #items,
+            #items == 1 and '' or 's'
           )
         end
+        util.notify(text, spec.worrying(result) and levels.WARN or levels.INFO)
       end
       if on_done then
         on_done(result, err)
@@ -116,6 +121,18 @@ function M.test(bufnr, scope, on_done)
     items = function(result)
       return vim.tbl_map(failure_item, result.failures or {})
     end,
+    summary = function(result)
+      if (tonumber(result.tests) or 0) == 0 then
+        return 'ABAP Unit: no tests ran'
+      end
+      return ('ABAP Unit: %d passed, %d failed'):format(
+        tonumber(result.passed) or 0,
+        tonumber(result.failed) or 0
+      )
+    end,
+    worrying = function(result)
+      return (tonumber(result.failed) or 0) > 0 or (tonumber(result.tests) or 0) == 0
+    end,
   }, on_done)
 end
 
@@ -135,6 +152,14 @@ function M.atc(bufnr, on_done)
     list = 'ATC: ' .. name,
     items = function(result)
       return vim.tbl_map(finding_item, result.findings or {})
+    end,
+    summary = function(result)
+      local count = #(result.findings or {})
+      return count == 0 and 'ATC: no findings'
+        or ('ATC: %d finding%s'):format(count, count == 1 and '' or 's')
+    end,
+    worrying = function(result)
+      return #(result.findings or {}) > 0
     end,
   }, on_done)
 end

@@ -51,10 +51,14 @@ function M.error_text(err)
   end
   local text = err.message or err.error or vim.inspect(err)
   local data = err.data
-  if type(data) == 'table' and data.name then
-    text = ('%s [%s]'):format(text, data.name)
-  elseif err.name then
-    text = ('%s [%s]'):format(text, err.name)
+  local name = type(data) == 'table' and data.name or err.name
+  if name then
+    text = ('%s [%s]'):format(text, name)
+  end
+  if name == 'AUTH_FAILED' then -- what to do, in Neovim's words
+    text = text
+      .. '. Correct the password (or user) of the system in setup() (init_options.systems:'
+      .. ' password or the variable named by passwordEnv), then run :AdtRestart.'
   end
   return text
 end
