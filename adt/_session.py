@@ -151,6 +151,15 @@ class _Request:
         return self.method in _MUTATING
 
 
+class Reach:
+    """Whether the system answered lately, shared by a client's sessions: once it refused
+    connections through every retry, neither session waits through the retries again
+    until one of them gets an answer."""
+
+    def __init__(self) -> None:
+        self.reached = False
+
+
 class AdtSession:
     """Sends requests for one ADT session and turns failures into typed errors."""
 
@@ -162,6 +171,7 @@ class AdtSession:
         auth_guard: AuthGuard,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep = asyncio.sleep,
+        reach: Reach | None = None,
     ) -> None:
         self.profile = profile
         self.stateful = stateful
@@ -176,7 +186,7 @@ class AdtSession:
         self._csrf_path = CSRF_PATHS[0]
         self._csrf_lock = asyncio.Lock()
         self._serial = asyncio.Lock() if stateful else None
-        self._reached = False  # has the system ever answered this session?
+        self._reach = reach or Reach()  # has the system answered (and not gone down since)?
         self._http = httpx.AsyncClient(
             base_url=profile.base_url,
             auth=httpx.BasicAuth(profile.user, profile.password.reveal()),
@@ -341,12 +351,20 @@ class AdtSession:
             except httpx.TransportError as exc:
                 # A system never reached (nobody listens, the name does not resolve) is
                 # reported at once; one that answered before may be restarting: retry.
-                unreachable = isinstance(exc, httpx.ConnectError) and not self._reached
+                refused = isinstance(exc, httpx.ConnectError)
+                unreachable = refused and not self._reach.reached
                 if attempt >= len(delays) or unreachable:
+                    down = refused or bool(delays)
+                    if down:
+                        # refused, or failing through every retry: the system is down, and
+                        # the next requests (a save sends several) fail at once instead of
+                        # waiting through the retries again, until one gets an answer
+                        self._reach.reached = False
                     raise AdtTransportError(
                         f"{method} {path} on {self.profile.base_url} failed: "
                         f"{type(exc).__name__}: {exc or 'no answer'}"
-                        + ("" if retried else " (not retried: not idempotent)")
+                        + ("" if retried else " (not retried: not idempotent)"),
+                        system_down=down,
                     ) from exc
             else:
                 if response.status_code not in _RETRY_STATUSES or attempt >= len(delays):
@@ -390,7 +408,7 @@ class AdtSession:
         response = await self._http.send(request)
         await response.aread()
         count_request(len(content or b""), len(response.content))
-        self._reached = True
+        self._reach.reached = True
         self._http.cookies.clear()  # we keep our own jar; see CookieJar
         self.cookies.update(response.headers.get_list("set-cookie"))
         token = response.headers.get("x-csrf-token")

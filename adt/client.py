@@ -16,7 +16,7 @@ from types import TracebackType
 import httpx
 
 from adt import _xml
-from adt._session import AdtSession, AuthGuard, Sleep
+from adt._session import AdtSession, AuthGuard, Reach, Sleep
 from adt.areas.atc import Atc
 from adt.areas.completion import Completion
 from adt.areas.datapreview import DataPreview
@@ -97,7 +97,11 @@ class AdtClient:
     ) -> None:
         self.profile = profile
         self._guard = AuthGuard()
-        options: dict[str, object] = {"auth_guard": self._guard, "transport": transport}
+        options: dict[str, object] = {
+            "auth_guard": self._guard,
+            "transport": transport,
+            "reach": Reach(),
+        }
         if sleep is not None:
             options["sleep"] = sleep
         self._stateless = AdtSession(profile, stateful=False, **options)  # type: ignore[arg-type]

@@ -55,7 +55,13 @@ class ConfigurationError(AdtError, ValueError):
 
 
 class AdtTransportError(AdtError):
-    """The server could not be reached or the connection broke (after any retries)."""
+    """The server could not be reached or the connection broke (after any retries).
+    ``system_down``: it refused connections or failed through every retry, so retrying the
+    whole operation at once would only wait longer."""
+
+    def __init__(self, message: str, *, system_down: bool = False) -> None:
+        super().__init__(message)
+        self.system_down = system_down
 
 
 class UnexpectedResponseError(AdtError, ValueError):

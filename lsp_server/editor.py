@@ -1,4 +1,4 @@
-"""The editor as the workspace sees it: a five-method port (the language server implements it;
+"""The editor as the workspace sees it: a six-method port (the language server implements it;
 tests use a fake), message severities and diagnostics in the buffer's own coordinates."""
 
 from __future__ import annotations
@@ -55,3 +55,5 @@ class Editor(Protocol):
         changed_by: str | None,
         inactive: bool | None = None,
     ) -> None: ...
+
+    def agent_edit_refused(self, uri: str, message: str) -> None: ...

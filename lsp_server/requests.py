@@ -18,6 +18,7 @@ ACTIVATE_COMMAND = "adt.activate"
 CHECK_COMMAND = "adt.check"
 BASE_VERSION = "adt/baseVersion"  # notification to the editor
 AGENT_CHANNEL = "adt/agentChannel"  # notification: agents can now reach this server
+AGENT_EDIT_REFUSED = "adt/agentEditRefused"  # notification to the editor
 RUN_UNIT_TESTS_COMMAND = "adt.runUnitTests"
 RUN_ATC_COMMAND = "adt.runAtc"
 CREATE_OBJECT_COMMAND = "adt.createObject"

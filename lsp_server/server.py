@@ -31,7 +31,7 @@ from adt.heap import freeze_when_settled
 from lsp_server.buffer import UTF16, Edit, index_to_units, units_to_index
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.protocol import AdtProtocol
-from lsp_server.requests import AGENT_CHANNEL, BASE_VERSION
+from lsp_server.requests import AGENT_CHANNEL, AGENT_EDIT_REFUSED, BASE_VERSION
 from lsp_server.wire import parse_did_change, serve_frames
 
 if TYPE_CHECKING:
@@ -245,6 +245,9 @@ class AdtLanguageServer(LanguageServer):
                 "inactive": inactive,
             },
         )
+
+    def agent_edit_refused(self, uri: str, message: str) -> None:
+        self.protocol.notify(AGENT_EDIT_REFUSED, {"uri": uri, "message": message})
 
     # --- the agent channel (MCP passthrough) -----------------------------------------------
 

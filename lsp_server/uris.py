@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 from adt.errors import InvalidObjectUrlError
 from adt.kinds import KINDS
-from adt.urls import SourceRef, source_ref, validate_adt_path
+from adt.urls import SourceRef, decode_name, source_ref, validate_adt_path
 
 SCHEME = "adt"
 _DECODED_NAMESPACE = re.compile(r"//([^/]+)/([^/]+)")
@@ -38,6 +38,11 @@ class DocumentRef:
     @property
     def source_url(self) -> str:
         return self.source.source_url
+
+    @property
+    def object_name(self) -> str:
+        """The object's name as people write it (``/ABC/CL_X``), for messages and progress."""
+        return decode_name(self.object_url.rstrip("/").rsplit("/", 1)[-1])
 
     @property
     def include_type(self) -> str | None:

@@ -249,7 +249,7 @@ class SourceWrites:
             except SessionDeadError as exc:
                 self._after_session_death(target, caller_lock, attempt, exc)
             except AdtTransportError as exc:
-                if attempt >= len(self._config.retry_delays):
+                if exc.system_down or attempt >= len(self._config.retry_delays):
                     raise NetworkError(
                         f"the write failed after {attempt + 1} attempts: {exc}"
                     ) from exc

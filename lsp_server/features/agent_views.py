@@ -66,6 +66,7 @@ class AgentViews(Feature):
             agent = diff_hunks(lines, split_lines(to_canonical(build(doc.buffer.base_text))))
             editor = doc.buffer.hunks()
             if not merge(lines, editor, agent).clean:
+                self._tell_refused(doc, "it changes lines you are editing")
                 raise VersionConflict(
                     f"{doc.uri} is open in the editor with unsaved changes that overlap your "
                     "edit; nothing was written",
@@ -117,6 +118,15 @@ class AgentViews(Feature):
             f"{doc.uri} changed on the server; reopen it to see the current version.",
         )
 
+    def _tell_refused(self, doc: OpenDocument, why: str) -> None:
+        """The editor's user learns that an agent's change was not written because of their
+        unsaved edits (the agent is told too, through its error), and what unblocks it."""
+        self.ctx.editor.agent_edit_refused(
+            doc.uri,
+            f"An agent's change to {doc.uri} was not written: {why}. Your edits are kept; "
+            "save them (or undo them) so that the agent can apply its change.",
+        )
+
     async def _align_with(self, doc: OpenDocument, token: str) -> None:
         """Make sure the agent's token names the editor's base; refresh a clean editor that is
         behind the server, refuse otherwise."""
@@ -137,6 +147,7 @@ class AgentViews(Feature):
                 resolution="read the source again for its current content and token",
             )
         if doc.dirty:
+            self._tell_refused(doc, "your unsaved edits started from an older version")
             raise VersionConflict(
                 f"{doc.uri} is open in the editor with unsaved changes made on an older "
                 "version; nothing was written",

@@ -26,8 +26,9 @@ class Diagnostics(Feature):
 
     def __init__(self, ctx: WorkspaceContext) -> None:
         super().__init__(ctx)
-        # (source, system, object URL) → document URI → what that run reported there
-        self._reports: dict[tuple[str, str, str], dict[str, list[Diagnostic]]] = {}
+        # (source, system, object URL, *part) → document URI → what that run reported there;
+        # a part is what a narrower run covers (ABAP Unit: a test class, a test method)
+        self._reports: dict[tuple[str, ...], dict[str, list[Diagnostic]]] = {}
         # document URI → the base token of the document when a run last reported in it
         self._reported_at: dict[str, str | None] = {}
 
@@ -45,12 +46,29 @@ class Diagnostics(Feature):
         self, source: str, system: str, object_url: str, by_uri: dict[str, list[Diagnostic]]
     ) -> None:
         """Replace what the last run of ``source`` reported for an object."""
-        key = (source, system, object_url)
-        old = self._reports.get(key, {})
-        self._reports[key] = by_uri
-        for uri in sorted(set(old) | set(by_uri)):
+        self.publish_parts(source, system, object_url, {(): by_uri})
+
+    def publish_parts(
+        self,
+        source: str,
+        system: str,
+        object_url: str,
+        parts: dict[tuple[str, ...], dict[str, list[Diagnostic]]],
+        within: tuple[str, ...] = (),
+    ) -> None:
+        """Replace what earlier runs of ``source`` reported for the part ``within`` of an
+        object (all of it by default) with ``parts``: a run of one test method replaces
+        that method's failures and keeps those of the others."""
+        prefix = (source, system, object_url, *within)
+        dropped = [key for key in self._reports if key[: len(prefix)] == prefix]
+        touched = {uri for key in dropped for uri in self._reports.pop(key)}
+        reported: set[str] = set()
+        for part, by_uri in parts.items():
+            self._reports[(source, system, object_url, *part)] = by_uri
+            reported |= set(by_uri)
+        for uri in sorted(touched | reported):
             doc = self.ctx.documents.get(uri)
-            if doc is not None and uri in by_uri:
+            if doc is not None and uri in reported:
                 self._reported_at[uri] = doc.base_token
             if doc is not None:
                 self.republish(doc)

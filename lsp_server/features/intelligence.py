@@ -10,9 +10,12 @@ lines and the buffer's.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from cachetools import TTLCache
 
 from adt.source.errors import InvalidArgument
 from lsp_server.context import WorkspaceContext
@@ -21,9 +24,12 @@ from lsp_server.features import Feature
 from lsp_server.uris import make_uri
 
 if TYPE_CHECKING:
-    from adt.workbench import SymbolInfo, Workbench
+    from adt.workbench import SymbolInfo, Usage, Workbench
 
 Point = tuple[int, int]
+#: how long one where-used answer serves the same question again: VS Code asks twice for one
+#: "Go to References" when there are two results (once more without the declaration)
+USAGES_KEPT_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,9 @@ class CodeIntelligence(Feature):
         super().__init__(ctx)
         self._tickets = itertools.count(1)
         self._asked: dict[str, _Asked] = {}  # the last completion per document
+        # (uri, base token, saved line, column) → the where-used search, shared while it runs
+        self._usages: TTLCache[tuple[str, str | None, int, int], asyncio.Task[tuple[Usage, ...]]]
+        self._usages = TTLCache(maxsize=16, ttl=USAGES_KEPT_SECONDS)
 
     def document_closed(self, doc: OpenDocument) -> None:
         self._asked.pop(doc.uri, None)
@@ -193,13 +202,21 @@ class CodeIntelligence(Feature):
 
     async def references(self, uri: str, point: Point) -> list[Target]:
         """Every use of the identifier at ``point``, from the saved sources, placed in the
-        buffers of open documents."""
+        buffers of open documents. The same question on the same saved version within
+        :data:`USAGES_KEPT_SECONDS` is answered from the first search (one where-used)."""
         doc = self.ctx.documents.require(uri)
         line, column = point
         saved_line = self._saved_line(doc, line)
-        usages = await self.workbench_of(doc).usages.all(
-            doc.ref.source_url, line=saved_line + 1, column=column
-        )
+        key = (uri, doc.base_token, saved_line, column)
+        search = self._usages.get(key)
+        if search is None or (search.done() and (search.cancelled() or search.exception())):
+            search = asyncio.ensure_future(
+                self.workbench_of(doc).usages.all(
+                    doc.ref.source_url, line=saved_line + 1, column=column
+                )
+            )
+            self._usages[key] = search
+        usages = await asyncio.shield(search)
         targets = []
         for usage in usages:
             target_uri = make_uri(doc.ref.system, usage.source_url)

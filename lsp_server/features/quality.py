@@ -78,17 +78,22 @@ class Quality(Feature):
         quality = self.ctx.connections.workbench(ref.system).quality
         test_class = str((scope or {}).get("testClass") or "")
         method = str((scope or {}).get("method") or "") or None
-        what = f"{test_class}{'->' + method if method else ''}" if test_class else ref.object_url
-        progress(f"running the tests of {what}")
+        what = f" ({test_class}{'->' + method if method else ''})" if test_class else ""
+        progress(f"running the tests of {ref.object_name}{what}")
         if test_class:
             report = await quality.unit_tests_of_class(ref.object_url, test_class, method)
         else:
             report = await quality.unit_tests((ref.object_url,))
-        self._publish_failures(ref, report.failures)
+        ran = tuple(name.upper() for name in (test_class, method or "") if name)
+        self._publish_failures(ref, report.failures, ran)
         return self._unit_result(ref, report)
 
-    def _publish_failures(self, ref: DocumentRef, failures: tuple[TestFailure, ...]) -> None:
-        by_uri: dict[str, list[Diagnostic]] = {}
+    def _publish_failures(
+        self, ref: DocumentRef, failures: tuple[TestFailure, ...], ran: tuple[str, ...]
+    ) -> None:
+        """Failures per test method, replacing those of what ran (the object, a test class
+        or a method): a run of one method keeps the other methods' failures."""
+        parts: dict[tuple[str, ...], dict[str, list[Diagnostic]]] = {}
         for failure in failures:
             if failure.line is None or not failure.source_url:
                 continue
@@ -98,12 +103,13 @@ class Quality(Feature):
             details = [d for d in failure.details if d != failure.message]
             if details:
                 message += "\n" + "\n".join(details)
-            by_uri.setdefault(target, []).append(
+            part = (failure.test_class.upper(), (failure.method or "").upper())
+            parts.setdefault(part, {}).setdefault(target, []).append(
                 self._place(
                     target, failure.line, failure.column, Severity.ERROR, message, UNIT_SOURCE
                 )
             )
-        self._diagnostics.publish_report(UNIT_SOURCE, ref.system, ref.object_url, by_uri)
+        self._diagnostics.publish_parts(UNIT_SOURCE, ref.system, ref.object_url, parts, ran)
 
     def _unit_result(self, ref: DocumentRef, report: UnitReport) -> dict[str, Any]:
         failures = [
@@ -137,7 +143,7 @@ class Quality(Feature):
     async def run_atc(self, uri: str, progress: Progress) -> dict[str, Any]:
         """Run ATC on the document's object and publish the findings."""
         ref = parse_uri(uri)
-        progress(f"checking {ref.object_url}")
+        progress(f"checking {ref.object_name}")
         report = await self.ctx.connections.workbench(ref.system).quality.atc((ref.object_url,))
         by_uri: dict[str, list[Diagnostic]] = {}
         for finding in report.findings:

@@ -324,6 +324,39 @@ async def test_a_system_never_reached_is_reported_at_once(
     assert sleeps.calls == [1.0]
 
 
+async def test_a_system_that_stays_down_is_not_retried_again_until_it_answers(
+    client: AdtClient, sap: FakeSap, sleeps: _Sleeps
+) -> None:
+    """Issue 18: with the system down a save failed only after 29 s, each of its requests
+    waiting through every retry."""
+
+    def refuse(seen: Seen) -> httpx.Response:
+        raise httpx.ConnectError("connection refused")
+
+    await client.read_source(SOURCE)  # reached
+    for _ in range(4):
+        sap.once("GET", SOURCE, refuse)
+    with pytest.raises(AdtTransportError, match="ConnectError"):
+        await client.read_source(SOURCE)
+    assert sleeps.calls == [1.0, 2.0, 4.0], "it may have been restarting: retried"
+    sap.once("GET", SOURCE, refuse)
+    with pytest.raises(AdtTransportError, match="ConnectError"):
+        await client.read_source(SOURCE)
+    assert sleeps.calls == [1.0, 2.0, 4.0], "still down: refused at once"
+    await client.read_source(SOURCE)  # back up
+    sap.once("POST", "/sap/bc/adt/activation", refuse)  # not retried: the write may have landed
+    with pytest.raises(AdtTransportError, match="ConnectError"):
+        await client.activate(PROGRAM)
+    sap.once("GET", SOURCE, refuse)
+    with pytest.raises(AdtTransportError, match="ConnectError"):
+        await client.read_source(SOURCE)  # another session: it knows the system is down too
+    assert sleeps.calls == [1.0, 2.0, 4.0]
+    await client.read_source(SOURCE)  # back up
+    sap.once("GET", SOURCE, refuse)
+    assert (await client.read_source(SOURCE)).etag
+    assert sleeps.calls == [1.0, 2.0, 4.0, 1.0], "reached again: a refusal is retried"
+
+
 async def test_backoff_pauses_come_from_the_profile(sap: FakeSap, sleeps: _Sleeps) -> None:
     profile = _profile(retry_delays=(0.01, 0.02))
     async with AdtClient(profile, transport=sap.transport(), sleep=sleeps) as adt:

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, client_capabilities
 from support.emulated import USERS
 from support.lsp_editor import EditorClient, make_editor_client
@@ -416,3 +418,138 @@ async def test_open_object_offers_no_package(vscode: EditorClient) -> None:
     assert [item["documentUri"] for item in offered] == [
         f"adt://{SYSTEM}/sap/bc/adt/oo/classes/%2fabc%2fcl_x/source/main"
     ]
+
+
+@needs_node
+async def test_a_system_that_went_down_is_said_in_the_users_words_quickly(
+    tmp_path: Path,
+) -> None:
+    """Issue 18: with the system down, opening failed after 9.5 s and saving after 29 s with
+    "GET …/search … ConnectError". Now the save fails after one round of retries (the system
+    may have been restarting), the next request at once, and both say what happened."""
+    emulator = Emulator(users=USERS)
+    client = make_editor_client()
+    env = {**os.environ, "ABAP_ADT_CONFIG": os.devnull, "ADT_URL": ""}
+    await client.start_io(sys.executable, "-m", "lsp_server", env=env)
+    try:
+        with emulator.serve_in_thread() as url:
+            settings = {
+                "systems": [{"name": SYSTEM, "url": url, "user": "DEVELOPER"}],
+                "pollInterval": 0,
+            }
+            start = _contract("options", {"settings": settings, "passwords": {SYSTEM: "developer"}})
+            await client.initialize_session(
+                types.InitializeParams(
+                    capabilities=client_capabilities("visual-studio-code"),
+                    initialization_options=start["options"],
+                )
+            )
+            uri = f"adt://{SYSTEM}/sap/bc/adt/programs/programs/zdemo_report/source/main"
+            await client.open(uri)
+            client.insert_line(uri, 0, "* typed while the system goes down")
+        # the emulator stopped: nothing listens on its port any more
+        began = time.monotonic()
+        saved = await client.save(uri)
+        save_seconds = time.monotonic() - began
+        began = time.monotonic()
+        with pytest.raises(JsonRpcException) as opened:
+            await client.request("adt/openObject", {"name": "ZDEMO_INCLUDE"})
+        open_seconds = time.monotonic() - began
+        said = _contract(
+            "failure",
+            {
+                "label": "ZDEMO_REPORT",
+                "saved": saved,
+                "error": {
+                    "code": opened.value.code,
+                    "message": opened.value.message,
+                    "data": opened.value.data,
+                },
+            },
+        )
+    finally:
+        await client.shutdown_session()
+    print(f"system down: the save failed after {save_seconds:.1f} s, the open {open_seconds:.1f} s")
+    assert saved["status"] == "error"
+    assert said["saved"]["message"].startswith(
+        f"Not saved: The ABAP system at {url} cannot be reached: nothing answers there."
+    )
+    assert said["error"].startswith(f"The ABAP system at {url} cannot be reached")
+    for message in (said["saved"]["message"], said["error"]):
+        assert "ConnectError" not in message and "GET " not in message
+    assert save_seconds < 10, "one round of retries (1 + 2 + 4 s), not one per request"
+    assert open_seconds < 2, "still down: refused at once"
+
+
+async def _language_server(url: str) -> EditorClient:
+    """A language server process started as the extension starts it."""
+    client = make_editor_client()
+    env = {**os.environ, "ABAP_ADT_CONFIG": os.devnull, "ADT_URL": ""}
+    await client.start_io(sys.executable, "-m", "lsp_server", env=env)
+    settings = {"systems": [{"name": SYSTEM, "url": url, "user": "DEVELOPER"}], "pollInterval": 0}
+    start = _contract("options", {"settings": settings, "passwords": {SYSTEM: "developer"}})
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            initialization_options=start["options"],
+        )
+    )
+    return client
+
+
+@needs_node
+async def test_after_a_restart_unsaved_edits_are_saved_against_the_version_they_were_read_at(
+    emulator: Emulator, emulator_url: str
+) -> None:
+    """Issue 18, N1 in VS Code: read, save, type again, the server dies, a colleague changes
+    another line; the new server gets the base the extension recorded (after the save: the
+    saved version, its text proven by the token's hash), so the save is a conflict and
+    Merge keeps both changes."""
+    uri = f"adt://{SYSTEM}/sap/bc/adt/oo/classes/%2fabc%2fcl_x/source/main"
+    source = uri.removeprefix(f"adt://{SYSTEM}")
+    events: list[dict[str, Any]] = [{"kind": "start"}]
+    first = await _language_server(emulator_url)  # stays up: the new one knows nothing of it
+    try:
+        read = await first.open(uri)
+        events.append({"kind": "read", "uri": uri, "read": read})
+        first.insert_line(uri, 0, "* saved before the crash")
+        saved = await first.save(uri)
+        events.append(
+            {"kind": "saved", "uri": uri, "token": saved["token"], "text": first.texts[uri]}
+        )
+        base = await first.until(lambda: first.base_versions)
+        events.append(
+            {"kind": "base", "uri": uri, "token": base[-1]["token"], "text": first.texts[uri]}
+        )
+        first.insert_line(uri, 1, "* MINE, unsaved when the server died")
+        mine = first.texts[uri]
+        lines = (emulator.source(source) or "").split("\n")
+        lines[-2] = lines[-2] + ' " COLLEAGUE was here'
+        emulator.write_as("COLLEAGUE", source, "\n".join(lines))
+        theirs = emulator.source(source) or ""
+        second = await _language_server(emulator_url)
+    finally:
+        await first.shutdown_session()
+    try:
+        second.open_text(uri, mine)
+        events += [{"kind": "start"}, {"kind": "opened", "uri": uri, "text": mine, "dirty": True}]
+        [params] = _contract("bases", {"events": events})["sent"]
+        assert params == {
+            "uri": uri,
+            "baseToken": saved["token"],
+            "baseText": "* saved before the crash\n" + read["text"],
+        }
+        restored = await second.request("adt/restoreDocument", params)
+        assert restored["status"] == "changed" and restored["changedBy"] == "COLLEAGUE"
+        said = _contract("restore", {"result": restored, "label": NAME, "dirty": True})
+        assert said["message"].startswith(f"{NAME} was changed on the server by COLLEAGUE")
+        second.answers.append("Merge")
+        conflict = await second.save(uri)
+        assert conflict["status"] == "conflict", "not saved over the colleague's change"
+        await second.until(lambda: "MINE" in (emulator.source(source) or ""))
+        merged = emulator.source(source) or ""
+        assert "* MINE, unsaved when the server died" in merged
+        assert "COLLEAGUE was here" in merged and merged.count("\n") == theirs.count("\n") + 1
+        await second.until(lambda: emulator.locks() == [])
+    finally:
+        await second.shutdown_session()

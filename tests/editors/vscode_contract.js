@@ -10,6 +10,8 @@
  * them (URI round trip, labels, stat, save/resolve/activation outcomes, quick-pick items).
  * `logon`, `candidates`, `status`: the logon check's verdict on a request's failure, what
  * "Open Object" offers for the server's candidates, the status bar for `adt/documentState`.
+ * `failure`: the message of a failed request (`error`) or save (`saved`).
+ * `bases`: what the extension sends as `adt/restoreDocument` after the events it saw.
  */
 
 const { readFileSync } = require("node:fs");
@@ -20,6 +22,7 @@ const results = require(path.join(src, "results.js"));
 const settings = require(path.join(src, "settings.js"));
 const { statusText } = require(path.join(src, "documentState.js"));
 const { DocumentStats } = require(path.join(src, "stats.js"));
+const { DocumentBases } = require(path.join(src, "bases.js"));
 const { formatAdtUri, objectLabel, parseAdtUri } = require(
   path.join(src, "uris.js"),
 );
@@ -66,13 +69,64 @@ function candidates(input) {
   return results.candidateChoice(input.name, input.opened.candidates);
 }
 
+/** @param {{label: string, error?: unknown, saved?: any}} input */
+function failure(input) {
+  return {
+    error: input.error === undefined ? undefined : results.errorMessage(input.error),
+    saved: input.saved === undefined ? undefined : results.saveOutcome(input.saved, input.label),
+  };
+}
+
+/**
+ * The extension's record of a document's base through the events it saw (as in
+ * restoring.js and fileSystem.js): `start` (a server starts), `read` (readFile), `saved`
+ * (a save's answer, with the editor's text), `base` (adt/baseVersion, with the editor's
+ * text), `changed` (the editor's text changed); `opened` (didOpen in the server) answers
+ * what is sent as adt/restoreDocument.
+ * @param {{events: Array<Record<string, any>>}} input
+ */
+function bases(input) {
+  const records = new DocumentBases();
+  const sent = [];
+  for (const event of input.events) {
+    if (event.kind === "start") {
+      records.nextGeneration();
+    } else if (event.kind === "read") {
+      records.read(event.uri, event.read, undefined, event.open ?? false);
+    } else if (event.kind === "saved" || event.kind === "base") {
+      records.moved(event.uri, event.token, event.text);
+    } else if (event.kind === "changed") {
+      sent.push(records.changed(event.uri, () => event.text, event.dirty) ?? null);
+    } else if (event.kind === "opened") {
+      sent.push(records.restoreParams(event.uri, event.text, event.dirty) ?? null);
+    }
+  }
+  return { sent };
+}
+
+/** @param {{result: any, label: string, dirty: boolean}} input */
+function restore(input) {
+  return {
+    message: results.restoreOutcome(input.result, input.label, { dirty: input.dirty }) ?? null,
+  };
+}
+
 /** @param {{state: any}} input */
 function status(input) {
   const parts = parseAdtUri(input.state.uri);
   return statusText(input.state, parts ? objectLabel(parts.path) : "");
 }
 
-const modes = { options, understand, logon, candidates, status };
+const modes = {
+  options,
+  understand,
+  logon,
+  candidates,
+  status,
+  failure,
+  bases,
+  restore,
+};
 const mode = /** @type {keyof typeof modes} */ (process.argv[2]);
 if (!(mode in modes)) {
   throw new Error(

@@ -166,6 +166,9 @@ async def test_the_agent_is_refused_while_the_editor_has_overlapping_changes(
         assert refused["details"]["document"] == uri("A4H") and uri("A4H") in refused["error"]
         assert window.texts[uri("A4H")] == mine
         assert "agent overwrites" not in (emulator.source(REPORT_SOURCE) or "")
+        # the editor's user is told too (issue 18), and what unblocks the agent
+        [told] = await window.until(lambda: window.refused_agent_edits)
+        assert told["uri"] == uri("A4H") and "was not written" in told["message"]
 
 
 async def test_an_editor_save_after_an_agent_patch_keeps_the_agents_change(

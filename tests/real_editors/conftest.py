@@ -153,8 +153,9 @@ def editor(tools: Tools, shots: Path) -> Iterator[Editor]:
                 page.goto(url)
                 page.locator(".monaco-workbench").wait_for(timeout=90_000)
                 page.locator(".statusbar").wait_for()
-                time.sleep(2)  # the extension host starts after the workbench
-                yield Editor(Workbench(page, shots), emulator, state, url)
+                editor = Editor(Workbench(page, shots), emulator, state, url, process.pid)
+                editor.wait_for_activation(set())  # the extension host starts after the page
+                yield editor
                 browser.close()
             # the extension host stops its language server, which releases its locks
             deadline = time.monotonic() + 30

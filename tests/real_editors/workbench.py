@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import time
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
 from adt.emulator import Emulator
@@ -58,6 +60,16 @@ class Workbench:
         row = self.page.locator(".quick-input-list .monaco-list-row").filter(has_text=command)
         self.until(lambda: row.count() > 0, f"the command {command} in the palette")
         box.press("Enter")
+        # the palette closes (or turns into the command's own input): text typed next must
+        # not go into the palette
+        self.until(lambda: not self._palette_open(), f"the palette to run {command}")
+
+    def _palette_open(self) -> bool:
+        box = self.page.locator(".quick-input-widget .quick-input-box input")
+        try:
+            return box.is_visible() and box.input_value(timeout=1000).startswith(">")
+        except PlaywrightError:
+            return False  # replaced while asked
 
     def quick_input(self) -> Locator:
         widget = self.page.locator(".quick-input-widget")
@@ -214,6 +226,41 @@ class Editor:
     emulator: Emulator
     state: Path  # code-server's user data directory
     url: str  # the workbench in the browser
+    session: int  # code-server's process group and session: everything it started
+
+    def language_servers(self) -> list[int]:
+        """The process ids of the language servers this code-server started."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                command = (entry / "cmdline").read_bytes().split(b"\0")
+                if os.getsid(int(entry.name)) != self.session:
+                    continue
+            except OSError:
+                continue  # ended meanwhile
+            if any(part.endswith(b"/abap-adt") for part in command) and b"lsp" in command:
+                found.append(int(entry.name))
+        return found
+
+    def wait_for_activation(self, known: set[Path], timeout: float = 120.0) -> Path:
+        """Wait until a window's extension host that is not among ``known`` has activated the
+        extension (its log says so); the log's path. The real signal that its commands,
+        its file system and its Ctrl+T provider are there: typing into the palette or Ctrl+T
+        before that finds nothing."""
+        line = "_doActivateExtension abap-adt.abap-adt"
+
+        def activated() -> Path | None:
+            for log in sorted(self.state.glob("logs/*/exthost*/remoteexthost.log")):
+                if log not in known and line in log.read_text(encoding="utf-8", errors="replace"):
+                    return log
+            return None
+
+        return self.workbench.until(activated, "the extension activated", timeout)
+
+    def extension_hosts(self) -> set[Path]:
+        return set(self.state.glob("logs/*/exthost*/remoteexthost.log"))
 
     def output_log(self) -> str:
         """The "ABAP ADT" output channel as code-server logs it (newest window)."""

@@ -768,6 +768,35 @@ async def test_network_errors_are_retried_after_one_two_four_seconds(
         await service.client.close()
 
 
+async def test_a_write_to_a_system_that_is_down_is_not_retried_as_a_whole(
+    emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client already waited through its retries (or the connection was refused): the
+    write cycle does not wait through its own on top (a save took 29 s, issue 18)."""
+    pauses: list[float] = []
+
+    async def recording_sleep(seconds: float) -> None:
+        pauses.append(seconds)
+
+    service = SourceService(make_client(emulator), system="A4H", sleep=recording_sleep)
+    try:
+        read = await service.get_source_v2(REPORT)
+
+        async def down(*args: object, **kwargs: object) -> object:
+            raise AdtTransportError("connection refused", system_down=True)
+
+        monkeypatch.setattr(service.client, "write_source", down)
+        with pytest.raises(NetworkError, match="after 1 attempts"):
+            await service.set_source_v2(
+                REPORT, token=read.token, start_line=1, end_line=0, content="x"
+            )
+        assert pauses == []
+        assert emulator.source(REPORT_SOURCE) == read.content and emulator.locks() == []
+    finally:
+        await service.close()
+        await service.client.close()
+
+
 async def test_a_wrong_password_is_auth_failed(emulator: Emulator) -> None:
     profile = dataclasses.replace(make_client(emulator).profile, password=Secret("wrong"))
     client = AdtClient(profile, transport=httpx.ASGITransport(app=emulator.app), sleep=no_sleep)

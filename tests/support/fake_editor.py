@@ -40,6 +40,8 @@ class FakeEditor:
     base_versions: list[tuple[str, str, int | None, str | None]] = field(default_factory=list)
     # the last adt/baseVersion's "inactive" per document
     inactive: dict[str, bool | None] = field(default_factory=dict)
+    # adt/agentEditRefused: (uri, message)
+    refused_agent_edits: list[tuple[str, str]] = field(default_factory=list)
 
     async def apply_edits(
         self, uri: str, edits: Sequence[Edit], label: str, version: int | None
@@ -72,6 +74,9 @@ class FakeEditor:
     ) -> None:
         self.base_versions.append((uri, token, changed_at, changed_by))
         self.inactive[uri] = inactive
+
+    def agent_edit_refused(self, uri: str, message: str) -> None:
+        self.refused_agent_edits.append((uri, message))
 
     # --- what the user does ---------------------------------------------------------------
 

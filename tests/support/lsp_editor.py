@@ -55,6 +55,7 @@ class EditorClient(LanguageClient):
         self.questions: list[types.ShowMessageRequestParams] = []
         self.applied_edits: list[types.ApplyWorkspaceEditParams] = []
         self.base_versions: list[dict[str, Any]] = []  # adt/baseVersion, in arrival order
+        self.refused_agent_edits: list[dict[str, Any]] = []  # adt/agentEditRefused
         self.server_capabilities: types.ServerCapabilities | None = None
         self.channel_ready = asyncio.Event()  # adt/agentChannel: agents can reach the server
         self._activity = asyncio.Event()
@@ -251,6 +252,10 @@ def make_editor_client() -> EditorClient:
     @client.feature("adt/baseVersion")
     def base_version(params: Any) -> None:
         client.base_versions.append(params if isinstance(params, dict) else params._asdict())
+
+    @client.feature("adt/agentEditRefused")
+    def agent_edit_refused(params: Any) -> None:
+        client.refused_agent_edits.append(params if isinstance(params, dict) else params._asdict())
 
     @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
     def show_message_request(

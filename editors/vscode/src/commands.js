@@ -22,6 +22,7 @@ const {
   candidateChoice,
   errorMessage,
   includeItems,
+  isLogonRefused,
   nameObjects,
   resolveOutcome,
   searchItems,
@@ -228,6 +229,18 @@ async function forgetPassword(connection) {
   await connection.restart();
 }
 
+/** @type {{refused: () => boolean}} */
+const logons = { refused: () => false };
+
+/**
+ * Who speaks for a refused logon: the connection, which already offers to type the password
+ * again; a command that failed for it then adds no second message.
+ * @param {() => boolean} refused whether the refusal is being told (false: tell it here)
+ */
+function onLogonRefused(refused) {
+  logons.refused = refused;
+}
+
 /**
  * Wrap a command so that a failure is shown instead of only logged.
  * @template {unknown[]} A
@@ -239,7 +252,9 @@ function guarded(run) {
     try {
       await run(...args);
     } catch (error) {
-      void vscode.window.showErrorMessage(errorMessage(error));
+      if (!(isLogonRefused(error) && logons.refused())) {
+        void vscode.window.showErrorMessage(errorMessage(error));
+      }
     }
   };
 }
@@ -312,4 +327,5 @@ module.exports = {
   restartServer,
   forgetPassword,
   guarded,
+  onLogonRefused,
 };

@@ -9,13 +9,13 @@
  */
 
 const vscode = require('vscode');
-const { LanguageClient, State } = require('vscode-languageclient/node');
+const { CloseAction, ErrorAction, LanguageClient, State } = require('vscode-languageclient/node');
 const { systemNames, uriConverters } = require('./editorUris');
 const { languageClientChannel } = require('./output');
 const { nameObjectsInServerMessages } = require('./serverMessages');
 const { collectPasswords, secretKey, storeAccepted } = require('./passwords');
 const { BASE_VERSION, DID_CHANGE_CONFIGURATION, SEARCH_OBJECTS } = require('./protocol');
-const { logonOutcome } = require('./results');
+const { logonOutcome, restartAfterCrash } = require('./results');
 const {
   SECTION,
   SERVER_SECTION,
@@ -28,6 +28,7 @@ const {
   startFailure,
   userServerCommand,
 } = require('./settings');
+const { PROGRESS_DELAY_MS, requestTitle } = require('./requestTitles');
 const { silenceClientSymbols } = require('./symbols');
 const { SCHEME } = require('./uris');
 
@@ -42,19 +43,35 @@ class ServerConnection {
   /** Whether a started client is running (its own providers are registered). */
   #running = false;
   #changed = new vscode.EventEmitter();
+  /**
+   * The refused logon of this start, as told to the user; undefined when none.
+   * @type {string | undefined}
+   */
+  #refusal;
+  #offering = false;
   #based = new vscode.EventEmitter();
 
   /**
    * @param {vscode.SecretStorage} secrets
    * @param {vscode.OutputChannel} output
+   * @param {import('./restoring').Restoring} [restoring] hands each newly started server the
+   *   bases of the documents it opens
    */
-  constructor(secrets, output) {
+  constructor(secrets, output, restoring) {
     this.secrets = secrets;
     this.output = output;
+    this.restoring = restoring;
     /** Fires when the server started or stopped. */
     this.onDidChangeState = this.#changed.event;
     /** Fires when a document's server version moved or was activated (`adt/baseVersion`). */
     this.onDidChangeBase = this.#based.event;
+    this.#learnSystems();
+  }
+
+  /** The configured systems' names: how the server spells them, and whether tab titles
+   * must name them (several systems). */
+  #learnSystems() {
+    systemNames.configure(this.systems().map((system) => system.name));
   }
 
   /** Whether the server is up, so that the language client answers standard requests. */
@@ -89,7 +106,10 @@ class ServerConnection {
    */
   async request(method, params) {
     const client = await this.client();
-    return client.sendRequest(method, params);
+    /** @type {Promise<T>} */
+    const answer = client.sendRequest(method, params);
+    const title = requestTitle(method, params);
+    return title ? slowProgress(title, answer) : answer;
   }
 
   /** The configured systems that pass the checks (for pickers). */
@@ -128,6 +148,9 @@ class ServerConnection {
    * @param {vscode.ConfigurationChangeEvent} event
    */
   async configurationChanged(event) {
+    if (event.affectsConfiguration(`${SECTION}.systems`)) {
+      this.#learnSystems();
+    }
     if (!this.#client || !event.affectsConfiguration(SECTION)) {
       return;
     }
@@ -165,7 +188,7 @@ class ServerConnection {
     for (const warning of command.warning ? [command.warning, ...warnings] : warnings) {
       void vscode.window.showWarningMessage(warning);
     }
-    systems.forEach((system) => systemNames.learn(system.name));
+    systemNames.configure(systems.map((system) => system.name));
     const { passwords, typed } = await collectPasswords(systems, this.secrets, askPassword);
     const { options, withoutPassword } = initializationOptions(settings, systems, passwords);
     if (withoutPassword.length) {
@@ -174,18 +197,32 @@ class ServerConnection {
           '("ABAP: Restart Language Server").',
       );
     }
+    const restoring = this.restoring;
     const client = new LanguageClient(
       SECTION, // the client's id: it reads abapAdt.trace.server
       'ABAP ADT',
       commandLine,
       {
         documentSelector: [{ scheme: SCHEME }],
-        initializationOptions: options,
+        // called at every start of the server process, also the client's own restart after a
+        // crash: documents it opens from then on get their bases back (restoring.js)
+        initializationOptions: () => {
+          restoring?.bases.nextGeneration();
+          return options;
+        },
         outputChannel: languageClientChannel(this.output),
         uriConverters,
-        middleware: silenceClientSymbols, // symbols.js answers Ctrl+T
+        errorHandler: crashHandler(),
+        middleware: {
+          ...silenceClientSymbols, // symbols.js answers Ctrl+T
+          didOpen: (document, next) =>
+            restoring ? restoring.didOpen(document, next) : next(document),
+        },
       },
     );
+    if (restoring) {
+      restoring.send = (method, params) => client.sendRequest(method, params);
+    }
     nameObjectsInServerMessages(client);
     client.onNotification(BASE_VERSION, (params) => this.#based.fire(params));
     client.onDidChangeState(({ newState }) => {
@@ -225,21 +262,47 @@ class ServerConnection {
       const outcome = logonOutcome(system.name, failure);
       const password = passwords.get(system.name);
       if (outcome.verdict === 'accepted' && password) {
+        this.#refusal = undefined;
         await storeAccepted(this.secrets, system, password);
       } else if (outcome.verdict === 'refused') {
-        void this.#offerRetyping(outcome.message);
+        this.#refusal = outcome.message;
+        void this.#offerRetyping();
       } else if (outcome.verdict === 'unknown') {
         void vscode.window.showWarningMessage(outcome.message);
       }
     }
   }
 
-  /** @param {string} message */
-  async #offerRetyping(message) {
-    const again = 'Enter Password';
-    if ((await vscode.window.showErrorMessage(message, again)) === again) {
-      await this.restart();
+  /**
+   * A request failed because the system refused the logon: when that is the password typed
+   * at this start, the offer to type it again says so (once: a command failing for the same
+   * reason adds no second message). False when nothing is known of it.
+   * @returns {boolean}
+   */
+  logonRefused() {
+    if (this.#refusal === undefined) {
+      return false;
     }
+    void this.#offerRetyping();
+    return true;
+  }
+
+  /** One notification at a time: "… refused the logon … Enter it again?" [Enter Password]. */
+  async #offerRetyping() {
+    if (this.#offering || this.#refusal === undefined) {
+      return;
+    }
+    this.#offering = true;
+    const again = 'Enter Password';
+    try {
+      if ((await vscode.window.showErrorMessage(this.#refusal, again)) !== again) {
+        return;
+      }
+    } finally {
+      this.#offering = false;
+    }
+    this.#refusal = undefined;
+    await this.restart();
   }
 
   #settings() {
@@ -250,6 +313,48 @@ class ServerConnection {
         : configuration.get(key),
     );
   }
+}
+
+/**
+ * What to do when the server process ends unasked (a crash, `kill -9`): start it again, and
+ * its documents get their bases back (restoring.js). The language client's own handler gave
+ * up at once when writing to the dead process failed before it noticed the end; here an
+ * error on the connection never decides, only the end does, and the server is started again
+ * unless it ended five times within three minutes.
+ * @returns {import('vscode-languageclient').ErrorHandler}
+ */
+function crashHandler() {
+  /** @type {number[]} */
+  const ends = [];
+  return {
+    error: () => ({ action: ErrorAction.Continue }),
+    closed: () => {
+      const verdict = restartAfterCrash(ends, Date.now());
+      return verdict.restart
+        ? { action: CloseAction.Restart }
+        : { action: CloseAction.DoNotRestart, message: verdict.message };
+    },
+  };
+}
+
+/**
+ * Show a progress notification while `work` runs, once it took longer than a second (a slow
+ * or unreachable system): the user sees what is being waited for.
+ * @template T
+ * @param {string} title
+ * @param {Promise<T>} work
+ * @returns {Promise<T>}
+ */
+function slowProgress(title, work) {
+  const timer = setTimeout(() => {
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () =>
+      work.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+  }, PROGRESS_DELAY_MS);
+  return work.finally(() => clearTimeout(timer));
 }
 
 /**

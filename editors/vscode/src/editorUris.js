@@ -43,7 +43,11 @@ function toEditorUri(value) {
     systemNames.learn(parts.authority);
   }
   return parts
-    ? vscode.Uri.from({ scheme: SCHEME, authority: parts.authority, path: editorPath(parts.path) })
+    ? vscode.Uri.from({
+        scheme: SCHEME,
+        authority: parts.authority,
+        path: editorPath(parts.path, systemNames.several ? parts.authority : undefined),
+      })
     : vscode.Uri.parse(value);
 }
 

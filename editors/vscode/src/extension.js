@@ -12,6 +12,7 @@ const commands = require('./commands');
 const { ServerConnection } = require('./connection');
 const devloop = require('./devloop');
 const { AdtFileSystem } = require('./fileSystem');
+const { Restoring } = require('./restoring');
 const { DocumentStatus } = require('./statusBar');
 const { EarlyWorkspaceSymbols } = require('./symbols');
 const { SCHEME } = require('./uris');
@@ -22,7 +23,8 @@ let connection;
 /** @param {vscode.ExtensionContext} context */
 function activate(context) {
   const output = vscode.window.createOutputChannel('ABAP ADT');
-  const server = new ServerConnection(context.secrets, output);
+  const restoring = new Restoring(context.workspaceState, output);
+  const server = new ServerConnection(context.secrets, output, restoring);
   const autoSave = new AutoSaveAdvice(context.globalState);
   const versions = new devloop.VersionTexts();
   /**
@@ -32,10 +34,15 @@ function activate(context) {
   const onResource = (run) =>
     commands.guarded((/** @type {unknown} */ resource) => run(server, resource));
   connection = server;
+  commands.onLogonRefused(() => server.logonRefused());
   context.subscriptions.push(
     output,
+    restoring,
     server,
-    vscode.workspace.registerFileSystemProvider(SCHEME, new AdtFileSystem(server), {
+    server.onDidChangeBase((/** @type {{uri: string, token: string}} */ base) =>
+      restoring.moved(base.uri, base.token),
+    ),
+    vscode.workspace.registerFileSystemProvider(SCHEME, new AdtFileSystem(server, restoring), {
       isCaseSensitive: true,
     }),
     vscode.languages.registerWorkspaceSymbolProvider(new EarlyWorkspaceSymbols(server)),

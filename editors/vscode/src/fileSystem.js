@@ -26,9 +26,13 @@ const SAVED_NOTE_MS = 4000;
 class AdtFileSystem {
   #stats = new DocumentStats();
 
-  /** @param {ServerConnection} connection */
-  constructor(connection) {
+  /**
+   * @param {ServerConnection} connection
+   * @param {import('./restoring').Restoring} [restoring] follows each document's base
+   */
+  constructor(connection, restoring) {
     this.connection = connection;
+    this.restoring = restoring;
     /**
      * Never fires: the server brings open documents up to date itself (workspace/applyEdit).
      * @type {vscode.Event<vscode.FileChangeEvent[]>}
@@ -46,7 +50,10 @@ class AdtFileSystem {
    */
   async stat(uri) {
     const key = toServerUri(uri);
-    const known = this.#stats.get(key) ?? this.#stats.learn(key, await this.#read(uri, false));
+    const known =
+      this.#stats.get(key) ??
+      this.#stats.kept(key, this.restoring?.bases.get(key)) ?? // an editor of a reloaded window
+      this.#stats.learn(key, await this.#read(uri, false));
     return { type: vscode.FileType.File, ctime: known.mtime, mtime: known.mtime, size: known.size };
   }
 
@@ -56,7 +63,10 @@ class AdtFileSystem {
    */
   async readFile(uri) {
     const read = await this.#read(uri, true);
-    this.#stats.learn(toServerUri(uri), read);
+    const key = toServerUri(uri);
+    const stat = this.#stats.learn(key, read);
+    const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+    this.restoring?.read(key, read, stat, open); // open: a revert, which re-bases it
     return new TextEncoder().encode(read.text);
   }
 
@@ -79,6 +89,7 @@ class AdtFileSystem {
     /** @type {SaveResult} */
     let result;
     try {
+      await this.restoring?.settled(key); // a restarted server knows the base first
       result = await this.connection.request(SAVE_DOCUMENT, { uri: key });
     } catch (error) {
       throw fileError(error);
@@ -88,6 +99,9 @@ class AdtFileSystem {
       throw new vscode.FileSystemError(outcome.message);
     }
     this.#stats.saved(key, result, content.byteLength);
+    if (result.status === 'saved' && result.token) {
+      this.restoring?.moved(key, result.token, this.#stats.get(key));
+    }
     vscode.window.setStatusBarMessage(outcome.message, SAVED_NOTE_MS);
   }
 

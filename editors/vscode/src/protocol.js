@@ -9,12 +9,16 @@
 const READ_DOCUMENT = 'adt/readDocument';
 const SAVE_DOCUMENT = 'adt/saveDocument';
 const RESOLVE_CONFLICT = 'adt/resolveConflict';
+/** After didOpen in a newly started server (and after a revert): the document's base. */
+const RESTORE_DOCUMENT = 'adt/restoreDocument';
 const OPEN_OBJECT = 'adt/openObject';
 const OBJECT_STRUCTURE = 'adt/objectStructure';
 const SEARCH_OBJECTS = 'adt/searchObjects';
 const DOCUMENT_STATE = 'adt/documentState';
 /** Notification: the server version a document is based on changed, or was activated. */
 const BASE_VERSION = 'adt/baseVersion';
+/** Notification: an agent's write to an open document was refused for its unsaved edits. */
+const AGENT_EDIT_REFUSED = 'adt/agentEditRefused';
 const EXECUTE_COMMAND = 'workspace/executeCommand';
 const WORKSPACE_SYMBOL = 'workspace/symbol';
 const DID_CHANGE_CONFIGURATION = 'workspace/didChangeConfiguration';
@@ -71,6 +75,16 @@ const INVALID_PARAMS = -32602;
  * @property {AdtError} [conflict] with `status: 'conflict'`
  * @property {AdtError | {error: string, code: number}} [error] with `status: 'error'`
  * @property {Array<[number, number]>} [conflicts] with `status: 'mergeConflicts'`
+ */
+
+/**
+ * `adt/restoreDocument`: whether the server's version is still the document's base.
+ * @typedef {object} RestoreResult
+ * @property {string} uri
+ * @property {'current' | 'changed' | 'baseUnknown'} status
+ * @property {string} token the server's current version
+ * @property {string | null} [changedBy]
+ * @property {number | null} [changedAt]
  */
 
 /**
@@ -173,11 +187,13 @@ module.exports = {
   READ_DOCUMENT,
   SAVE_DOCUMENT,
   RESOLVE_CONFLICT,
+  RESTORE_DOCUMENT,
   OPEN_OBJECT,
   OBJECT_STRUCTURE,
   SEARCH_OBJECTS,
   DOCUMENT_STATE,
   BASE_VERSION,
+  AGENT_EDIT_REFUSED,
   EXECUTE_COMMAND,
   WORKSPACE_SYMBOL,
   DID_CHANGE_CONFIGURATION,

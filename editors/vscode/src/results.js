@@ -14,6 +14,7 @@ const { objectLabel } = require('./uris');
 /** @typedef {import('./protocol').SearchHit} SearchHit */
 /** @typedef {import('./protocol').ActivationResult} ActivationResult */
 /** @typedef {import('./protocol').ObjectStructure} ObjectStructure */
+/** @typedef {import('./protocol').RestoreResult} RestoreResult */
 
 /** V2 error codes that mean "there is no such source". */
 const NOT_FOUND_CODES = new Set([4007, 4008, 4011, 4018]);
@@ -167,6 +168,15 @@ function errorMessage(error) {
 }
 
 /**
+ * Whether a request failed because the system refused the logon (wrong user or password).
+ * @param {unknown} error
+ * @returns {boolean}
+ */
+function isLogonRefused(error) {
+  return adtErrorOf(/** @type {RpcErrorLike} */ (error ?? {}))?.code === AUTH_FAILED;
+}
+
+/**
  * Which `FileSystemError` a failed read or save becomes.
  * @param {unknown} error
  * @returns {'notFound' | 'noPermissions' | 'unavailable' | 'other'}
@@ -314,8 +324,39 @@ function adtErrorText(adt) {
   if (adt.code === AUTH_FAILED) {
     return `${LOGON_REFUSED} (${adt.name ?? 'AUTH_FAILED'} ${adt.code})`;
   }
+  const unreachable = adt.code === NETWORK_ERROR ? unreachableText(adt.error) : undefined;
+  if (unreachable) {
+    return unreachable;
+  }
   return `${nameObjects(adt.error)} (${adt.name ?? 'error'} ${adt.code})`;
 }
+
+/**
+ * A network failure in the user's words: which system could not be reached and what that
+ * looked like, instead of `GET /sap/bc/adt/... failed: ConnectError: ...`.
+ * @param {string} error the client's message: `<METHOD> <path> on <url> failed: <kind>: ...`
+ * @returns {string | undefined} undefined for a message of another form
+ */
+function unreachableText(error) {
+  const match = /\bon (\S+) failed: (\w+)/.exec(error);
+  if (!match) {
+    return undefined;
+  }
+  const [, where, kind] = match;
+  const what = NETWORK_FAILURES.find(([pattern]) => pattern.test(kind))?.[1];
+  return (
+    `The ABAP system at ${where} cannot be reached: ${what}. Is it running, and is the URL ` +
+    'right? Nothing was changed; try again when it is back.'
+  );
+}
+
+/** How the HTTP client's failures look to a person, first match wins. */
+const NETWORK_FAILURES = /** @type {const} */ ([
+  [/^ConnectError$/, 'nothing answers there'],
+  [/^ConnectTimeout$/, 'the connection timed out'],
+  [/Timeout$/, 'it did not answer in time'],
+  [/./, 'the connection broke off'],
+]);
 
 /**
  * A message with its object URLs and document URIs replaced by object names:
@@ -325,6 +366,74 @@ function adtErrorText(adt) {
  */
 function nameObjects(text) {
   return text.replace(OBJECT_REFERENCE, (_match, path) => objectLabel(path));
+}
+
+/**
+ * What to tell after a restarted server took a document's base back (`adt/restoreDocument`):
+ * nothing when the source is as the editor read it, else that it changed meanwhile and what
+ * the next save does.
+ * @param {RestoreResult} result
+ * @param {string} label
+ * @param {{dirty: boolean}} editor
+ * @returns {string | undefined}
+ */
+function restoreOutcome(result, label, editor) {
+  const who = result.changedBy ? ` by ${result.changedBy}` : '';
+  switch (result.status) {
+    case 'changed':
+      return editor.dirty
+        ? `${label} was changed on the server${who} since you started editing it. Your ` +
+            'unsaved edits are kept; saving asks whether to reload theirs, overwrite or merge.'
+        : `${label} was changed on the server${who}; the editor still shows the version ` +
+            'before. Revert it ("File: Revert File") to see the current one.';
+    case 'baseUnknown':
+      return editor.dirty
+        ? `${label}: the version your unsaved edits started from is not known any more, and ` +
+            'the server has another one now. Saving asks how to combine them; a merge marks ' +
+            'every difference.'
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Unexpected ends of the server within this long that stop restarting it. */
+const CRASH_WINDOW_MS = 3 * 60 * 1000;
+const MAX_CRASHES = 5;
+
+/**
+ * Whether to start the server again after it ended unasked (a crash): yes, unless that
+ * happened {@link MAX_CRASHES} times within three minutes.
+ * @param {number[]} ends the times of earlier ends (updated)
+ * @param {number} now
+ * @returns {{restart: true} | {restart: false, message: string}}
+ */
+function restartAfterCrash(ends, now) {
+  ends.push(now);
+  while (ends.length && now - ends[0] > CRASH_WINDOW_MS) {
+    ends.shift();
+  }
+  if (ends.length < MAX_CRASHES) {
+    return { restart: true };
+  }
+  return {
+    restart: false,
+    message:
+      `The ABAP language server stopped unexpectedly ${ends.length} times within 3 minutes, ` +
+      'so it is not started again (see the "ABAP ADT" output). Your unsaved edits stay in the ' +
+      'editor; run "ABAP: Restart Language Server" to start it.',
+  };
+}
+
+/**
+ * The warning for `adt/agentEditRefused`: an agent's change to an open document was not
+ * written because of its unsaved edits. Undefined for a notification without a message.
+ * @param {unknown} params
+ * @returns {string | undefined}
+ */
+function agentRefusalMessage(params) {
+  const message = /** @type {{message?: unknown} | null | undefined} */ (params)?.message;
+  return typeof message === 'string' && message ? nameObjects(message) : undefined;
 }
 
 /**
@@ -395,11 +504,15 @@ function plural(count, noun) {
 
 module.exports = {
   CONFLICT_CHOICES,
+  agentRefusalMessage,
+  restoreOutcome,
+  restartAfterCrash,
   saveOutcome,
   resolveOutcome,
   activationOutcome,
   errorMessage,
   fileErrorKind,
+  isLogonRefused,
   searchItems,
   candidateChoice,
   includeItems,

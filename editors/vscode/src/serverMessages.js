@@ -7,6 +7,7 @@
  * URIs: "ZDEMO_REPORT was changed on the server by COLLEAGUE", not
  * "adt://A4H/sap/bc/adt/programs/programs/zdemo_report/source/main was changed ...".
  * Registered before the client starts, these handlers take the place of the client's own.
+ * Also `adt/agentEditRefused`: an agent's change that the editor's unsaved edits blocked.
  */
 
 const vscode = require('vscode');
@@ -15,7 +16,8 @@ const {
   ShowMessageNotification,
   ShowMessageRequest,
 } = require('vscode-languageclient');
-const { nameObjects } = require('./results');
+const { AGENT_EDIT_REFUSED } = require('./protocol');
+const { agentRefusalMessage, nameObjects } = require('./results');
 
 /**
  * @param {number} type LSP's MessageType
@@ -43,6 +45,13 @@ function nameObjectsInServerMessages(client) {
       ...(params.actions ?? []),
     );
     return chosen ?? null;
+  });
+  // an agent's change was refused because of this editor's unsaved edits: the user unblocks it
+  client.onNotification(AGENT_EDIT_REFUSED, (/** @type {unknown} */ params) => {
+    const message = agentRefusalMessage(params);
+    if (message) {
+      void vscode.window.showWarningMessage(message);
+    }
   });
 }
 

@@ -34,6 +34,22 @@ class DocumentStats {
   }
 
   /**
+   * Values kept from an earlier window (a reload), taken when nothing newer is known: VS Code
+   * compares them with what it kept in its backup of the unsaved editor.
+   * @param {string} uri
+   * @param {{mtime?: number, size?: number} | undefined} kept
+   * @returns {DocumentStat | undefined}
+   */
+  kept(uri, kept) {
+    if (typeof kept?.mtime !== 'number' || typeof kept.size !== 'number') {
+      return undefined;
+    }
+    const entry = { mtime: kept.mtime, size: kept.size };
+    this.#entries.set(uri, entry);
+    return entry;
+  }
+
+  /**
    * The remembered values, or those of this read when the document is new.
    * @param {string} uri
    * @param {ReadDocumentResult} read

@@ -16,7 +16,9 @@
  * VS Code titles a tab with the last path segment, which would be `main` or
  * `implementations` for every class. The editor's path therefore has one more segment, the
  * object's name (`.../zcl_foo/includes/implementations/ZCL_FOO (implementations)`), which
- * is dropped again on the way back. The language client's URI converters, the file system
+ * is dropped again on the way back. When more than one system is configured, the segment
+ * also names the system (`ZDEMO_REPORT · QAS`): the same object of two systems would
+ * otherwise open in two tabs titled alike. The language client's URI converters, the file system
  * provider and the commands all go through editorUris.js, so the server always sees the URI
  * it issued.
  */
@@ -27,6 +29,8 @@ const ADT_URI = /^adt:\/\/([^/?#]+)(\/[^?#]*)$/;
 const SOURCE_PATH = /\/(?:([^/]+)\/source\/main|classes\/([^/]+)\/includes\/([a-z]+))$/;
 /** Looks like `/` in a tab title; a path segment cannot hold `/` itself. */
 const NAME_SLASH = '\u2215';
+/** Between the object and its system in a tab title. */
+const SYSTEM_MARK = ' \u00b7 ';
 
 /**
  * @typedef {object} AdtUriParts
@@ -72,27 +76,37 @@ function objectLabel(path) {
 
 /**
  * The editor's path of a server path: the server path plus one segment with the object's
- * name, so that VS Code's tab reads `ZCL_FOO (implementations)` instead of `implementations`.
- * Paths that are no source paths are kept as they are.
+ * name, so that VS Code's tab reads `ZCL_FOO (implementations)` instead of `implementations`
+ * (and `ZCL_FOO (implementations) · QAS` with `system`). Paths that are no source paths are
+ * kept as they are.
  * @param {string} path a server path
+ * @param {string} [system] named in the title too (when several systems are configured)
  * @returns {string}
  */
-function editorPath(path) {
-  return SOURCE_PATH.test(path) ? `${path}/${titleSegment(path)}` : path;
+function editorPath(path, system) {
+  if (!SOURCE_PATH.test(path)) {
+    return path;
+  }
+  const title = titleSegment(path);
+  return `${path}/${system ? `${title}${SYSTEM_MARK}${system.replaceAll('/', NAME_SLASH)}` : title}`;
 }
 
 /**
- * The server's path of an editor path: without the name segment {@link editorPath} added.
- * A path without it (a server path, or one VS Code restored from an older session) is kept.
+ * The server's path of an editor path: without the name segment {@link editorPath} added
+ * (with or without the system). A path without it (a server path, or one VS Code restored
+ * from an older session) is kept.
  * @param {string} path
  * @returns {string}
  */
 function serverPath(path) {
   const cut = path.lastIndexOf('/');
   const parent = path.slice(0, cut);
-  return cut > 0 && SOURCE_PATH.test(parent) && path.slice(cut + 1) === titleSegment(parent)
-    ? parent
-    : path;
+  if (cut <= 0 || !SOURCE_PATH.test(parent)) {
+    return path;
+  }
+  const last = path.slice(cut + 1);
+  const title = titleSegment(parent);
+  return last === title || last.startsWith(`${title}${SYSTEM_MARK}`) ? parent : path;
 }
 
 /**
@@ -126,6 +140,17 @@ function decodeName(segment) {
 class SystemNames {
   /** @type {Map<string, string>} */
   #names = new Map();
+  /** Whether more than one system is configured: tab titles then name the system. */
+  several = false;
+
+  /**
+   * The configured systems (settings): their spelling, and whether there are several.
+   * @param {string[]} names
+   */
+  configure(names) {
+    names.forEach((name) => this.learn(name));
+    this.several = new Set(names.map((name) => name.toLowerCase())).size > 1;
+  }
 
   /** @param {string} name */
   learn(name) {

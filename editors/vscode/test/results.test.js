@@ -6,6 +6,9 @@ const { describe, it } = require('node:test');
 const {
   CONFLICT_CHOICES,
   activationOutcome,
+  agentRefusalMessage,
+  restoreOutcome,
+  restartAfterCrash,
   candidateChoice,
   errorMessage,
   fileErrorKind,
@@ -345,5 +348,94 @@ describe('logonOutcome', () => {
       /^Could not check the logon to A4H: logon failed \(NETWORK_ERROR 4017\)/,
     );
     assert.match(outcome.message, /not stored\.$/);
+  });
+});
+
+describe('agentRefusalMessage', () => {
+  it("names the object of the server's adt/agentEditRefused", () => {
+    const uri = 'adt://A4H/sap/bc/adt/programs/programs/zdemo_report/source/main';
+    assert.equal(
+      agentRefusalMessage({
+        uri,
+        message: `An agent's change to ${uri} was not written: it changes lines you are editing.`,
+      }),
+      "An agent's change to ZDEMO_REPORT was not written: it changes lines you are editing.",
+    );
+    assert.equal(agentRefusalMessage({ uri }), undefined);
+    assert.equal(agentRefusalMessage(null), undefined);
+  });
+});
+
+describe('restoreOutcome', () => {
+  const changed = { uri: 'u', status: 'changed', token: 't', changedBy: 'COLLEAGUE' };
+  it('says nothing when the source is as the editor read it', () => {
+    const current = /** @type {const} */ ({ uri: 'u', status: 'current', token: 't' });
+    assert.equal(restoreOutcome(current, 'ZDEMO', { dirty: true }), undefined);
+  });
+  it('tells who changed it meanwhile and what the save does', () => {
+    const message = restoreOutcome(/** @type {any} */ (changed), 'ZDEMO', { dirty: true });
+    assert.match(message ?? '', /^ZDEMO was changed on the server by COLLEAGUE since you/);
+    assert.match(message ?? '', /unsaved edits are kept; saving asks/);
+    const clean = restoreOutcome(/** @type {any} */ (changed), 'ZDEMO', { dirty: false });
+    assert.match(clean ?? '', /Revert File/);
+  });
+  it('warns when the base is not known any more', () => {
+    const unknown = { uri: 'u', status: 'baseUnknown', token: 't' };
+    assert.match(
+      restoreOutcome(/** @type {any} */ (unknown), 'ZDEMO', { dirty: true }) ?? '',
+      /a merge marks every difference/,
+    );
+  });
+});
+
+describe('a system that cannot be reached', () => {
+  it("is said in the user's words, not as the HTTP client's error", () => {
+    const error = {
+      code: -32001,
+      message: 'x',
+      data: {
+        error:
+          'GET /sap/bc/adt/repository/informationsystem/search on http://127.0.0.1:5000 ' +
+          'failed: ConnectError: All connection attempts failed',
+        code: 4017,
+        name: 'NETWORK_ERROR',
+      },
+    };
+    const message = errorMessage(error);
+    assert.equal(
+      message,
+      'The ABAP system at http://127.0.0.1:5000 cannot be reached: nothing answers there. Is ' +
+        'it running, and is the URL right? Nothing was changed; try again when it is back.',
+    );
+    assert.doesNotMatch(message, /GET|ConnectError|informationsystem/);
+    const slow = {
+      ...error,
+      data: { ...error.data, error: 'PUT /x on https://sap:443 failed: ReadTimeout: ' },
+    };
+    assert.match(
+      errorMessage(slow),
+      /at https:\/\/sap:443 cannot be reached: it did not answer in time/,
+    );
+    const saved = saveOutcome({ status: 'error', error: error.data }, 'ZDEMO');
+    assert.match(
+      saved.message,
+      /^Not saved: The ABAP system at http:\/\/127.0.0.1:5000 cannot be reached/,
+    );
+  });
+});
+
+describe('restartAfterCrash', () => {
+  it('starts a crashed server again, unless it crashed five times within three minutes', () => {
+    /** @type {number[]} */
+    const ends = [];
+    for (let minute = 0; minute < 4; minute += 1) {
+      assert.deepEqual(restartAfterCrash(ends, minute * 1000), { restart: true });
+    }
+    const fifth = restartAfterCrash(ends, 5000);
+    assert.equal(fifth.restart, false);
+    assert.match(/** @type {{message: string}} */ (fifth).message, /unsaved edits stay/);
+    assert.deepEqual(restartAfterCrash([], 0), { restart: true });
+    const spread = [0, 60_000, 120_000, 170_000];
+    assert.deepEqual(restartAfterCrash(spread, 240_000), { restart: true }, 'older ones expire');
   });
 });

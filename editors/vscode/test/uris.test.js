@@ -169,3 +169,24 @@ describe('SystemNames', () => {
     assert.equal(names.spell('dev'), 'dev');
   });
 });
+
+describe('tab titles with several systems', () => {
+  const path = '/sap/bc/adt/oo/classes/%2fabc%2fcl_x/includes/implementations';
+  it('name the system, and the server path comes back without it', () => {
+    const withSystem = editorPath(path, 'QAS');
+    assert.equal(withSystem, `${path}/\u2215ABC\u2215CL_X (implementations) \u00b7 QAS`);
+    assert.notEqual(withSystem, editorPath(path, 'A4H'), 'two systems, two titles');
+    assert.equal(serverPath(withSystem), path);
+    assert.equal(serverPath(editorPath(path)), path, 'one system: the name alone');
+    assert.equal(serverPath(`${path}/OTHER \u00b7 QAS`), `${path}/OTHER \u00b7 QAS`);
+  });
+
+  it('are used when more than one system is configured', () => {
+    const names = new SystemNames();
+    names.configure(['A4H']);
+    assert.equal(names.several, false);
+    names.configure(['A4H', 'QAS']);
+    assert.equal(names.several, true);
+    assert.equal(names.spell('qas'), 'QAS');
+  });
+});

@@ -4,6 +4,8 @@ diagnostics beside the syntax check's, test lenses, references placed in edited 
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from support.emulated import make_client
 from support.fake_editor import GREETER_URI, REPORT_URI, workspace_on
@@ -155,6 +157,32 @@ async def test_references_are_placed_in_edited_buffers(emulator: Emulator) -> No
             await workspace.intelligence.references(REPORT_URI, (13, 30))
 
 
+async def test_go_to_references_asked_twice_runs_where_used_once(emulator: Emulator) -> None:
+    """Issue 18: VS Code asks again (without the declaration) when there are two results;
+    that ran where-used twice (10.6 s instead of 5.8 s). A save starts a new search."""
+    async with workspace_on(emulator, QUIET) as (workspace, editor):
+        await editor.open(REPORT_URI)
+        line = editor.texts[REPORT_URI].split("\n")[12]
+        point = (12, line.index("zcl_demo_greeter"))
+
+        def searches() -> int:
+            return sum(1 for e in emulator.request_log if "usageReferences" in e.path)
+
+        emulator.reset_request_log()
+        first, second = await asyncio.gather(
+            workspace.intelligence.references(REPORT_URI, point),
+            workspace.intelligence.references(REPORT_URI, point),
+        )
+        again = await workspace.intelligence.references(REPORT_URI, point)
+        assert first == second == again and len(first) > 1
+        assert searches() == 1
+        editor.insert_line(REPORT_URI, 0, "* saved")
+        assert (await workspace.save(REPORT_URI)).status == SaveStatus.SAVED
+        await workspace.intelligence.references(REPORT_URI, (13, point[1]))
+        assert searches() == 2, "another saved version: searched again"
+    assert emulator.locks() == []
+
+
 async def test_on_edit_the_first_change_asks_for_a_request(emulator: Emulator) -> None:
     await _release_generated_request(emulator)
     number = emulator.create_transport_request("Feature work")
@@ -180,4 +208,46 @@ async def test_on_edit_the_first_change_asks_for_a_request(emulator: Emulator) -
         await workspace.locks.wait_for("/sap/bc/adt/programs/programs/zdemo_report")
         await workspace.wait_idle()
         assert editor.questions == []
+    assert emulator.locks() == []
+
+
+async def test_running_one_test_method_keeps_the_other_methods_failures(
+    emulator: Emulator,
+) -> None:
+    """Issue 18: running one passing method from its code lens cleared another method's
+    still-failing result from Problems."""
+    async with workspace_on(emulator, QUIET) as (workspace, editor):
+        await editor.open(TESTS_URI)
+        fail = "    cl_abap_unit_assert=>fail( msg = 'not yet' )."
+        editor.insert_line(TESTS_URI, 36, fail)  # in GREETS_EVERYONE
+        assert (await workspace.save(TESTS_URI)).status == SaveStatus.SAVED
+        assert (await workspace.activation.activate(TESTS_URI)).activated
+        steps: list[str] = []
+        everything = await workspace.quality.run_unit_tests(TESTS_URI, None, steps.append)
+        assert everything["failed"] == 1
+        assert steps == ["running the tests of ZCL_DEMO_GREETER"], "named, not a URL"
+
+        def failing() -> set[str]:
+            return {
+                d.message.split(":")[0]
+                for d in editor.published.get(TESTS_URI, [])
+                if d.source == "abap-unit"
+            }
+
+        assert failing() == {"LTCL_GREETER->GREETS_EVERYONE"}
+        scope = {"testClass": "ltcl_greeter", "method": "greets_by_name"}
+        one = await workspace.quality.run_unit_tests(TESTS_URI, scope, steps.append)
+        assert (one["tests"], one["failed"]) == (1, 0)
+        assert steps[-1] == "running the tests of ZCL_DEMO_GREETER (ltcl_greeter->greets_by_name)"
+        assert failing() == {"LTCL_GREETER->GREETS_EVERYONE"}, "the other failure stays"
+        failing_one = {"testClass": "LTCL_GREETER", "method": "GREETS_EVERYONE"}
+        assert (await workspace.quality.run_unit_tests(TESTS_URI, failing_one, steps.append))[
+            "failed"
+        ] == 1
+        assert failing() == {"LTCL_GREETER->GREETS_EVERYONE"}, "replaced by its own run"
+        editor.replace(TESTS_URI, editor.texts[TESTS_URI].replace(fail + "\n", "", 1))
+        assert (await workspace.save(TESTS_URI)).status == SaveStatus.SAVED
+        assert (await workspace.activation.activate(TESTS_URI)).activated
+        fixed = await workspace.quality.run_unit_tests(TESTS_URI, failing_one, steps.append)
+        assert fixed["failed"] == 0 and failing() == set(), "its own passing run clears it"
     assert emulator.locks() == []

@@ -70,3 +70,28 @@ async def test_an_agent_edit_that_overlaps_unsaved_lines_is_refused(emulator: Em
                 transport=None,
             )
         assert emulator.source(SOURCE) == stored and editor.texts[REPORT_URI].startswith("* user")
+        # issue 18: the editor's user is told too, not only the agent
+        [(uri, message)] = editor.refused_agent_edits
+        assert uri == REPORT_URI
+        assert "An agent's change to" in message and "it changes lines you are editing" in message
+        assert "save them (or undo them)" in message
+
+
+async def test_an_agent_edit_on_a_newer_version_than_unsaved_edits_is_refused_and_told(
+    emulator: Emulator,
+) -> None:
+    """The agent read the source after a colleague changed it; the editor's unsaved edits
+    started from the version before: nothing is written and the editor's user is told."""
+    async with workspace_on(emulator) as (workspace, editor):
+        await editor.open(REPORT_URI)
+        editor.insert_line(REPORT_URI, 0, "* user")
+        emulator.write_as("COLLEAGUE", SOURCE, (emulator.source(SOURCE) or "") + "* theirs\n")
+        doc = workspace.documents.require(REPORT_URI)
+        fresh = await workspace.ctx.service_for(doc.ref).get_source_v2(REPORT, fresh=True)
+        with pytest.raises(VersionConflict, match="older version"):
+            await workspace.agent_views.write_through(
+                doc, fresh.token, lambda base: base + "* agent\n", lock_handle=None, transport=None
+            )
+        [(uri, message)] = editor.refused_agent_edits
+        assert uri == REPORT_URI and "your unsaved edits started from an older version" in message
+        assert "* agent" not in (emulator.source(SOURCE) or "")
