@@ -9,16 +9,11 @@ be seen: class pools, and reports whose includes are all in the repository.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adt.abap.lexer import lex
 from adt.abap.scanner import ScanIssue
 
-from ..model import CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, RepoObject, encode_name
+from ..model import CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, RepoObject, Repository, encode_name
 from .semantic import Part, SemanticCheck
-
-if TYPE_CHECKING:
-    from ..state import SystemState
 
 
 def _text(obj: RepoObject, part: str, version: str) -> str | None:
@@ -39,7 +34,7 @@ def _includes(text: str) -> list[str]:
 class ObjectProgram:
     """Collects the program around one object from the emulator's repository."""
 
-    def __init__(self, state: SystemState, version: str) -> None:
+    def __init__(self, state: Repository, version: str) -> None:
         self.state = state
         self.version = version
 
@@ -109,7 +104,7 @@ class ObjectProgram:
 
 
 def semantic_findings(
-    state: SystemState, obj: RepoObject, texts: dict[str, str], version: str
+    state: Repository, obj: RepoObject, texts: dict[str, str], version: str
 ) -> list[tuple[str, ScanIssue]]:
     """Findings of the semantic checks as (part, finding)."""
     program = ObjectProgram(state, version)
