@@ -25,6 +25,7 @@ from support.mcp_calls import call, error
 
 from adt import AdtClient, ConnectionProfile
 from adt.agent import WritePolicy
+from adt.agent.channel import DEFAULT_CONNECT_TIMEOUT
 from adt.agent.discovery import Announcement, announce
 from adt.emulator import Emulator
 from adt.systems import Connections, SystemsConfig
@@ -420,7 +421,9 @@ async def test_a_window_that_never_answers_does_not_hang_calls(
     systems: dict[str, tuple[Emulator, str]], runtime: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger="mcp_bridge.router")
-    async with fake_window(runtime, answer_hello=False), Client(_bridge(systems)) as agent:
+    # the real default handshake limit: this test is about a window that never answers it
+    bridge = _bridge(systems, channel_connect_timeout=DEFAULT_CONNECT_TIMEOUT)
+    async with fake_window(runtime, answer_hello=False), Client(bridge) as agent:
         started = time.monotonic()
         first = await call(agent, "searchObjects", query="ZDEMO*", system="A4H")
         waited = time.monotonic() - started
