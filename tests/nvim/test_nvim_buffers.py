@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from support.mcp_calls import call
+from support.mcp_calls import call, error
 from support.nvim_driver import GREETER, REPORT, REPORT_SOURCE, REPORT_URI, SYSTEM, run_nvim, texts
 
 from adt import AdtClient, ConnectionProfile
@@ -217,6 +217,69 @@ def test_buffer_details_follow_the_server(
     assert after["changedBy"] == "DEVELOPER"
     assert result["agent_state"]["modified"] is False
     assert stored_text(emulator) == result["agent_state"]["text"]
+    assert emulator.locks() == []
+
+
+AGENT_REFUSED = f"""
+vim.cmd('edit ' .. vim.fn.fnameescape('{REPORT_URI}'))
+vim.cmd('normal! ggA unsaved editor change')
+T.sync('agent')                -- the agent's patch overlaps the unsaved first line
+T.wait('the user is told', function()
+  for _, message in ipairs(T.out.messages) do
+    if message.text:find('was not written', 1, true) then return true end
+  end
+end)
+T.out.text = T.text()
+T.out.modified = vim.bo.modified
+"""
+
+
+def test_an_agents_refused_change_is_told_to_the_user(
+    tmp_path: Path, emulator: Emulator, emulator_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent's patch through Neovim's server that overlaps the buffer's unsaved edits is
+    refused for the agent and reported to the user (adt/agentEditRefused); the edits stay."""
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("ABAP_ADT_RUNTIME_DIR", str(runtime))
+    before = stored_text(emulator)
+    refusals: list[dict[str, Any]] = []
+
+    async def overlapping_patch() -> None:
+        profile = ConnectionProfile(
+            base_url=emulator_url,
+            user="DEVELOPER",
+            password="developer",  # type: ignore[arg-type]
+            name=SYSTEM,
+        )
+        connections = Connections(SystemsConfig({SYSTEM: profile}), client_factory=AdtClient)
+        async with Client(make_bridge(connections=connections, passthrough=True)) as agent:
+            read = await call(agent, "getObjectSourceV2", objectUrl=REPORT, startLine=1, endLine=1)
+            assert read["via"].startswith("editor:"), "the call ran in Neovim's server"
+            refusals.append(
+                await error(
+                    agent,
+                    "setObjectSourceV2",
+                    objectUrl=REPORT,
+                    token=read["data"]["token"],
+                    startLine=1,
+                    endLine=1,
+                    content="* the agent rewrites line 1",
+                )
+            )
+
+    result = run_nvim(
+        tmp_path,
+        emulator_url,
+        AGENT_REFUSED,
+        on_sync={"agent": lambda: asyncio.run(overlapping_patch())},
+    )
+    assert [r["name"] for r in refusals] == ["VERSION_CONFLICT"]
+    warned = [m for m in result["messages"] if "was not written" in m["text"]]
+    assert warned and warned[0]["level"] == 3  # vim.log.levels.WARN
+    assert result["text"].split("\n")[0].endswith(" unsaved editor change")
+    assert result["modified"] is True
+    assert stored_text(emulator) == before
     assert emulator.locks() == []
 
 

@@ -240,6 +240,11 @@ function M.ensure()
         ['adt/baseVersion'] = function(_, params)
           require('abap_adt.document').follow_base(params)
         end,
+        -- an agent's change (MCP passthrough) was refused because of this buffer's unsaved
+        -- edits: the agent is told, and so is the user, who can save or undo to unblock it
+        ['adt/agentEditRefused'] = function(_, params)
+          util.notify(params.message, vim.log.levels.WARN)
+        end,
       },
       on_attach = function(client, bufnr)
         M.adopt(client)
