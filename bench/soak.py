@@ -219,6 +219,19 @@ def _type_marker(editor: SoakEditor, uri: str, marker: str, rng: random.Random) 
     editor.change(uri, "\n".join(lines))
 
 
+async def _colleague_writes(run: EditorRun, source: str, line: str) -> bool:
+    """A colleague saves ``line`` into ``source``, waiting (a little) for the agents' locks."""
+    for _ in range(100):
+        current = (run.emulator.source(source) or "").split("\n")
+        current.insert(run.rng.randint(0, len(current)), line)
+        try:
+            run.emulator.write_as("COLLEAGUE", source, "\n".join(current))
+            return True
+        except Exception:  # locked by an agent right now
+            await asyncio.sleep(0.01)
+    return False
+
+
 async def _restart(
     run: EditorRun, editor: SoakEditor, old: EditorWorkspace, object_url: str, sequence: int
 ) -> EditorWorkspace:
@@ -233,20 +246,30 @@ async def _restart(
     run.tally.counts["editor restarts"] += 1
     source = OBJECTS[object_url]
     colleague = f"* colleague of editor {run.number} edit {sequence}"
-    current = (run.emulator.source(source) or "").split("\n")
-    current.insert(run.rng.randint(0, len(current)), colleague)
-    try:
-        run.emulator.write_as("COLLEAGUE", source, "\n".join(current))
+    if await _colleague_writes(run, source, colleague):
         run.tally.accept(object_url, colleague)
-    except Exception:  # locked by an agent right now: the restart goes on without it
+    else:  # the agents kept it locked all along: the restart goes on without it
         run.tally.counts["colleague write refused (locked)"] += 1
     workspace = _workspace(run, editor)
     for uri, (token, text) in bases.items():
         editor.versions[uri] += 1
         workspace.did_open(uri, editor.texts[uri], editor.versions[uri], UTF16)
-        restored = await workspace.restoring.restore(uri, token, text)
-        run.tally.counts[f"restored {restored.status}"] += 1
+        run.tally.counts[f"restored {await _restore(run, workspace, uri, token, text)}"] += 1
     return workspace
+
+
+async def _restore(
+    run: EditorRun, workspace: EditorWorkspace, uri: str, token: str, text: str
+) -> str:
+    """``adt/restoreDocument`` as an editor sends it: again after a failure (the server
+    refuses to save the document until a restore went through)."""
+    for attempt in range(20):
+        try:
+            return str((await workspace.restoring.restore(uri, token, text)).status)
+        except Exception:
+            run.tally.counts["restore retried after a fault"] += 1
+            await asyncio.sleep(0.05 * (attempt + 1))
+    return "failed"
 
 
 async def _editor_save(

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 from starlette.applications import Starlette
 from starlette.datastructures import Headers, QueryParams
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
@@ -333,7 +333,11 @@ class EmulatorASGI:
             )
             await response(scope, receive, send)
             return
-        body = await request.body()
+        try:
+            body = await request.body()
+        except ClientDisconnect:  # the caller went away mid-request: nothing to process
+            self._log(method, path, query, 499, session_type, None, None)
+            return
         ex = _Exchange()
         with self.state.lock:
             response = ex.finish(self.pipeline.process(request, path, body, ex))
