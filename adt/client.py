@@ -19,6 +19,7 @@ from adt import _xml
 from adt._session import AdtSession, AuthGuard, Sleep
 from adt.areas.atc import Atc
 from adt.areas.completion import Completion
+from adt.areas.dictionary import Dictionary
 from adt.areas.discovery import Discovery
 from adt.areas.fixes import QuickFixes
 from adt.areas.formatting import Formatting
@@ -169,6 +170,12 @@ class AdtClient:
     def objects(self) -> Lifecycle:
         """Object lifecycle: validate a new name, create objects in a package, delete them."""
         return Lifecycle(self)
+
+    @functools.cached_property
+    def dictionary(self) -> Dictionary:
+        """Metadata objects (data elements, domains, message classes, service bindings,
+        table types): compact reads, token-checked whole-document writes, publishing."""
+        return Dictionary(self)
 
     @functools.cached_property
     def transports(self) -> Transports:
@@ -350,6 +357,10 @@ class AdtClient:
         finally:
             if self._stateful.locks.get(path) == lock_handle:
                 del self._stateful.locks[path]
+
+    def forget_lock(self, object_url: str) -> None:
+        """Stop tracking the lock on ``object_url``: the server consumed it (a delete)."""
+        self._stateful.locks.pop(validate_adt_path(object_url), None)
 
     @contextlib.asynccontextmanager
     async def locked(self, object_url: str) -> AsyncIterator[LockResult]:

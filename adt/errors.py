@@ -36,6 +36,20 @@ class LineTooLongError(AdtError, ValueError):
         )
 
 
+class StaleDocumentError(AdtError):
+    """A metadata document (data element, domain, message class …) changed on the server
+    since the caller read it: the write was not sent. Read it again and redo the change."""
+
+    def __init__(self, object_url: str, expected: str, current: str) -> None:
+        super().__init__(
+            f"{object_url} changed since it was read (token {expected}, now {current}); "
+            "read it again and redo the change"
+        )
+        self.object_url = object_url
+        self.expected = expected
+        self.current = current
+
+
 class ConfigurationError(AdtError, ValueError):
     """A connection profile or system configuration that cannot work."""
 

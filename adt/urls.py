@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 from adt.errors import InvalidObjectUrlError, NotAClassError
+from adt.kinds import KINDS
 
 MAX_URL_LENGTH = 1024
 """Longer than any ADT URL: names have at most 40 characters, namespaces 10."""
@@ -86,30 +87,19 @@ def decode_name(segment: str) -> str:
     return unquote(segment).upper()
 
 
-_TYPE_PATHS = {
-    "CLAS": "oo/classes",
-    "INTF": "oo/interfaces",
-    "PROG": "programs/programs",
-    "PROG/P": "programs/programs",
-    "PROG/I": "programs/includes",
-    "INCL": "programs/includes",
-    "FUGR": "functions/groups",
-    "FUGR/F": "functions/groups",
-}
-
-
 def object_url(object_type: str, name: str, *, group: str | None = None) -> str:
-    """Build an object URL from an ADT type (``CLAS``, ``PROG/I``, ``FUGR/FF``...) and a name."""
-    kind = object_type.upper().split("/OC")[0]
-    if kind in ("FUGR/FF", "FUGR/I"):
+    """Build an object URL from an ADT type (``CLAS``, ``PROG/I``, ``DDLS/DF``, ``FUGR/FF``...)
+    and a name; namespaced names are encoded (``/DMO/I_TRAVEL_M`` → ``%2fdmo%2fi_travel_m``)."""
+    code = object_type.upper()
+    kind = KINDS.get("PROG/I" if code == "INCL" else code)
+    if kind is None:
+        raise InvalidObjectUrlError(f"unsupported object type {object_type!r}")
+    if kind.nested:
         if not group:
             raise InvalidObjectUrlError(f"{object_type} needs the function group name")
-        tail = "fmodules" if kind == "FUGR/FF" else "includes"
-        return f"{ADT_ROOT}functions/groups/{encode_name(group)}/{tail}/{encode_name(name)}"
-    base = _TYPE_PATHS.get(kind) or _TYPE_PATHS.get(kind.split("/")[0])
-    if base is None:
-        raise InvalidObjectUrlError(f"unsupported object type {object_type!r}")
-    return f"{ADT_ROOT}{base}/{encode_name(name)}"
+        collection = kind.collection.format(group=encode_name(group))
+        return f"{ADT_ROOT}{collection}/{encode_name(name)}"
+    return f"{ADT_ROOT}{kind.collection}/{encode_name(name)}"
 
 
 @dataclass(frozen=True)
@@ -159,21 +149,7 @@ def _split_source_path(path: str) -> tuple[str, str | None]:
     return path, None
 
 
-_URL_TYPES = (
-    ("/fmodules/", "FUGR/FF"),
-    ("functions/groups/", "FUGR/F"),
-    ("oo/classes/", "CLAS/OC"),
-    ("oo/interfaces/", "INTF/OI"),
-    ("programs/programs/", "PROG/P"),
-    ("programs/includes/", "PROG/I"),
-)
-
-
 def object_type_for(object_url: str) -> str:
-    """The ADT type an object URL implies (``CLAS/OC``, ``PROG/P``, ...); ``""`` if unknown."""
-    if "/functions/groups/" in object_url and "/includes/" in object_url:
-        return "FUGR/I"
-    for fragment, object_type in _URL_TYPES:
-        if fragment in object_url:
-            return object_type
-    return ""
+    """The ADT type an object URL implies (``CLAS/OC``, ``DDLS/DF``, ...); ``""`` if unknown."""
+    kind = KINDS.for_url(object_url)
+    return kind.code if kind is not None else ""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from adt.errors import InvalidObjectUrlError
+from adt.kinds import KINDS
 from adt.urls import SourceRef, source_ref, validate_adt_path
 
 SCHEME = "adt"
@@ -41,6 +42,12 @@ class DocumentRef:
     @property
     def include_type(self) -> str | None:
         return self.source.include if self.source.is_class else None
+
+    @property
+    def language_id(self) -> str:
+        """The editor language of the object's kind (``abap``, ``abap-cds``, ``abap-bdef`` …)."""
+        kind = KINDS.for_url(self.object_url)
+        return kind.language if kind is not None else "abap"
 
 
 def _repair(path: str) -> str:

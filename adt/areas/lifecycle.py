@@ -19,66 +19,15 @@ from adt._xml import parse_document
 from adt.areas.base import Area
 from adt.areas.transports import transport_error
 from adt.errors import AdtError, BadRequestError, T100Key, UnexpectedResponseError
-from adt.urls import object_url, validate_adt_path
+from adt.kinds import KINDS, ObjectKind
+from adt.urls import encode_name, object_url, validate_adt_path
 
 ASX = "http://www.sap.com/abapxml"
 ADTCORE = "http://www.sap.com/adt/core"
 
 
-@dataclass(frozen=True)
-class _Type:
-    """Where a creatable type is validated and created, and its root element."""
-
-    collection: str
-    validation: str
-    root: str
-    namespace: str
-
-
-_TYPES = {
-    "CLAS/OC": _Type(
-        "oo/classes", "oo/validation/objectname", "abapClass", "http://www.sap.com/adt/oo/classes"
-    ),
-    "INTF/OI": _Type(
-        "oo/interfaces",
-        "oo/validation/objectname",
-        "abapInterface",
-        "http://www.sap.com/adt/oo/interfaces",
-    ),
-    "PROG/P": _Type(
-        "programs/programs",
-        "programs/validation",
-        "abapProgram",
-        "http://www.sap.com/adt/programs/programs",
-    ),
-    "PROG/I": _Type(
-        "programs/includes",
-        "includes/validation",
-        "abapInclude",
-        "http://www.sap.com/adt/programs/includes",
-    ),
-    "FUGR/F": _Type(
-        "functions/groups",
-        "functions/validation",
-        "abapFunctionGroup",
-        "http://www.sap.com/adt/functions/groups",
-    ),
-    "FUGR/FF": _Type(
-        "functions/groups/{group}/fmodules",
-        "functions/validation",
-        "abapFunctionModule",
-        "http://www.sap.com/adt/functions/fmodules",
-    ),
-}
-_PREFIXES = {
-    "CLAS/OC": "class",
-    "INTF/OI": "intf",
-    "PROG/P": "program",
-    "PROG/I": "include",
-    "FUGR/F": "group",
-    "FUGR/FF": "fmodule",
-}
-CREATABLE_TYPES = tuple(_TYPES)
+#: Types ``client.objects.create`` can create (every declared kind).
+CREATABLE_TYPES = tuple(kind.code for kind in KINDS.kinds)
 
 
 @dataclass(frozen=True)
@@ -100,9 +49,9 @@ class CreatedObject:
     source_url: str
 
 
-def _type(object_type: str) -> _Type:
-    found = _TYPES.get(object_type.upper())
-    if found is None:
+def _type(object_type: str) -> ObjectKind:
+    found = KINDS.get(object_type)
+    if found is None or found.code != object_type.upper():
         raise ValueError(
             f"cannot create {object_type!r}; creatable types: {', '.join(CREATABLE_TYPES)}"
         )
@@ -135,16 +84,16 @@ def creation_body(
     function module, a container reference)."""
     code = object_type.upper()
     kind = _type(code)
-    prefix = _PREFIXES[code]
+    prefix = kind.prefix
     root = etree.Element(
         f"{{{kind.namespace}}}{kind.root}", nsmap={prefix: kind.namespace, "adtcore": ADTCORE}
     )
     root.set(f"{{{ADTCORE}}}description", description)
     root.set(f"{{{ADTCORE}}}name", name.upper())
     root.set(f"{{{ADTCORE}}}type", code)
-    if code == "FUGR/FF":
+    if kind.nested:
         if not group:
-            raise ValueError("a function module needs its function group (group=...)")
+            raise ValueError(f"a {kind.label.lower()} needs its function group (group=...)")
         ref = etree.SubElement(root, f"{{{ADTCORE}}}containerRef")
         ref.set(f"{{{ADTCORE}}}name", group.upper())
         ref.set(f"{{{ADTCORE}}}type", "FUGR/F")
@@ -183,7 +132,7 @@ class Lifecycle(Area):
         their ``group`` instead of a package.)"""
         code = object_type.upper()
         params = {"objtype": code, "objname": name.upper(), "description": description}
-        if code == "FUGR/FF":
+        if _type(code).nested:
             params["fugrname"] = (group or "").upper()
         else:
             params["packagename"] = package.upper()
@@ -224,7 +173,7 @@ class Lifecycle(Area):
             main_program=main_program,
             test_classes=test_classes,
         )
-        path = "/sap/bc/adt/" + _type(code).collection.format(group=(group or "").lower())
+        path = "/sap/bc/adt/" + _type(code).collection.format(group=encode_name(group or "-"))
         params = {"corrNr": transport} if transport else None
         try:
             await self._send(
@@ -233,7 +182,8 @@ class Lifecycle(Area):
         except AdtError as exc:
             raise transport_error(exc) from None
         url = object_url(code, name, group=group)
-        return CreatedObject(code, name.upper(), url, f"{url}/source/main")
+        source = f"{url}/source/main" if _type(code).source_based else ""
+        return CreatedObject(code, name.upper(), url, source)
 
     async def delete(
         self, object_url: str, *, transport: str | None = None, lock_handle: str | None = None
@@ -255,7 +205,7 @@ class Lifecycle(Area):
             with contextlib.suppress(AdtError):
                 await self._client.unlock(path, lock_handle)
             raise transport_error(exc) from None
-        self._client._stateful.locks.pop(path, None)  # the delete consumed the lock
+        self._client.forget_lock(path)  # the delete consumed the lock
 
 
 __all__ = ["CREATABLE_TYPES", "CreatedObject", "Lifecycle", "NameCheck", "creation_body"]

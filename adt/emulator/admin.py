@@ -7,18 +7,42 @@ always inspect and steer the emulator.
 
 from __future__ import annotations
 
+import collections
 import json
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
-from .state import EmulatorError
+from .faults import FaultInjector
+from .state import EmulatorError, LockEntry, RequestLogEntry
 
-if TYPE_CHECKING:
-    from .emulator import Emulator
+
+class SteeredSystem(Protocol):
+    """What the admin endpoint steers: the test-facing API of
+    :class:`~adt.emulator.emulator.Emulator` (named here, so the endpoint does not import
+    the facade that builds it)."""
+
+    faults: FaultInjector
+
+    @property
+    def request_log(self) -> list[RequestLogEntry]: ...
+
+    def locks(self) -> list[LockEntry]: ...
+    def sessions(self) -> list[dict[str, Any]]: ...
+    def contexts(self) -> list[dict[str, Any]]: ...
+    def request_counts(self) -> collections.Counter[str]: ...
+    def reset_request_log(self) -> None: ...
+    def source(self, source_uri: str, version: str = "inactive") -> str | None: ...
+    def expire_contexts(self, user: str | None = None) -> None: ...
+    def expire_csrf_tokens(self) -> None: ...
+    def lock_as(self, user: str, object_uri: str) -> str: ...
+    def unlock_as(self, user: str, object_uri: str) -> None: ...
+    def write_as(self, user: str, source_uri: str, text: str) -> None: ...
+    def activate_all(self) -> int: ...
+
 
 Handler = Callable[[dict[str, Any], Request], Response]
 
@@ -26,7 +50,7 @@ Handler = Callable[[dict[str, Any], Request], Response]
 class AdminEndpoint:
     """Maps ``METHOD /__emulator__/<name>`` to the emulator's Python API."""
 
-    def __init__(self, emulator: Emulator) -> None:
+    def __init__(self, emulator: SteeredSystem) -> None:
         self.emu = emulator
 
     async def __call__(self, request: Request, path: str) -> Response:

@@ -22,8 +22,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from . import documents, errors
+from .calls import Call, error_response, respond
 from .faults import FaultInjector
-from .routes import Call, Resources, error_response, respond
+from .routes import Resources
 from .sessions import Context, SecuritySession
 from .state import RequestLogEntry, SystemState
 

@@ -19,14 +19,22 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from . import errors, stamps
 from .cts_search import SearchConfigurations
-from .model import CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject, encode_name
-
-if TYPE_CHECKING:
-    from .state import SystemState
+from .model import (
+    CLAS,
+    FINC,
+    FUGR,
+    FUNC,
+    INCL,
+    INTF,
+    PROG,
+    Kind,
+    RepoObject,
+    Repository,
+    encode_name,
+)
 
 GENERATED_TEXT = "Generated Request for Change Recording"
 TASK_TYPES = {"": "Unclassified", "S": "Development/Correction", "R": "Repair"}
@@ -56,7 +64,7 @@ _CHECK_KEYS: dict[Kind, tuple[str, str]] = {
 
 def check_key(kind: Kind) -> tuple[str, str]:
     """``(PGMID, OBJECT)`` of a transport check for an object of ``kind``."""
-    return _CHECK_KEYS[kind]
+    return _CHECK_KEYS.get(kind, ("R3TR", kind.r3tr))
 
 
 def is_customer_name(name: str) -> bool:
@@ -81,7 +89,7 @@ class Entry:
 
 def entry_for(obj: RepoObject) -> Entry:
     """The row a change of ``obj`` is recorded as."""
-    pgmid, type_, info = _RECORD_KEYS[obj.kind]
+    pgmid, type_, info = _RECORD_KEYS.get(obj.kind, ("R3TR", obj.kind.r3tr, obj.kind.label))
     return Entry(pgmid, type_, obj.name, obj.kind.code, info)
 
 
@@ -217,7 +225,7 @@ def _no_authorization(message: str) -> errors.AdtException:
 class TransportOrganizer:
     """The request table of one system. Not thread-safe: callers hold the state lock."""
 
-    def __init__(self, state: SystemState) -> None:
+    def __init__(self, state: Repository) -> None:
         self._state = state
         self.requests: dict[str, Request] = {}
         self.generate_requests = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import logging
 import socket
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
@@ -29,6 +30,8 @@ from .model import CLAS, RepoObject, SourceUnit, Version
 from .seed import load_folder
 from .state import EmulatorError, LockEntry, RequestLogEntry, SystemState
 from .transport_records import TransportRequestRecord, request_record
+
+_log = logging.getLogger("adt.emulator")
 
 DEFAULT_USERS = {"DEVELOPER": "developer"}
 SAMPLE_PACKAGE = "$ZDEMO"
@@ -81,6 +84,8 @@ class Emulator:
         )
         self.faults = FaultInjector(self.state.lock)
         self.state.cts.generate_requests = generate_requests
+        #: abapGit type → names of seeded objects no kind module serves (reported at start).
+        self.unserved: dict[str, list[str]] = {}
         self._seed(list(seed_dirs or []), next(iter(user_table)))
         self.state.cts.record_seeded(list(self.state.objects.values()), next(iter(user_table)))
         self._admin = AdminEndpoint(self) if admin else None
@@ -96,6 +101,11 @@ class Emulator:
                 self.state.add_package(package)
             for obj in result.objects:
                 self.state.add_object(obj)
+            for kind, names in result.unserved.items():
+                self.unserved.setdefault(kind, []).extend(names)
+            summary = result.unserved_summary()
+            if summary:
+                _log.warning("seed %s: %s", folder, summary)
         if samples_dir().resolve() in {f.resolve() for f in folders}:
             large = RepoObject(
                 kind=CLAS,

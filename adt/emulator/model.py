@@ -8,7 +8,10 @@ SAP writes its own hrefs (``/sap/bc/adt/oo/classes/%2fabc%2fcl_x``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 from urllib.parse import quote
+
+from .text import canonical, to_wire
 
 ADT = "/sap/bc/adt"
 
@@ -43,13 +46,24 @@ class Kind:
     tree_node_id: int | None
     tree_label: str
     vit: str
+    #: The repository tree's category of the kind's folder (``source_library``,
+    #: ``core_data_services``, ``dictionary``, ``business_services``).
+    tree_category: str = "source_library"
+    #: The language an editor edits the source in (``abap``, ``abap-cds``, ``abap-bdef`` …).
+    language: str = "abap"
+    #: ``False`` for kinds served as ADT XML only (data elements, domains, message classes,
+    #: service bindings): they have no ``/source/main``.
+    source_based: bool = True
+    #: Stored and served byte for byte (CDS-family sources keep their line ends, trailing
+    #: blanks and final newline the way the author left them; abapGit writes them so).
+    verbatim: bool = False
 
     @property
     def prefix(self) -> str:
         return self.root.split(":", 1)[0]
 
 
-def _mt(*names: str) -> tuple[str, ...]:
+def mt(*names: str) -> tuple[str, ...]:
     return tuple(f"application/vnd.sap.adt.{n}+xml" for n in names)
 
 
@@ -59,7 +73,7 @@ CLAS = Kind(
     collection=f"{ADT}/oo/classes",
     root="class:abapClass",
     namespace="http://www.sap.com/adt/oo/classes",
-    media_types=_mt("oo.classes.v3", "oo.classes.v4", "oo.classes.v2", "oo.classes.v1"),
+    media_types=mt("oo.classes.v3", "oo.classes.v4", "oo.classes.v2", "oo.classes.v1"),
     text_limit=60,
     keeps_trailing_newlines=True,
     label="Class",
@@ -75,7 +89,7 @@ INTF = Kind(
     collection=f"{ADT}/oo/interfaces",
     root="intf:abapInterface",
     namespace="http://www.sap.com/adt/oo/interfaces",
-    media_types=_mt("oo.interfaces.v2", "oo.interfaces.v1", "oo.interfaces"),
+    media_types=mt("oo.interfaces.v2", "oo.interfaces.v1", "oo.interfaces"),
     text_limit=60,
     keeps_trailing_newlines=True,
     label="Interface",
@@ -91,7 +105,7 @@ PROG = Kind(
     collection=f"{ADT}/programs/programs",
     root="program:abapProgram",
     namespace="http://www.sap.com/adt/programs/programs",
-    media_types=_mt("programs.programs.v2", "programs.programs.v3", "programs.programs"),
+    media_types=mt("programs.programs.v2", "programs.programs.v3", "programs.programs"),
     text_limit=70,
     keeps_trailing_newlines=False,
     label="Program",
@@ -107,7 +121,7 @@ INCL = Kind(
     collection=f"{ADT}/programs/includes",
     root="include:abapInclude",
     namespace="http://www.sap.com/adt/programs/includes",
-    media_types=_mt("programs.includes.v2", "programs.includes"),
+    media_types=mt("programs.includes.v2", "programs.includes"),
     text_limit=70,
     keeps_trailing_newlines=False,
     label="Include",
@@ -123,7 +137,7 @@ FUGR = Kind(
     collection=f"{ADT}/functions/groups",
     root="group:abapFunctionGroup",
     namespace="http://www.sap.com/adt/functions/groups",
-    media_types=_mt("functions.groups.v2", "functions.groups.v3", "functions.groups"),
+    media_types=mt("functions.groups.v2", "functions.groups.v3", "functions.groups"),
     text_limit=40,
     keeps_trailing_newlines=False,
     label="Function Group",
@@ -139,7 +153,7 @@ FUNC = Kind(
     collection=f"{ADT}/functions/groups",
     root="fmodule:abapFunctionModule",
     namespace="http://www.sap.com/adt/functions/fmodules",
-    media_types=_mt("functions.fmodules.v2", "functions.fmodules.v3", "functions.fmodules"),
+    media_types=mt("functions.fmodules.v2", "functions.fmodules.v3", "functions.fmodules"),
     text_limit=74,
     keeps_trailing_newlines=False,
     label="Function Module",
@@ -155,7 +169,7 @@ FINC = Kind(
     collection=f"{ADT}/functions/groups",
     root="finclude:abapFunctionGroupInclude",
     namespace="http://www.sap.com/adt/functions/fincludes",
-    media_types=_mt("functions.fincludes.v2", "functions.fincludes"),
+    media_types=mt("functions.fincludes.v2", "functions.fincludes"),
     text_limit=70,
     keeps_trailing_newlines=False,
     label="Function Group Include",
@@ -166,7 +180,8 @@ FINC = Kind(
     vit="fugri",
 )
 
-ALL_KINDS = (CLAS, INTF, PROG, INCL, FUGR, FUNC, FINC)
+#: The ABAP-source kinds; every kind the emulator serves is in ``adt.emulator.kinds.REGISTRY``.
+ABAP_KINDS = (CLAS, INTF, PROG, INCL, FUGR, FUNC, FINC)
 
 
 def encode_name(name: str) -> str:
@@ -232,6 +247,15 @@ class Package:
         return package_uri(self.name)
 
 
+class Repository(Protocol):
+    """The repository tables the transport organizer and the version log read (the system
+    state provides them; named here so those modules need not import the state)."""
+
+    sid: str
+    packages: dict[str, Package]
+    objects: dict[str, RepoObject]
+
+
 @dataclass
 class RepoObject:
     """A repository object with its source units."""
@@ -246,6 +270,8 @@ class RepoObject:
     parts: dict[str, SourceUnit] = field(default_factory=dict)
     #: An include created with ``include:contextRef``: the main program it belongs to.
     main_program: str | None = None
+    #: Kind-specific state outside the versioned sources (a binding's ``published``).
+    facts: dict[str, str] = field(default_factory=dict)
 
     @property
     def uri(self) -> str:
@@ -254,6 +280,16 @@ class RepoObject:
             sub = "fmodules" if self.kind is FUNC else "includes"
             return f"{FUGR.collection}/{encode_name(self.group)}/{sub}/{encode_name(self.name)}"
         return f"{self.kind.collection}/{encode_name(self.name)}"
+
+    def stored(self, text: str) -> str:
+        """The form the system keeps ``text`` in (verbatim kinds keep it as sent)."""
+        if self.kind.verbatim:
+            return text
+        return canonical(text, keep_trailing_newlines=self.kind.keeps_trailing_newlines)
+
+    def served(self, text: str) -> str:
+        """The wire form of stored ``text`` (CRLF-joined, or as stored for verbatim kinds)."""
+        return text if self.kind.verbatim else to_wire(text)
 
     def source_uri(self, part: str = "main") -> str:
         """``…/source/main`` or, for class includes, ``…/includes/<part>``."""

@@ -8,9 +8,12 @@ through :meth:`~adt.emulator.cts.TransportOrganizer.book` first, so a refusal (n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import errors, skeletons, stamps
+from .kinds import REGISTRY
+from .kinds.base import NewSpec
+from .kinds.tabl import STRU, TABL
 from .model import (
     CLAS,
     FINC,
@@ -38,6 +41,8 @@ NAME_SPACES: dict[Kind, tuple[Kind, ...]] = {
     FUGR: (FUGR,),
     FUNC: (FUNC,),
     FINC: (FINC, PROG, INCL),
+    TABL: (TABL, STRU),
+    STRU: (TABL, STRU),
 }
 
 
@@ -55,6 +60,8 @@ class NewObject:
     final: bool = True
     superclass: str | None = None
     test_classes: bool = False
+    #: Kind-specific values of the create body (see ``KindModule.extra_create_fields``).
+    extra: dict[str, str] = field(default_factory=dict)
 
 
 def taken_by(state: SystemState, kind: Kind, name: str) -> RepoObject | None:
@@ -62,7 +69,7 @@ def taken_by(state: SystemState, kind: Kind, name: str) -> RepoObject | None:
     wanted = name.upper()
     with state.lock:
         for obj in state.objects.values():
-            if obj.kind in NAME_SPACES[kind] and obj.name == wanted:
+            if obj.kind in NAME_SPACES.get(kind, (kind,)) and obj.name == wanted:
                 return obj
     return None
 
@@ -87,29 +94,18 @@ def _inactive(obj: RepoObject, part: str, text: str) -> None:
 
 
 def _sources(obj: RepoObject, spec: NewObject) -> None:
-    """The skeleton a real system generates, stored as the (only, inactive) version."""
-    if obj.kind is CLAS:
-        _inactive(
-            obj,
-            "main",
-            skeletons.class_source(obj.name, final=spec.final, superclass=spec.superclass),
-        )
-        for part, text in skeletons.CLASS_LOCALS.items():
-            _inactive(obj, part, text)
-        if spec.test_classes:
-            _inactive(obj, "testclasses", skeletons.TEST_CLASSES)
-        return
-    builders = {
-        INTF: skeletons.interface_source,
-        PROG: skeletons.program_source,
-        INCL: skeletons.include_source,
-        FUGR: skeletons.group_main_source,
-        FUNC: skeletons.module_source,
-        FINC: skeletons.group_include_source,
-    }
-    text = builders[obj.kind](obj.name)
-    keep = obj.kind.keeps_trailing_newlines
-    _inactive(obj, "main", text if keep else text.rstrip("\n"))
+    """The sources a real system generates, stored as the (only, inactive) versions."""
+    module = REGISTRY.module(obj.kind)
+    template = NewSpec(
+        spec.name.upper(),
+        spec.description,
+        final=spec.final,
+        superclass=spec.superclass,
+        test_classes=spec.test_classes,
+        extra=dict(spec.extra),
+    )
+    for part, text in module.template(obj, template).items():
+        _inactive(obj, part, obj.stored(text))
 
 
 def _container(state: SystemState, spec: NewObject) -> tuple[str, str | None]:

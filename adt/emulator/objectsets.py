@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from . import errors
+from .kinds import REGISTRY
 from .model import ADT, CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject, encode_name
 from .state import SystemState
 
@@ -101,10 +102,9 @@ def _kind_of(path: str) -> Kind | None:
         return FUNC
     if lowered.startswith(FUGR.collection + "/") and "/includes/" in lowered:
         return FINC
-    for kind in (CLAS, INTF, PROG, INCL, FUGR):
-        if lowered.startswith(kind.collection + "/"):
-            return kind
-    return None
+    if not lowered.startswith(ADT + "/"):
+        return None
+    return REGISTRY.kind_for_path(lowered[len(ADT) + 1 :])
 
 
 def not_found(uri: str) -> errors.AdtException:

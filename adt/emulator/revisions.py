@@ -14,13 +14,22 @@ unit with an inactive version *is* an inactive object, owned by the user who sav
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from threading import RLock
+from typing import Protocol
 
+from .cts import TransportOrganizer
 from .documents.history import InactiveRow
 from .model import CLAS, FINC, FUNC, RepoObject, SourceUnit, Version
 
-if TYPE_CHECKING:
-    from .state import SystemState
+
+class RecordingSystem(Protocol):
+    """What the version log reads of the system (the state provides it; named here so this
+    module need not import the state)."""
+
+    lock: RLock
+    objects: dict[str, RepoObject]
+    cts: TransportOrganizer
+
 
 DRAFT = "99999"
 ACTIVE = "00000"
@@ -92,7 +101,7 @@ class RevisionLog:
         return entries
 
 
-def recording_request(state: SystemState, obj: RepoObject) -> str | None:
+def recording_request(state: RecordingSystem, obj: RepoObject) -> str | None:
     """The modifiable request ``obj`` is recorded in (None: local, or in no request)."""
     held = state.cts.holder(obj)
     return held.request.number if held is not None else None
@@ -114,7 +123,7 @@ def _main_first(obj: RepoObject) -> list[SourceUnit]:
     return sorted(obj.ordered_parts(), key=lambda unit: unit.part != "main")
 
 
-def inactive_entries(state: SystemState, user: str) -> list[InactiveRow]:
+def inactive_entries(state: RecordingSystem, user: str) -> list[InactiveRow]:
     """``user``'s inactive source units, one entry each (a class's includes on their own)."""
     entries: list[InactiveRow] = []
     with state.lock:

@@ -11,86 +11,37 @@ import base64
 import binascii
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from lxml import etree
-from starlette.datastructures import Headers, QueryParams
 from starlette.responses import Response
 
 from . import areas, documents, errors, stamps
+from .calls import XML_UTF8, Call, error_response, respond
 from .documents import CheckMessage
+from .kinds import REGISTRY
+from .kinds.metadata_kind import CONTENT, MetadataKind
 from .model import (
     ADT,
     CLAS,
-    CLASS_PARTS,
-    FINC,
-    FUGR,
-    FUNC,
-    INCL,
     INTF,
-    PROG,
     Kind,
     RepoObject,
     SourceUnit,
     Version,
-    encode_name,
 )
 from .negotiation import choose
 from .object_changes import delete_object, record_change, write_source
-from .sessions import Context, SecuritySession
 from .state import SystemState, lock_handle
-from .text import to_wire
 
 NS_ADTCORE = "{http://www.sap.com/adt/core}"
 NS_CHKRUN = "{http://www.sap.com/adt/checkrun}"
 
-XML_UTF8 = "application/xml; charset=utf-8"
-
-
-@dataclass
-class Call:
-    """One authenticated request as the handlers see it."""
-
-    method: str
-    path: str
-    query: QueryParams
-    headers: Headers
-    body: bytes
-    user: str
-    session: SecuritySession
-    context: Context | None
-    extra_headers: dict[str, str] = field(default_factory=dict)
-
-
-def respond(
-    body: str | bytes = b"",
-    *,
-    status: int = 200,
-    content_type: str | None = None,
-    headers: dict[str, str] | None = None,
-) -> Response:
-    """A response with exactly the given content type (or none, like SAP's empty 200s)."""
-    all_headers = dict(headers or {})
-    if content_type is not None:
-        all_headers["content-type"] = content_type
-    raw = body.encode("utf-8") if isinstance(body, str) else body
-    return Response(content=raw, status_code=status, headers=all_headers)
-
-
-def error_response(error: errors.AdtException) -> Response:
-    return respond(error.document(), status=error.status, content_type="application/xml")
-
 
 def _kind_of_key(key: str) -> Kind:
-    if "/fmodules/" in key:
-        return FUNC
-    if key.startswith(FUGR.collection + "/") and "/includes/" in key:
-        return FINC
-    for kind in (CLAS, INTF, PROG, INCL, FUGR):
-        if key.startswith(kind.collection + "/"):
-            return kind
-    raise AssertionError(key)
+    kind = REGISTRY.kind_of_uri(key)
+    assert kind is not None, key
+    return kind
 
 
 def _name_of_key(key: str) -> str:
@@ -169,6 +120,8 @@ class Resources:
             return self._metadata(call, key)
         if call.method == "DELETE":
             return self._delete(call, key)
+        if call.method == "PUT":
+            return self._put_document(call, key)
         raise errors.method_not_supported(call.method)
 
     def _metadata(self, call: Call, key: str) -> Response:
@@ -177,27 +130,12 @@ class Resources:
         view = self.state.view(obj, call.query.get("version"))
         if view is None:
             raise errors.not_found(obj.kind.resource_word, obj.name)
-        group = self.state.group_of(obj)
-        context = self._include_context(obj) if obj.kind is INCL else None
-        body = documents.object_document(view, group=group, context=context)
+        body = REGISTRY.module(obj.kind).document(view, self.state)
         headers = {
             "etag": stamps.metadata_etag(view.changed_at, active=view.active),
             "last-modified": stamps.http_date(view.changed_at),
         }
         return respond(body, content_type=f"{chosen}; charset=utf-8", headers=headers)
-
-    def _include_context(self, include: RepoObject) -> RepoObject | None:
-        if include.main_program is not None:
-            return self.state.objects.get(f"{PROG.collection}/{encode_name(include.main_program)}")
-        pattern = re.compile(
-            rf"^\s*INCLUDE\s+{re.escape(include.name)}\s*\.", re.IGNORECASE | re.MULTILINE
-        )
-        for obj in self.state.objects.values():
-            if obj.kind is PROG:
-                picked = obj.parts["main"].pick(None)
-                if picked is not None and pattern.search(picked[0].text):
-                    return obj
-        return None
 
     def _lock(self, call: Call, key: str) -> Response:
         obj = self._require(key)
@@ -255,10 +193,29 @@ class Resources:
             )
         return respond()
 
+    def _put_document(self, call: Call, key: str) -> Response:
+        """``PUT`` of a whole metadata document (data element, domain, message class …)."""
+        obj = self._require(key)
+        module = REGISTRY.module(obj.kind)
+        if not isinstance(module, MetadataKind):
+            raise errors.method_not_supported(call.method)
+        handle, corr_nr = call.query.get("lockHandle"), call.query.get("corrNr")
+        self.state.require_lock(obj, handle, call.context, call.user)
+        description, content = module.accept(obj, call.body)
+        stored = write_source(
+            self.state, obj, CONTENT, content, handle, call.context, corr_nr, call.user
+        )
+        obj.description = description
+        headers = {
+            "etag": stamps.metadata_etag(stored.changed_at, active=False),
+            "last-modified": stamps.http_date(stored.changed_at),
+        }
+        return respond(headers=headers)
+
     # sources ---------------------------------------------------------------------------
     def _source(self, call: Call, key: str, part: str) -> Response:
         obj = self._require(key)
-        valid = CLASS_PARTS if obj.kind is CLAS else ("main",)
+        valid = REGISTRY.module(obj.kind).parts(obj)
         if part not in valid or (call.method != "PUT" and part not in obj.parts):
             raise errors.not_found(obj.kind.resource_word, obj.include_name(part))
         if call.method == "GET":
@@ -272,7 +229,7 @@ class Resources:
                 "last-modified": stamps.http_date(version.changed_at),
             }
             return respond(
-                to_wire(version.text), content_type="text/plain; charset=utf-8", headers=headers
+                obj.served(version.text), content_type="text/plain; charset=utf-8", headers=headers
             )
         if call.method == "PUT":
             text = self._decode_text(call)

@@ -17,19 +17,15 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from . import errors, stamps
-from .checker import check
+from .activation import plan
 from .cts import TransportOrganizer
 from .documents import CheckMessage, ObjectView, PartView, Reference
+from .kinds import REGISTRY
 from .model import (
     ADT,
-    ALL_KINDS,
-    CLAS,
     FINC,
     FUGR,
     FUNC,
-    INCL,
-    INTF,
-    PROG,
     Kind,
     Package,
     RepoObject,
@@ -39,7 +35,7 @@ from .model import (
 )
 from .revisions import RevisionLog, recording_request
 from .sessions import Context, SessionManager
-from .text import canonical, first_long_line
+from .text import first_long_line
 
 
 class EmulatorError(Exception):
@@ -75,19 +71,13 @@ class ActivationRun:
 
     messages: list[CheckMessage]
     activated: bool
+    #: Names in the order they were activated (what an object builds on first).
+    order: tuple[str, ...] = ()
 
 
 def lock_handle(context_id: str, object_uri: str) -> str:
     """40 upper-case hex; stable per (context, object) like A4H's re-lock (``106``)."""
     return hashlib.sha1(f"{context_id}|{object_uri}".encode()).hexdigest().upper()
-
-
-_ROUTES: list[tuple[str, Kind]] = [
-    ("oo/classes/", CLAS),
-    ("oo/interfaces/", INTF),
-    ("programs/programs/", PROG),
-    ("programs/includes/", INCL),
-]
 
 
 def _decode(segment: str) -> str:
@@ -166,21 +156,22 @@ class SystemState:
         segments = rest.split("/")
         key: str | None = None
         tail: list[str] = []
-        for route, kind in _ROUTES:
-            if rest.lower().startswith(route) and len(segments) >= 3:
-                name = _decode(segments[2])
-                key = f"{kind.collection}/{encode_name(name)}"
-                tail = segments[3:]
-                break
+        depth = 2
+        if rest.lower().startswith("functions/groups/") and len(segments) >= 3:
+            group = encode_name(_decode(segments[2]))
+            key = f"{FUGR.collection}/{group}"
+            tail = segments[3:]
+            if len(tail) >= 2 and tail[0].lower() in ("fmodules", "includes"):
+                key = f"{key}/{tail[0].lower()}/{encode_name(_decode(tail[1]))}"
+                tail = tail[2:]
         else:
-            if rest.lower().startswith("functions/groups/") and len(segments) >= 3:
-                group = encode_name(_decode(segments[2]))
-                key = f"{FUGR.collection}/{group}"
-                tail = segments[3:]
-                if len(tail) >= 2 and tail[0].lower() in ("fmodules", "includes"):
-                    key = f"{key}/{tail[0].lower()}/{encode_name(_decode(tail[1]))}"
-                    tail = tail[2:]
-        if key is None or not all(segments[:3]):
+            kind = REGISTRY.kind_for_path(rest)
+            if kind is not None:
+                depth = kind.collection.count("/") - ADT.count("/")
+                if len(segments) > depth:
+                    key = f"{kind.collection}/{encode_name(_decode(segments[depth]))}"
+                    tail = segments[depth + 1 :]
+        if key is None or not all(segments[: depth + 1]):
             return None
         lowered = [t.lower() for t in tail]
         if lowered == [] or lowered == [""]:
@@ -271,7 +262,7 @@ class SystemState:
 
     # writes ----------------------------------------------------------------------------
     def _store(self, obj: RepoObject, unit: SourceUnit, text: str, user: str) -> Version:
-        stored = canonical(text, keep_trailing_newlines=obj.kind.keeps_trailing_newlines)
+        stored = obj.stored(text)
         stamp = stamps.next_stamp(unit.last_stamp or None)
         unit.last_stamp = stamp
         unit.inactive = Version(stored, stamp, user)
@@ -289,7 +280,7 @@ class SystemState:
         """A PUT from the wire: the calling context must hold the lock with ``handle``."""
         with self.lock:
             self.require_lock(obj, handle, context, user)
-            line = first_long_line(text)
+            line = first_long_line(text) if obj.kind.language == "abap" else None
             if line is not None:
                 raise errors.line_too_long(line)
             unit = obj.parts.get(part)
@@ -341,14 +332,15 @@ class SystemState:
             pending = [o for o in targets if o.is_inactive]
             if not pending:
                 return ActivationRun([], activated=False)
-            messages: list[CheckMessage] = []
-            for obj in pending:
+            ordered = plan(self, pending)
+            messages: list[CheckMessage] = list(ordered.messages)
+            for obj in ordered.order:
                 messages += self.check_object(obj, "inactive")
             if any(m.severity in ("E", "A", "X") for m in messages):
                 return ActivationRun(messages, activated=False)
-            for obj in pending:
+            for obj in ordered.order:
                 self._activate_now(obj)
-            return ActivationRun(messages, activated=True)
+            return ActivationRun(messages, True, tuple(obj.name for obj in ordered.order))
 
     def _activate_now(self, obj: RepoObject) -> None:
         for unit in obj.parts.values():
@@ -380,7 +372,8 @@ class SystemState:
                     if picked is None:
                         continue
                     text = picked[0].text
-                for finding in check(text):
+                module = REGISTRY.module(obj.kind)
+                for finding in module.check(obj, unit.part, text, self):
                     messages.append(
                         CheckMessage(
                             uri=obj.source_uri(unit.part),
@@ -429,7 +422,7 @@ class SystemState:
         grouped: dict[Kind, list[RepoObject]] = collections.defaultdict(list)
         with self.lock:
             for obj in self.objects.values():
-                if obj.package == package and obj.kind in ALL_KINDS and obj.kind.tree_node_id:
+                if obj.package == package and obj.kind.tree_node_id:
                     grouped[obj.kind].append(obj)
         return {k: sorted(v, key=lambda o: o.name) for k, v in grouped.items()}
 

@@ -4,6 +4,7 @@ The one place that reads configuration (editor options, ``systems.toml``, enviro
 turns it into typed settings; see docs/systems.md.
 """
 
+from adt.systems import team as _team
 from adt.systems.config import (
     ConfigFile,
     Settings,
@@ -13,7 +14,11 @@ from adt.systems.config import (
 )
 from adt.systems.pool import ClientFactory, Connections
 from adt.systems.settings import BridgeSettings, EditorSettings, LockMode, SourceSettings
-from adt.systems.team import Member, Team, token_digest
+from adt.systems.team import token_digest
+
+#: A team member and the team, over the systems of ``systems.toml``.
+Member = _team.Member[SystemsConfig]
+Team = _team.Team[SystemsConfig]
 
 __all__ = [
     "BridgeSettings",

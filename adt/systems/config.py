@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -184,7 +184,7 @@ class Settings:
     source: SourceSettings = field(default_factory=SourceSettings)
     editor: EditorSettings = field(default_factory=EditorSettings)
     bridge: BridgeSettings = field(default_factory=BridgeSettings)
-    team: Team = field(default_factory=Team)
+    team: Team[SystemsConfig] = field(default_factory=Team)
 
 
 def load_settings(
@@ -216,5 +216,12 @@ def load_settings(
             EditorSettings, options=options, file=file.table("editor"), file_name=name
         ),
         bridge=load_section(BridgeSettings, env=environ, file=file.table("bridge"), file_name=name),
-        team=load_team(file.table("team"), systems, environ, keyring_get, origin=name),
+        team=load_team(
+            file.table("team"),
+            systems.profiles,
+            environ,
+            keyring_get,
+            origin=name,
+            build=lambda profiles: replace(systems, profiles=profiles),
+        ),
     )

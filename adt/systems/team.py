@@ -15,16 +15,17 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, TypeVar
 
 from adt.errors import ConfigurationError
 from adt.profile import ConnectionProfile, Secret
 from adt.systems.passwords import KeyringGet, password
 
-if TYPE_CHECKING:  # config.py imports this module
-    from adt.systems.config import SystemsConfig
+#: The systems a member works on (``SystemsConfig``; generic so that this module does not
+#: import ``config.py``, which imports it).
+S = TypeVar("S")
 
 
 _HEX = frozenset("0123456789abcdef")
@@ -36,12 +37,12 @@ def token_digest(token: str) -> str:
 
 
 @dataclass(frozen=True)
-class Member:
+class Member(Generic[S]):
     """One person: the digest of their bearer token and their systems, as themselves."""
 
     name: str
     token_sha256: str = dataclasses.field(repr=False)
-    systems: SystemsConfig = dataclasses.field(repr=False)
+    systems: S = dataclasses.field(repr=False)
 
     def owns(self, token: str) -> bool:
         """Whether ``token`` is this member's (compared in constant time)."""
@@ -49,13 +50,13 @@ class Member:
 
 
 @dataclass(frozen=True)
-class Team:
-    members: tuple[Member, ...] = ()
+class Team(Generic[S]):
+    members: tuple[Member[S], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.members)
 
-    def member_for(self, token: str) -> Member | None:
+    def member_for(self, token: str) -> Member[S] | None:
         """The member whose token this is (every digest is compared: no early exit)."""
         found = [m for m in self.members if m.owns(token)]
         return found[0] if found else None
@@ -63,19 +64,22 @@ class Team:
 
 def load_team(
     table: Mapping[str, Any] | None,
-    systems: SystemsConfig,
+    profiles: Mapping[str, ConnectionProfile],
     env: Mapping[str, str],
     keyring_get: KeyringGet,
     *,
     origin: str,
-) -> Team:
-    """The ``[team]`` table of ``systems.toml`` (none: no team mode)."""
+    build: Callable[[dict[str, ConnectionProfile]], S],
+) -> Team[S]:
+    """The ``[team]`` table of ``systems.toml`` (none: no team mode). ``build`` makes a
+    member's systems from their own profiles."""
     if not table:
         return Team()
-    if not systems.profiles:
+    if not profiles:
         raise ConfigurationError(f"{origin}: [team] needs systems to work on ([systems.NAME])")
     members = [
-        _member(name, entry, systems, env, keyring_get, origin) for name, entry in table.items()
+        _member(name, entry, profiles, env, keyring_get, origin, build)
+        for name, entry in table.items()
     ]
     digests = [m.token_sha256 for m in members]
     if len(set(digests)) != len(digests):
@@ -86,25 +90,26 @@ def load_team(
 def _member(
     name: str,
     entry: Any,
-    systems: SystemsConfig,
+    profiles: Mapping[str, ConnectionProfile],
     env: Mapping[str, str],
     keyring_get: KeyringGet,
     origin: str,
-) -> Member:
+    build: Callable[[dict[str, ConnectionProfile]], S],
+) -> Member[S]:
     where = f"team member {name!r} in {origin}"
     if not isinstance(entry, Mapping):
         raise ConfigurationError(f"{where} must be a table")
     overrides = entry.get("systems") or {}
     if not isinstance(overrides, Mapping):
         raise ConfigurationError(f"{where}: 'systems' must be a table of systems")
-    unknown = [s for s in overrides if s not in systems.profiles]
+    unknown = [s for s in overrides if s not in profiles]
     if unknown:
         raise ConfigurationError(f"{where} names unknown systems: {', '.join(unknown)}")
-    mine = dataclasses.replace(systems, profiles={})
-    for system, profile in systems.profiles.items():
-        settings = {**entry, **overrides.get(system, {})}
-        mine.profiles[system] = _as_member(profile, settings, env, keyring_get, where)
-    return Member(name, _digest(entry, env, where), mine)
+    mine = {
+        system: _as_member(profile, {**entry, **overrides.get(system, {})}, env, keyring_get, where)
+        for system, profile in profiles.items()
+    }
+    return Member(name, _digest(entry, env, where), build(mine))
 
 
 def _digest(entry: Mapping[str, Any], env: Mapping[str, str], where: str) -> str:

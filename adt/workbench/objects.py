@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from adt.kinds import KINDS as ALL_KINDS
 from adt.source.errors import InvalidArgument, NameRefused, as_source_error
 from adt.source.transports import is_transport_refusal, transport_check, transport_required
 from adt.urls import object_url as url_of
@@ -20,14 +21,14 @@ if TYPE_CHECKING:
     from adt.client import AdtClient
 
 KINDS = {
-    "class": "CLAS/OC",
-    "interface": "INTF/OI",
-    "program": "PROG/P",
-    "include": "PROG/I",
-    "functionGroup": "FUGR/F",
-    "functionModule": "FUGR/FF",
+    name: code
+    for name, code in ALL_KINDS.by_face_name().items()
+    if (kind := ALL_KINDS.get(code)) is not None and kind.source_based and code != "FUGR/I"
 }
-"""The kinds of object the development loop creates, by the names both faces use."""
+"""The kinds of object the development loop creates (those with a source to write next), by
+the names both faces use: ``class`` … ``functionModule``, ``dataDefinition``,
+``metadataExtension``, ``accessControl``, ``behaviorDefinition``, ``serviceDefinition``,
+``table``, ``structure``."""
 
 
 @dataclass(frozen=True)

@@ -119,9 +119,13 @@ def test_creation_body_matches_the_protocol() -> None:
     ref = module.find(f"{ADTCORE}containerRef")
     assert ref is not None and ref.get(f"{ADTCORE}uri") == "/sap/bc/adt/functions/groups/zdemo_fg"
     assert module.find(f"{ADTCORE}packageRef") is None
-    assert set(CREATABLE_TYPES) == {"CLAS/OC", "INTF/OI", "PROG/P", "PROG/I", "FUGR/F", "FUGR/FF"}
+    assert set(CREATABLE_TYPES) == {
+        *("CLAS/OC", "INTF/OI", "PROG/P", "PROG/I", "FUGR/F", "FUGR/FF", "FUGR/I"),
+        *("DDLS/DF", "DDLX/EX", "DCLS/DL", "BDEF/BDO", "SRVD/SRV"),
+        *("TABL/DT", "TABL/DS", "TTYP/DA", "DTEL/DE", "DOMA/DD", "MSAG/N", "SRVB/SVB"),
+    }
     with pytest.raises(ValueError, match="creatable types"):
-        creation_body("DDLS/DF", "ZX", "x")
+        creation_body("ENHO/XHH", "ZX", "x")
 
 
 def test_name_check_parser_on_trial_captures(adt_captures: Path) -> None:

@@ -207,3 +207,86 @@ def test_driver_ran_to_the_end_with_exactly_the_known_steps(driver_run: DriverRu
 
 def test_no_lock_is_left_behind(driver_run: DriverRun) -> None:
     assert driver_run.locks_after == []
+
+
+# --- CDS, RAP and dictionary kinds (issue 19) -------------------------------------------
+
+KINDS_FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "kinds" / "$zkinds"
+_CDS_CREATED = ("DDLS/DF", "DDLX/EX", "DCLS/DL", "SRVD/SRV", "TABL/DT", "DTEL/DE", "MSAG/N")
+_CDS_SOURCES = ("DDLS/DF", "DDLX/EX", "DCLS/DL", "SRVD/SRV")
+CDS_STEPS: tuple[str, ...] = (
+    "login",
+    "getObjectSource (zi_kinds_trip.ddls.asddls)",
+    "getObjectSource (#zns#i_gadget.ddls.asddls)",
+    "objectStructure (DDLS)",
+    "searchObject (DDLS /ZNS/*)",
+    *(
+        step
+        for code in _CDS_CREATED
+        for step in (
+            f"validateNewObject ({code})",
+            f"createObject ({code})",
+            f"objectStructure ({code}, inactive)",
+            *(
+                (
+                    f"lock ({code})",
+                    f"setObjectSource ({code})",
+                    f"unLock ({code})",
+                    f"activate ({code})",
+                    f"getObjectSource ({code}, active)",
+                )
+                if code in _CDS_SOURCES
+                else ()
+            ),
+        )
+    ),
+    "logout",
+)
+
+
+@pytest.fixture(scope="module")
+def cds_run() -> DriverRun:
+    """The ``cds`` scenario against an emulator seeded with the kinds fixture."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.skip("node and npm are needed for the abap-adt-api conformance test")
+    _ensure_installed(npm)
+    emulator = Emulator(seed_dirs=[KINDS_FIXTURE], users=USERS)
+    with emulator.serve_in_thread() as url:
+        result = subprocess.run(
+            [
+                node,
+                "drive.js",
+                "--url",
+                url,
+                "--quiet-http",
+                "--timeout",
+                "20",
+                "--fixture",
+                str(KINDS_FIXTURE),
+                "cds",
+            ],
+            cwd=DRIVER_DIR,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        locks = emulator.locks()
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    return DriverRun(lines, result.returncode, result.stderr, list(locks))
+
+
+@pytest.mark.parametrize("name", CDS_STEPS)
+def test_cds_step_succeeds(cds_run: DriverRun, name: str) -> None:
+    line = cds_run.step("cds", name)
+    assert line is not None, f"no step {name!r}; stderr:\n{cds_run.stderr[-2000:]}"
+    assert line["ok"], (
+        f"cds / {name} failed: {json.dumps(line.get('error'), ensure_ascii=False)}\n"
+        f"detail: {json.dumps(line.get('detail'), ensure_ascii=False)[:2000]}"
+    )
+
+
+def test_cds_scenario_reports_nothing_else_and_leaves_no_lock(cds_run: DriverRun) -> None:
+    assert [line["step"] for line in cds_run.lines] == list(CDS_STEPS)
+    assert cds_run.locks_after == []

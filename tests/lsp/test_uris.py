@@ -48,3 +48,21 @@ def test_namespaced_names_survive_editor_encodings(uri: str) -> None:
 def test_bad_uris(uri: str) -> None:
     with pytest.raises(InvalidDocumentUri):
         parse_uri(uri)
+
+
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        ("/sap/bc/adt/ddic/ddl/sources/%2fdmo%2fi_travel_m/source/main", "abap-cds"),
+        ("/sap/bc/adt/bo/behaviordefinitions/%2fdmo%2fi_travel_m/source/main", "abap-bdef"),
+        ("/sap/bc/adt/ddic/srvd/sources/zui_x/source/main", "abap-srvd"),
+        ("/sap/bc/adt/ddic/tables/%2fdmo%2ftravel/source/main", "abap-ddic"),
+        ("/sap/bc/adt/oo/classes/zcl_x/source/main", "abap"),
+    ],
+)
+def test_documents_of_every_kind_carry_their_language(path: str, language: str) -> None:
+    ref = parse_uri(f"adt://A4H{path}")
+    assert ref.source_url == path
+    assert ref.language_id == language
+    decoded = parse_uri(f"adt://A4H{path.replace('%2f', '/')}")  # an editor decoded it once
+    assert decoded.object_url == ref.object_url

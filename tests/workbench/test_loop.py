@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from adt.emulator import Emulator
+from adt.kinds import KINDS
 from adt.source.errors import InvalidArgument, NameRefused, SymbolNotFound, TransportRequired
 from adt.workbench import NewObject, Workbench
 
@@ -117,7 +118,7 @@ async def test_creation_refusals_before_anything_is_created(workbench: Workbench
     with pytest.raises(NameRefused):
         await workbench.objects.create(NewObject("class", "ZCL_DEMO_GREETER", "taken", "$ZDEMO"))
     with pytest.raises(InvalidArgument, match="kinds"):
-        await workbench.objects.create(NewObject("table", "ZT", "x", "$ZDEMO"))
+        await workbench.objects.create(NewObject("enhancement", "ZT", "x", "$ZDEMO"))
     with pytest.raises(InvalidArgument, match="functionGroup"):
         await workbench.objects.create(NewObject("functionModule", "Z_FM", "x"))
     created = await workbench.objects.create(
@@ -125,6 +126,60 @@ async def test_creation_refusals_before_anything_is_created(workbench: Workbench
     )
     assert created.transport == "" and created.source_url.endswith("/source/main")
     await workbench.objects.delete(created.object_url)
+
+
+async def test_a_cds_view_over_a_new_table_from_the_templates(workbench: Workbench) -> None:
+    """The loop on the new kinds: a table (the system's frame), a data definition (created
+    empty, written from the client's template), activated together in dependency order."""
+    table = await workbench.objects.create(NewObject("table", "ZWB_TRIP", "Trips", "$ZDEMO"))
+    view = await workbench.objects.create(
+        NewObject("dataDefinition", "ZI_WB_TRIP", "Trip view", "$ZDEMO")
+    )
+    assert view.object_url == "/sap/bc/adt/ddic/ddl/sources/zi_wb_trip"
+    source = workbench.source
+    frame = await source.get_source_v2(table.object_url)
+    assert "define table zwb_trip {" in frame.content
+    empty = await source.get_source_v2(view.object_url)
+    assert empty.content == ""
+    kind = KINDS.get("DDLS/DF")
+    assert kind is not None and kind.template is not None
+    text = kind.template("ZI_WB_TRIP", "Trip view").replace("<data_source>", "zwb_trip")
+    text = text.replace("<key_field>", "client")
+    await source.set_source_v2(
+        view.object_url, token=empty.token, start_line=1, end_line=0, content=text
+    )
+    refused = await source.activate(view.object_url)
+    assert not refused.success
+    assert [(f.text, f.line) for f in refused.findings] == [
+        (
+            "Database Table ZWB_TRIP is not active; activate it first or together with this object",
+            4,  # the template's "as select from" line
+        )
+    ]
+    both = await source.client.activate([view.object_url, table.object_url])
+    assert both.success
+    await workbench.objects.delete(view.object_url)
+    await workbench.objects.delete(table.object_url)
+
+
+async def test_a_behavior_definition_in_a_transportable_package_needs_its_request(
+    workbench: Workbench, emulator: Emulator
+) -> None:
+    url = "/sap/bc/adt/bo/behaviordefinitions/zi_wb_tr"
+    new = NewObject("behaviorDefinition", "ZI_WB_TR", "Behavior", "ZDEMO_TR")
+    with pytest.raises(TransportRequired):
+        await workbench.objects.create(new)
+    assert url not in emulator.state.objects  # nothing was created
+    number = await workbench.transports.create("Kinds", "ZDEMO_TR", url)
+    created = await workbench.objects.create(
+        NewObject("behaviorDefinition", "ZI_WB_TR", "Behavior", "ZDEMO_TR", number)
+    )
+    assert created.object_url == url and created.transport == number
+    need = await workbench.transports.need(url)
+    assert need.locked_in == number
+    [recorded] = [r for r in emulator.transport_requests() if r.number == number]
+    assert ("R3TR", "BDEF", "ZI_WB_TR") in {(o.pgmid, o.type, o.name) for o in recorded.objects}
+    await workbench.objects.delete(url, transport=number)
 
 
 async def test_a_symbol_that_is_not_there_lists_the_ones_that_are(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from starlette.responses import Response
 
 if TYPE_CHECKING:
-    from adt.emulator.routes import Call
+    from adt.emulator.calls import Call
     from adt.emulator.state import SystemState
 
 Handler = Callable[["Call", "re.Match[str]"], Response]
@@ -39,6 +39,7 @@ class Route:
 def _areas() -> tuple[ModuleType, ...]:
     from adt.emulator.areas import (
         atc,
+        bindings,
         catalogue,
         formatting,
         history,
@@ -59,6 +60,7 @@ def _areas() -> tuple[ModuleType, ...]:
         formatting,
         unit,
         atc,
+        bindings,
     )
 
 

@@ -23,6 +23,7 @@ from starlette.responses import Response
 from adt.emulator import errors, objectsets, stamps
 from adt.emulator.areas import Route
 from adt.emulator.atc_checks import SYSTEM_VARIANT, VARIANTS, Check, Finding, findings
+from adt.emulator.calls import XML_UTF8, Call, respond
 from adt.emulator.documents.atc import (
     CUSTOMIZING,
     WORKLIST,
@@ -36,7 +37,6 @@ from adt.emulator.documents.atc import (
 )
 from adt.emulator.model import ADT, CLAS, FUGR, RepoObject
 from adt.emulator.negotiation import choose
-from adt.emulator.routes import XML_UTF8, Call, respond
 
 if TYPE_CHECKING:
     from adt.emulator.state import SystemState

@@ -11,14 +11,16 @@ from typing import TYPE_CHECKING
 from starlette.responses import Response
 
 from .. import errors
+from ..calls import respond
 from ..documents.packages import NAMED_ITEMS, NamedItem, named_item_list
 from ..documents.structure import TypeDescriptor, check_reporters, type_structure
-from ..model import ADT, ALL_KINDS
-from ..routes import respond
+from ..documents.tree import CATEGORY_LABELS
+from ..kinds import REGISTRY
+from ..model import ADT
 from . import Route
 
 if TYPE_CHECKING:
-    from ..routes import Call
+    from ..calls import Call
     from ..state import SystemState
 
 REPORTERS = "application/vnd.sap.adt.reporters+xml; charset=utf-8"
@@ -29,7 +31,16 @@ CHECKED_TYPES = ("CLAS*", "INTF*", "PROG*", "FUGR*")
 PROVIDERS = "quick_search,virtual_folders"
 ACTIONS = ("CREATE", "DELETE", "DISPLAY", "EDIT")
 #: How long a name of each type may be (SAP's limits: TADIR 40 for programs, 30 for classes).
-MAX_NAME = {"CLAS/OC": 30, "INTF/OI": 30, "PROG/P": 40, "PROG/I": 40, "FUGR/F": 26}
+MAX_NAME = {
+    "CLAS/OC": 30,
+    "INTF/OI": 30,
+    "PROG/P": 40,
+    "PROG/I": 40,
+    "FUGR/F": 26,
+    "TABL/DT": 16,
+    "MSAG/N": 20,
+    "SRVB/SVB": 26,
+}
 
 
 def _only(call: Call, method: str) -> None:
@@ -41,7 +52,7 @@ def object_types() -> list[NamedItem]:
     """One item per modelled type: ``name`` the TADIR type, ``data`` type and providers."""
     items = [
         NamedItem(kind.code.split("/")[0], kind.tree_label, f"type:{kind.code};usedBy:{PROVIDERS}")
-        for kind in ALL_KINDS
+        for kind in REGISTRY.kinds
     ]
     items.append(NamedItem("DEVC", "Packages", f"type:DEVC/K;usedBy:{PROVIDERS}"))
     return items
@@ -52,14 +63,14 @@ def descriptors() -> list[TypeDescriptor]:
         TypeDescriptor(
             kind.code,
             kind.label,
-            "source_library",
-            "Source Code Library",
+            kind.tree_category,
+            CATEGORY_LABELS[kind.tree_category],
             "FUGR/F" if kind.code in ("FUGR/FF", "FUGR/I") else "DEVC/K",
             MAX_NAME.get(kind.code, 30),
             f"{ADT}/vit/wb/object_type/{kind.vit}/object_name/{{name}}",
             ACTIONS,
         )
-        for kind in ALL_KINDS
+        for kind in REGISTRY.kinds
     ]
     rows.append(
         TypeDescriptor(

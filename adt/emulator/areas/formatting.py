@@ -18,7 +18,7 @@ from adt.abap.format import quickfix
 from adt.abap.format.pretty import PrinterSettings, pretty_print
 from adt.emulator.areas import Route, fix_context
 from adt.emulator.areas.fix_context import SourceFacts
-from adt.emulator.routes import Call, respond
+from adt.emulator.calls import Call, respond
 
 from .. import errors
 from ..documents import formatting as docs

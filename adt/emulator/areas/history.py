@@ -17,13 +17,13 @@ from starlette.responses import Response
 from adt.emulator import errors, stamps
 from adt.emulator.areas import Route
 from adt.emulator.documents import history as documents
+from adt.emulator.kinds import REGISTRY
 from adt.emulator.model import ADT, CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject
 from adt.emulator.negotiation import choose
 from adt.emulator.revisions import NumberedRevision, inactive_entries, recording_request
-from adt.emulator.text import to_wire
 
 if TYPE_CHECKING:
-    from adt.emulator.routes import Call
+    from adt.emulator.calls import Call
     from adt.emulator.state import SystemState
 
 #: The request text the emulator's generated requests carry (as in the LOCK answer).
@@ -74,11 +74,9 @@ def _inactive_objects(state: SystemState, call: Call) -> Response:
 
 
 def _kind_of_key(key: str) -> Kind:
-    if "/fmodules/" in key:
-        return FUNC
-    if key.startswith(FUGR.collection + "/") and "/includes/" in key:
-        return FINC
-    return next(k for k in (CLAS, INTF, PROG, INCL, FUGR) if key.startswith(k.collection + "/"))
+    kind = REGISTRY.kind_of_uri(key)
+    assert kind is not None, key
+    return kind
 
 
 def _source_unit(state: SystemState, source: str) -> tuple[RepoObject, str]:
@@ -109,7 +107,7 @@ def _feed_base(obj: RepoObject, part: str) -> str:
 def _version_type(obj: RepoObject, part: str) -> str:
     if obj.kind is CLAS:
         return "CLAS" if part == "main" else "CINC"
-    return _VERSION_TYPE[obj.kind]
+    return _VERSION_TYPE.get(obj.kind, obj.kind.r3tr)
 
 
 def _numbered(state: SystemState, obj: RepoObject, part: str) -> list[NumberedRevision]:
@@ -150,7 +148,7 @@ def _versions(state: SystemState, call: Call, match: re.Match[str]) -> Response:
             return _respond(_feed(state, obj, part), documents.ATOM_FEED)
         _negotiate(call, ["text/plain"])
         text = _content(state, obj, part, match["number"])
-    return _respond(to_wire(text), "text/plain; charset=utf-8")
+    return _respond(obj.served(text), "text/plain; charset=utf-8")
 
 
 def routes(state: SystemState) -> list[Route]:

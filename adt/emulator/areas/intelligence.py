@@ -15,7 +15,7 @@ from adt.emulator.intelligence.handlers import CodeIntelligence
 from adt.emulator.intelligence.structure import StructureAnswers
 
 if TYPE_CHECKING:
-    from adt.emulator.routes import Call
+    from adt.emulator.calls import Call
     from adt.emulator.state import SystemState
 
 ADT = "/sap/bc/adt"

@@ -23,7 +23,8 @@ from adt.emulator import errors
 from adt.emulator.areas import Route
 from adt.emulator.documents import lifecycle as docs
 from adt.emulator.documents.lifecycle import DeletionItem
-from adt.emulator.model import ADT, CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind
+from adt.emulator.kinds import REGISTRY
+from adt.emulator.model import ADT, CLAS, FINC, FUGR, FUNC, PROG, Kind
 from adt.emulator.object_changes import (
     NewObject,
     create_object,
@@ -33,14 +34,13 @@ from adt.emulator.object_changes import (
 )
 
 if TYPE_CHECKING:
-    from adt.emulator.routes import Call
+    from adt.emulator.calls import Call
     from adt.emulator.state import SystemState
 
 NS_ADTCORE = "{http://www.sap.com/adt/core}"
 NS_CLASS = "{http://www.sap.com/adt/oo/classes}"
 NS_INCLUDE = "{http://www.sap.com/adt/programs/includes}"
 NS_DELETION = "{http://www.sap.com/adt/deletion}"
-_KINDS = {kind.code: kind for kind in (CLAS, INTF, PROG, INCL, FUGR, FUNC, FINC)}
 
 
 def _respond(body: str = "", content_type: str | None = None) -> Response:
@@ -90,11 +90,26 @@ class Lifecycle:
             raise errors.AdtException(400, "InvalidObjName", message, props)
         return _respond(docs.name_free(), docs.WB_NAME_CHECK)
 
+    def validate_dictionary(self, call: Call, match: re.Match[str]) -> Response:
+        """Dictionary, CDS and RAP objects: the ``InvalidObjName`` shape of the DDIC
+        validations (400 if the name is taken, else ``CHECK_RESULT=X``)."""
+        _post_only(call)
+        name = _param(call, "objname")
+        code = (call.query.get("objtype") or "").upper()
+        kind = REGISTRY.by_code(code) or REGISTRY.kind_for_path(call.path[len(ADT) + 1 :])
+        taken = taken_by(self.state, kind, name) if kind is not None else None
+        if taken is not None:
+            label = taken.kind.label
+            message = f"{label} with the name {name} already exists"
+            props = [("LONGTEXT", ""), *errors.t100("SWB_TOOL", "016", label, name)]
+            raise errors.AdtException(400, "InvalidObjName", message, props)
+        return _respond(docs.name_free(), docs.WB_NAME_CHECK)
+
     def validate_function(self, call: Call, match: re.Match[str]) -> Response:
         """Groups, modules, group includes: always 200, the verdict in ``SEVERITY``."""
         _post_only(call)
         name = _param(call, "objname")
-        kind = _KINDS.get((call.query.get("objtype") or "FUGR/F").upper(), FUGR)
+        kind = REGISTRY.by_code(call.query.get("objtype") or "FUGR/F") or FUGR
         problem = self._function_problem(call, kind, name)
         if problem:
             return _respond(docs.status_message("ERROR", problem), docs.STATUS_MESSAGE)
@@ -115,7 +130,7 @@ class Lifecycle:
     def create(self, call: Call, match: re.Match[str]) -> Response:
         """``POST`` to a collection: the kind is the collection's, the body must agree."""
         _post_only(call)
-        kind = next(k for k in (CLAS, INTF, PROG, INCL, FUGR) if _same(k.collection, call.path))
+        kind = next(k for k in REGISTRY.kinds if _same(k.collection, call.path))
         spec = self._read(call, kind, group=None)
         create_object(self.state, spec, call.query.get("corrNr"), call.user)
         return _respond()
@@ -159,6 +174,7 @@ class Lifecycle:
                 inc.get(f"{NS_CLASS}includeType") == "testclasses"
                 for inc in root.iter(f"{NS_CLASS}include")
             ),
+            extra=REGISTRY.module(kind).extra_create_fields(root),
         )
 
     # the deletion service ------------------------------------------------------------
@@ -247,6 +263,13 @@ def _root(body: bytes) -> etree._Element:
         raise errors.bad_request(f"The request body is not valid XML: {exc}") from None
 
 
+def _collections() -> list[str]:
+    """Collections a ``POST`` creates in (function modules and group includes are created
+    below their group)."""
+    nested = (FUNC, FINC)
+    return sorted({kind.collection for kind in REGISTRY.kinds if kind not in nested})
+
+
 def routes(state: SystemState) -> list[Route]:
     area = Lifecycle(state)
     group_members = re.compile(
@@ -257,7 +280,12 @@ def routes(state: SystemState) -> list[Route]:
         Route.at(f"{ADT}/programs/validation", area.validate_program),
         Route.at(f"{ADT}/includes/validation", area.validate_program),
         Route.at(f"{ADT}/functions/validation", area.validate_function),
-        *(Route.at(kind.collection, area.create) for kind in (CLAS, INTF, PROG, INCL, FUGR)),
+        *(Route.at(collection, area.create) for collection in _collections()),
+        *(
+            Route.at(f"{ADT}/{path}", area.validate_dictionary)
+            for module in REGISTRY.modules
+            for path in module.validation_paths
+        ),
         Route(group_members, area.create_in_group),
         Route.at(f"{ADT}/deletion/check", area.deletion_check),
         Route.at(f"{ADT}/deletion/delete", area.deletion_delete),

@@ -11,6 +11,7 @@ from urllib.parse import unquote
 from starlette.responses import Response
 
 from .. import errors
+from ..calls import respond
 from ..documents.discovery import (
     CORE_WORKSPACES,
     VALUE_HELP_TITLES,
@@ -21,11 +22,10 @@ from ..documents.discovery import (
 from ..documents.packages import NAMED_ITEMS, NamedItem, named_item_list, package_document
 from ..model import ADT, Package
 from ..negotiation import choose
-from ..routes import respond
 from . import Route, tree
 
 if TYPE_CHECKING:
-    from ..routes import Call
+    from ..calls import Call
     from ..state import SystemState
 
 ATOMSVC = "application/atomsvc+xml"

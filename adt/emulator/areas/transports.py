@@ -20,10 +20,11 @@ from adt.emulator.areas import Route
 from adt.emulator.cts import Entry, Request, check_key, entry_for, is_customer_name, object_uri
 from adt.emulator.cts_search import SearchConfiguration
 from adt.emulator.documents import organizer, transports
-from adt.emulator.model import ADT, CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject
+from adt.emulator.kinds import REGISTRY
+from adt.emulator.model import ADT, FINC, FUNC, Kind, RepoObject
 
 if TYPE_CHECKING:
-    from adt.emulator.routes import Call
+    from adt.emulator.calls import Call
     from adt.emulator.state import SystemState
 
 BASE = f"{ADT}/cts/transportrequests"
@@ -58,11 +59,9 @@ def _data_fields(body: bytes) -> dict[str, str]:
 
 
 def _kind_of(key: str) -> Kind:
-    if "/fmodules/" in key:
-        return FUNC
-    if key.startswith(FUGR.collection + "/") and "/includes/" in key:
-        return FINC
-    return next(k for k in (CLAS, INTF, PROG, INCL, FUGR) if key.startswith(k.collection + "/"))
+    kind = REGISTRY.kind_of_uri(key)
+    assert kind is not None, key
+    return kind
 
 
 def _package_facts(local: bool, customer: bool, responsible: str) -> dict[str, str]:

@@ -192,7 +192,7 @@ def _package_folders(state: SystemState, name: str) -> list[Folder]:
                 folder_type="DEVC/" + kind.code.split("/", 1)[1],
                 item_type=kind.code,
                 label=kind.tree_label,
-                category=SOURCE_LIBRARY,
+                category=kind.tree_category,
                 node_id=kind.tree_node_id,
                 items=tuple(_object_node(o) for o in objects),
             )

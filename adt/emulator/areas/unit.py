@@ -24,6 +24,7 @@ from starlette.responses import Response
 from adt.emulator import errors, objectsets, stamps
 from adt.emulator.areas import Route
 from adt.emulator.aunit import DURATIONS, RISK_LEVELS
+from adt.emulator.calls import XML_UTF8, Call, respond
 from adt.emulator.documents.unit import (
     RUN_RESULT_API,
     RUN_STATUS_API,
@@ -33,7 +34,6 @@ from adt.emulator.documents.unit import (
 )
 from adt.emulator.model import ADT, CLAS, FUGR, FUNC, PROG, RepoObject
 from adt.emulator.negotiation import choose
-from adt.emulator.routes import XML_UTF8, Call, respond
 from adt.emulator.unitrun import RunOptions, Selector, program_result
 
 if TYPE_CHECKING:

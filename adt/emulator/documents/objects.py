@@ -1,5 +1,6 @@
 """Object metadata documents (classes, interfaces, programs, includes, function groups
-and modules), modelled on the A4H captures: one line, SAP's attribute order."""
+and modules), modelled on the A4H captures: one line, SAP's attribute order. Each kind
+module of :mod:`adt.emulator.kinds` calls its builder."""
 
 from __future__ import annotations
 
@@ -164,7 +165,7 @@ def class_flags(source: str) -> tuple[bool, bool]:
     return "FINAL" in header, "ABSTRACT" in header
 
 
-def _class_document(view: ObjectView) -> str:
+def class_document(view: ObjectView) -> str:
     obj = view.obj
     uri = obj.uri
     final, abstract = class_flags(view.main_text)
@@ -239,7 +240,7 @@ def _class_document(view: ObjectView) -> str:
     return DECL + tag(CLAS.root, attrs, body)
 
 
-def _interface_document(view: ObjectView) -> str:
+def interface_document(view: ObjectView) -> str:
     obj = view.obj
     main = view.part("main")
     attrs: list[tuple[str, str | None]] = [
@@ -263,7 +264,7 @@ def _interface_document(view: ObjectView) -> str:
     return DECL + tag(INTF.root, attrs, body)
 
 
-def _program_document(view: ObjectView) -> str:
+def program_document(view: ObjectView) -> str:
     obj = view.obj
     main = view.part("main")
     attrs: list[tuple[str, str | None]] = [
@@ -291,7 +292,7 @@ def _program_document(view: ObjectView) -> str:
     return DECL + tag(PROG.root, attrs, body)
 
 
-def _include_document(view: ObjectView, context: RepoObject | None) -> str:
+def include_document(view: ObjectView, context: RepoObject | None) -> str:
     obj = view.obj
     main = view.part("main")
     attrs: list[tuple[str, str | None]] = [
@@ -325,7 +326,7 @@ def _include_document(view: ObjectView, context: RepoObject | None) -> str:
     return DECL + tag(INCL.root, attrs, body)
 
 
-def _group_document(view: ObjectView) -> str:
+def group_document(view: ObjectView) -> str:
     obj = view.obj
     main = view.part("main")
     attrs: list[tuple[str, str | None]] = [
@@ -351,7 +352,7 @@ def _group_document(view: ObjectView) -> str:
     return DECL + tag(FUGR.root, attrs, body)
 
 
-def _group_member_document(view: ObjectView, group: RepoObject) -> str:
+def group_member_document(view: ObjectView, group: RepoObject) -> str:
     obj = view.obj
     main = view.part("main")
     kind = obj.kind
@@ -407,22 +408,3 @@ def _group_member_document(view: ObjectView, group: RepoObject) -> str:
         )
     )
     return DECL + tag(kind.root, attrs, body)
-
-
-def object_document(
-    view: ObjectView, *, group: RepoObject | None = None, context: RepoObject | None = None
-) -> str:
-    """The metadata document of any supported object type."""
-    kind = view.obj.kind
-    if kind is CLAS:
-        return _class_document(view)
-    if kind is INTF:
-        return _interface_document(view)
-    if kind is PROG:
-        return _program_document(view)
-    if kind is INCL:
-        return _include_document(view, context)
-    if kind is FUGR:
-        return _group_document(view)
-    assert group is not None
-    return _group_member_document(view, group)

@@ -29,6 +29,9 @@ _FLAGS = "".join(
 CATEGORY_LABELS = {
     "packages": "Package",
     "source_library": "Source Code Library",
+    "core_data_services": "Core Data Services",
+    "dictionary": "Dictionary",
+    "business_services": "Business Services",
 }
 
 

@@ -27,7 +27,7 @@ from .requests import Position, body_text, parse_uri
 from .whereused import WhereUsed
 
 if TYPE_CHECKING:
-    from ..routes import Call
+    from ..calls import Call
     from ..state import SystemState
 
 NS_RIS = "{" + docs.NS_RIS + "}"
@@ -35,7 +35,7 @@ _GLOBAL_DESCRIBED = frozenset({SymbolKind.CLASS, SymbolKind.INTERFACE, SymbolKin
 
 
 def _respond(body: str | bytes, status: int = 200, content_type: str | None = None) -> Response:
-    from ..routes import respond
+    from ..calls import respond
 
     return respond(body, status=status, content_type=content_type)
 

@@ -25,7 +25,7 @@ from .outline import object_structure as structure_of
 from .requests import Position, parse_uri
 
 if TYPE_CHECKING:
-    from ..routes import Call
+    from ..calls import Call
 
 XML_UTF8 = "application/xml; charset=utf-8"
 OBJECT_STRUCTURE = "application/vnd.sap.adt.objectstructure.v2+xml"
@@ -35,7 +35,7 @@ SOURCE_LIBRARY = "source_library"
 
 
 def _respond(body: str, content_type: str) -> Response:
-    from ..routes import respond
+    from ..calls import respond
 
     return respond(body, content_type=content_type)
 

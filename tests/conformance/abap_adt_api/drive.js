@@ -53,7 +53,7 @@ const { ADTClient, session_types } = api;
 // ---------------------------------------------------------------------------------
 // arguments
 // ---------------------------------------------------------------------------------
-const SCENARIOS = ["edit-cycle", "dev-loop", "survey", "defects"];
+const SCENARIOS = ["edit-cycle", "dev-loop", "survey", "defects", "cds"];
 
 function parseArgs(argv) {
   const opts = {
@@ -63,12 +63,13 @@ function parseArgs(argv) {
     client: process.env.ADT_CLIENT || "001",
     language: process.env.ADT_LANGUAGE || "",
     timeout: Number(process.env.ADT_TIMEOUT || 20),
+    fixture: "",
     quietHttp: false,
     list: false,
     scenarios: []
   };
   const valued = { "--url": "url", "--user": "user", "--password": "password",
-    "--client": "client", "--language": "language", "--timeout": "timeout" };
+    "--client": "client", "--language": "language", "--timeout": "timeout", "--fixture": "fixture" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.startsWith("--") && a.includes("=") ? a.split(/=(.*)/s) : [a, undefined];
@@ -82,7 +83,8 @@ function parseArgs(argv) {
     else if (SCENARIOS.includes(a)) opts.scenarios.push(a);
     else usage(`unknown argument ${a}`);
   }
-  if (!opts.scenarios.length) opts.scenarios = SCENARIOS.slice();
+  // "cds" needs the emulator seeded with tests/fixtures/kinds (--fixture names that folder)
+  if (!opts.scenarios.length) opts.scenarios = SCENARIOS.filter(name => name !== "cds");
   if (!opts.list && !opts.url) usage("no server URL (use --url or ADT_URL)");
   opts.url = opts.url.replace(/\/+$/, "");
   return opts;
@@ -92,6 +94,7 @@ function usage(message) {
   const text = [
     "usage: node drive.js [--url URL] [--user USER] [--password PW] [--client NNN]",
     "                     [--language XX] [--timeout SECONDS] [--quiet-http]",
+    "                     [--fixture FOLDER (for cds: the seeded abapGit folder)]",
     `                     [${SCENARIOS.join("|")} ...]`,
     "       node drive.js --list",
     "env: ADT_URL ADT_USER ADT_PASSWORD ADT_CLIENT ADT_LANGUAGE ADT_TIMEOUT"
@@ -1463,6 +1466,70 @@ async function defects() {
   await d.logout().catch(() => {});
 }
 
+
+// ---------------------------------------------------------------------------------
+// scenario: cds (the emulator seeded with tests/fixtures/kinds: CDS, RAP and dictionary)
+// ---------------------------------------------------------------------------------
+const DDLS = `${ADT}/ddic/ddl/sources/zi_kinds_trip`;
+const NS_DDLS = `${ADT}/ddic/ddl/sources/%2fzns%2fi_gadget`;
+const KINDS_PACKAGE = "$ZKINDS";
+/** objtype → [new name, collection, first source (null: metadata kind)] */
+const CDS_CREATIONS = [
+  ["DDLS/DF", "ZI_CONF_VIEW", "ddic/ddl/sources", "define view entity ZI_CONF_VIEW as select from zkinds_trip { key trip_id }"],
+  ["DDLX/EX", "ZC_CONF_VIEW", "ddic/ddlx/sources", "@Metadata.layer: #CORE\nannotate entity ZI_CONF_VIEW with\n{\n}"],
+  ["DCLS/DL", "ZI_CONF_VIEW", "acm/dcl/sources", "@MappingRole: true\ndefine role ZI_CONF_VIEW {\n  grant select on ZI_CONF_VIEW;\n}"],
+  ["SRVD/SRV", "ZUI_CONF", "ddic/srvd/sources", "define service ZUI_CONF {\n  expose ZI_CONF_VIEW;\n}"],
+  ["TABL/DT", "ZCONF_TAB", "ddic/tables", null],
+  ["DTEL/DE", "ZCONF_DTEL", "ddic/dataelements", null],
+  ["MSAG/N", "ZCONF_MSG", "messageclass", null],
+];
+
+async function cds() {
+  const S = "cds";
+  const c = newClient();
+  await runStep(S, "login", () => c.login());
+  for (const [url, file] of [[DDLS, "zi_kinds_trip.ddls.asddls"], [NS_DDLS, "#zns#i_gadget.ddls.asddls"]]) {
+    await runStep(S, `getObjectSource (${file})`, () => c.getObjectSource(`${url}/source/main`), {
+      check: r => {
+        const expected = require("fs").readFileSync(require("path").join(OPTS.fixture, file), "utf8");
+        expectShape(r === expected, `not the abapGit file byte for byte (${r.length} vs ${expected.length} characters)`);
+        return `${r.length} characters, identical`;
+      }
+    });
+  }
+  await runStep(S, "objectStructure (DDLS)", () => c.objectStructure(DDLS), {
+    check: r => { expectShape(r.metaData["adtcore:type"] === "DDLS/DF", `type ${r.metaData["adtcore:type"]}`); return r.metaData["adtcore:description"]; }
+  });
+  await runStep(S, "searchObject (DDLS /ZNS/*)", () => c.searchObject("/ZNS/*", "DDLS"), {
+    check: r => { expectShape(r.length === 1 && r[0]["adtcore:uri"] === NS_DDLS, JSON.stringify(r)); return r[0]["adtcore:name"]; }
+  });
+  for (const [objtype, name, collection, source] of CDS_CREATIONS) {
+    const url = `${ADT}/${collection}/${name.toLowerCase()}`;
+    await runStep(S, `validateNewObject (${objtype})`, () => c.validateNewObject({ objtype, objname: name, packagename: KINDS_PACKAGE, description: "conformance" }), {
+      check: r => { expectShape(r && r.success === true, JSON.stringify(r)); return "free"; }
+    });
+    await runStep(S, `createObject (${objtype})`, () => c.createObject({ objtype, name, parentName: KINDS_PACKAGE, parentPath: `${ADT}/packages/%24zkinds`, description: "conformance" }));
+    await runStep(S, `objectStructure (${objtype}, inactive)`, () => c.objectStructure(url), {
+      check: r => { expectShape(r.metaData["adtcore:version"] === "inactive", r.metaData["adtcore:version"]); return `${r.metaData["adtcore:type"]} ${r.metaData["adtcore:name"]}`; }
+    });
+    if (source === null) continue;
+    c.stateful = session_types.stateful;
+    let handle = "";
+    await runStep(S, `lock (${objtype})`, async () => (handle = (await c.lock(url)).LOCK_HANDLE));
+    await runStep(S, `setObjectSource (${objtype})`, () => c.setObjectSource(`${url}/source/main`, source, handle));
+    await runStep(S, `unLock (${objtype})`, () => c.unLock(url, handle));
+    c.stateful = session_types.stateless;
+    await runStep(S, `activate (${objtype})`, () => c.activate(name, url), {
+      check: r => { expectShape(r.success, JSON.stringify(r.messages)); return "activated"; }
+    });
+    await runStep(S, `getObjectSource (${objtype}, active)`, () => c.getObjectSource(`${url}/source/main`, { version: "active" }), {
+      check: r => { expectShape(r === source, `read back ${JSON.stringify(r)}`); return "as written"; }
+    });
+  }
+  await c.dropSession().catch(() => {});
+  await runStep(S, "logout", () => c.logout());
+}
+
 // ---------------------------------------------------------------------------------
 async function main() {
   if (OPTS.list) {
@@ -1470,7 +1537,7 @@ async function main() {
     process.stdout.write(`scenarios: ${SCENARIOS.join(", ")}\nsurvey steps (${names.length}):\n${names.join("\n")}\n`);
     return;
   }
-  const run = { "edit-cycle": editCycle, "dev-loop": devLoop, survey, defects };
+  const run = { "edit-cycle": editCycle, "dev-loop": devLoop, survey, defects, cds };
   for (const name of OPTS.scenarios) {
     try {
       await run[name]();
