@@ -19,6 +19,7 @@ from adt import _xml
 from adt._session import AdtSession, AuthGuard, Sleep
 from adt.areas.atc import Atc
 from adt.areas.completion import Completion
+from adt.areas.datapreview import DataPreview
 from adt.areas.dictionary import Dictionary
 from adt.areas.discovery import Discovery
 from adt.areas.fixes import QuickFixes
@@ -196,6 +197,11 @@ class AdtClient:
     def structure(self) -> Structure:
         """Node paths, main programs of includes, object structures and type hierarchies."""
         return Structure(self)
+
+    @functools.cached_property
+    def datapreview(self) -> DataPreview:
+        """Data preview: the rows of a table or CDS entity, and free-style SELECTs."""
+        return DataPreview(self)
 
     @functools.cached_property
     def completion(self) -> Completion:

@@ -22,6 +22,7 @@ from adt.net import tcp_listener
 from . import stamps
 from .admin import AdminEndpoint
 from .app import build_app
+from .datapreview import load_contents
 from .faults import FaultInjector
 from .large_sample import DESCRIPTION as LARGE_DESCRIPTION
 from .large_sample import NAME as LARGE_NAME
@@ -106,6 +107,9 @@ class Emulator:
             summary = result.unserved_summary()
             if summary:
                 _log.warning("seed %s: %s", folder, summary)
+        self.state.table_rows = load_contents(folders)
+        if self.state.table_rows and "TABU" in self.unserved:
+            del self.unserved["TABU"]  # abapGit's data files: the data preview serves them
         if samples_dir().resolve() in {f.resolve() for f in folders}:
             large = RepoObject(
                 kind=CLAS,

@@ -111,6 +111,8 @@ class SystemState:
         #: Prefix of the where-used namespace: ``usageReferences`` (S/4 758, the form
         #: abap-adt-api reads) or ``usagereferences`` (A4H, BTP trial); same namespace URI.
         self.where_used_prefix = "usageReferences"
+        #: Seeded table contents (table name → rows) the data preview reads.
+        self.table_rows: dict[str, list[dict[str, str]]] = {}
 
     # repository ------------------------------------------------------------------------
     def add_package(self, package: Package) -> None:

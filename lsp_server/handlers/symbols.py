@@ -21,7 +21,22 @@ _SYMBOL_KINDS = {
     "method": types.SymbolKind.Method,
     "function": types.SymbolKind.Function,
     "module": types.SymbolKind.Module,
+    # CDS-family outlines (adt.abap.cds.outline)
+    "entity": types.SymbolKind.Class,
+    "field": types.SymbolKind.Field,
+    "association": types.SymbolKind.Property,
+    "parameter": types.SymbolKind.Variable,
+    "behavior": types.SymbolKind.Class,
+    "operation": types.SymbolKind.Method,
+    "action": types.SymbolKind.Method,
+    "determination": types.SymbolKind.Event,
+    "validation": types.SymbolKind.Event,
+    "event": types.SymbolKind.Event,
+    "exposure": types.SymbolKind.Interface,
+    "source": types.SymbolKind.Object,
 }
+#: The parser (an ADT type of adt.abap.cds.parse) of each CDS-family editor language.
+_CDS_LANGUAGES = {"abap-cds": "DDLS", "abap-bdef": "BDEF", "abap-srvd": "SRVD", "abap-ddic": "TABL"}
 _FOLD_KINDS = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRangeKind.Region}
 _TYPE_KINDS = {
     "CLAS": types.SymbolKind.Class,
@@ -63,7 +78,14 @@ def register(server: AdtLanguageServer) -> None:
         doc = ls.adt.documents.get(params.text_document.uri)
         if doc is None:
             return []
-        return [_document_symbol(ls, doc.uri, s) for s in outline(ours_view(doc.buffer.lines))]
+        text = ours_view(doc.buffer.lines)
+        cds = _CDS_LANGUAGES.get(doc.ref.language_id)
+        if cds is not None:
+            from adt.abap.cds.outline import outline as cds_outline
+            from adt.abap.cds.parse import parse
+
+            return [_document_symbol(ls, doc.uri, s) for s in cds_outline(parse(text, cds))]
+        return [_document_symbol(ls, doc.uri, s) for s in outline(text)]
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding_range(
@@ -76,10 +98,18 @@ def register(server: AdtLanguageServer) -> None:
         if doc is None:
             return []
         lines = doc.buffer.lines
-        ranges = [
-            types.FoldingRange(start_line=f.start, end_line=f.end, kind=_FOLD_KINDS[f.kind])
-            for f in folds(ours_view(lines))
-        ]
+        if doc.ref.language_id in _CDS_LANGUAGES:
+            from adt.abap.cds.outline import folds as cds_folds
+
+            ranges = [
+                types.FoldingRange(start_line=start - 1, end_line=end - 1)
+                for start, end in cds_folds(ours_view(lines))
+            ]
+        else:
+            ranges = [
+                types.FoldingRange(start_line=f.start, end_line=f.end, kind=_FOLD_KINDS[f.kind])
+                for f in folds(ours_view(lines))
+            ]
         ranges.extend(
             types.FoldingRange(
                 start_line=block.start,

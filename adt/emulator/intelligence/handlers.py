@@ -20,6 +20,7 @@ from .. import errors
 from ..documents import intelligence as docs
 from ..model import CLAS, FUNC, INTF, RepoObject
 from ..negotiation import choose
+from .cds import CdsIntelligence
 from .elements import call_pattern, completion_record, display_name, element_info, wb_type
 from .fragments import locate, parse_fragment
 from .repository import Repository
@@ -73,12 +74,23 @@ class CodeIntelligence:
         self.state = state
         self.repo = Repository(state)
         self.where = WhereUsed(self.repo)
+        self.cds = CdsIntelligence(state)
 
     @property
     def prefix(self) -> str:
         return self.state.where_used_prefix
 
     # shared ----------------------------------------------------------------------------
+    def posted(self, call: Call, position: Position) -> tuple[RepoObject, str] | None:
+        """A CDS-family object at the position and its text (posted, else the newest)."""
+        resolved = self.state.resolve(position.path)
+        if resolved is None or not self.cds.serves(resolved[0]):
+            return None
+        obj = resolved[0]
+        if call.body:
+            return obj, body_text(call.body, call.headers.get("content-type"))
+        return obj, self.state.source_text(obj.source_uri("main"), "inactive") or ""
+
     def edited(self, call: Call, position: Position) -> tuple[ProgramIndex, str, RepoObject]:
         """The program of the posted source, indexed with the posted text; the unit id."""
         self.repo.refresh()
@@ -103,6 +115,10 @@ class CodeIntelligence:
         if choose(call.headers.get("accept"), [docs.AS_XML.split(";")[0]]) is None:
             raise errors.not_acceptable([docs.AS_XML.split(";")[0]])
         position = parse_uri(call.query.get("uri"))
+        cds = self.posted(call, position)
+        if cds is not None:
+            body = self.cds.completion(*cds, position.line or 1, position.column)
+            return _respond(body, content_type=docs.AS_XML)
         index, unit, _ = self.edited(call, position)
         result = complete(index, unit, position.line or 1, position.column)
         length = len(result.prefix)
@@ -127,6 +143,10 @@ class CodeIntelligence:
     def element_info(self, call: Call) -> Response:
         _only_post(call)
         position = parse_uri(call.query.get("uri"))
+        cds = self.posted(call, position)
+        if cds is not None:
+            info = self.cds.element_info(*cds, position.line or 1, position.column)
+            return _respond(docs.element_info_document(info), content_type=docs.ELEMENT_INFO)
         index, unit, _ = self.edited(call, position)
         line = position.line or 1
         if not index.line_text(unit, line).strip():
@@ -148,16 +168,27 @@ class CodeIntelligence:
     def navigation(self, call: Call) -> Response:
         _only_post(call)
         position = parse_uri(call.query.get("uri"))
+        line = position.line or 1
+        cds = self.posted(call, position)
+        if cds is not None:
+            return self._navigated(self.cds.definition(*cds, line, position.column))
         index, unit, _ = self.edited(call, position)
-        found = index.occurrence_at(unit, position.line or 1, position.column)
+        found = index.occurrence_at(unit, line, position.column)
         if found is None or found.symbol.location is None:
-            raise navigation_failure("No navigation target found at the cursor position")
+            text = "\n".join(index.lines.get(unit, []))
+            return self._navigated(self.cds.abap_definition(text, line, position.column))
         implementation = call.query.get("filter") == "implementation"
         target = self._target(found, implementation)
         if target is None or self._same(target, found):
             raise on_declaration()
         where = position.path if target.unit == unit else target.unit
         uri = f"{where}#start={target.line},{target.column}"
+        return _respond(docs.navigation_target(uri), content_type="application/xml; charset=utf-8")
+
+    @staticmethod
+    def _navigated(uri: str | None) -> Response:
+        if uri is None:
+            raise navigation_failure("No navigation target found at the cursor position")
         return _respond(docs.navigation_target(uri), content_type="application/xml; charset=utf-8")
 
     @staticmethod
@@ -215,6 +246,9 @@ class CodeIntelligence:
         )
         position = parse_uri(call.query.get("uri"), required=False)
         self.repo.refresh()
+        resolved = self.state.resolve(position.path)
+        if resolved is not None and self.cds.serves(resolved[0]):
+            return self._cds_usages(resolved[0], definitions)
         obj, target = self._usage_target(position)
         usages = self.where.usages(target, definitions=definitions) if target else []
         count, rows = self.where.rows(usages, target) if target else (0, [])
@@ -232,6 +266,19 @@ class CodeIntelligence:
             description=f"[{self.state.sid}] Where-Used List: {name}",
             referenced=f"ABAPFullName;{self.where.full_name(target)}" if member and target else "",
             scope=scope,
+            rows=rows,
+        )
+        return _respond(body, content_type=docs.USAGE_RESULT)
+
+    def _cds_usages(self, obj: RepoObject, definitions: bool) -> Response:
+        count, rows = self.cds.usages(obj)
+        name = f"{obj.name} ({obj.kind.label})"
+        body = docs.usage_references_document(
+            self.prefix,
+            results=count,
+            description=f"[{self.state.sid}] Where-Used List: {name}",
+            referenced="",
+            scope=docs.UsageScope(name, obj.kind.code, definitions, None),
             rows=rows,
         )
         return _respond(body, content_type=docs.USAGE_RESULT)

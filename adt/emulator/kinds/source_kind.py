@@ -15,6 +15,8 @@ from .base import KindModule, NewSpec, SeedFolder, abapgit_name, read_verbatim_f
 from .dependencies import NameUse, names_used
 
 if TYPE_CHECKING:
+    from adt.abap.scanner import ScanIssue
+
     from ..documents import ObjectView
     from .base import SystemState
 
@@ -115,8 +117,21 @@ class VerbatimSourceKind(KindModule):
         )
         return DECL + tag(kind.root, attrs, body)
 
+    def check(self, obj: RepoObject, part: str, text: str, state: SystemState) -> list[ScanIssue]:
+        """The CDS-family check with name resolution (:mod:`adt.abap.cds.check`)."""
+        from ..cds_language import check_source
+
+        return check_source(obj, text, state)
+
     def dependencies(self, obj: RepoObject, text: str) -> list[NameUse]:
-        return names_used(text, self.dependency_patterns)
+        """What the source builds on, with places, as :mod:`adt.abap.cds` reads it; the
+        kind's patterns when the source does not parse into a definition."""
+        from ..cds_language import dependencies
+
+        found = dependencies(obj, text)
+        if found is None:
+            return names_used(text, self.dependency_patterns)
+        return [NameUse(name, line, column) for name, line, column in found]
 
     def template(self, obj: RepoObject, spec: NewSpec) -> dict[str, str]:
         """A real system creates these with an empty source; the editor's wizard (ours:

@@ -69,8 +69,8 @@ def _field_lines(field: etree._Element, table: str, width: int) -> list[str]:
         group = _text(field, "GROUPNAME").lower()
         named = f" as {group}" if group else ""
         return [f"  include {include}{named};"]
-    if name.startswith(".append"):
-        return []
+    if name.startswith((".append", ".inclu-")):
+        return []  # an append's own field list is its own object (``extend type``)
     lines: list[str] = []
     reftable, reffield = _text(field, "REFTABLE").lower(), _text(field, "REFFIELD").lower()
     datatype = _text(field, "DATATYPE").upper()
@@ -101,7 +101,10 @@ def table_source(tree: etree._ElementTree) -> tuple[str, str, bool]:
         lines.append(f"@AbapCatalog.deliveryClass : #{_text(header, 'CONTFLAG') or 'A'}")
         maintenance = _MAINTENANCE.get(_text(header, "MATEFLAG"), "#RESTRICTED")
         lines.append(f"@AbapCatalog.dataMaintenance : {maintenance}")
-    lines.append(f"define {'structure' if structure else 'table'} {name} {{")
+    if category == "APPEND":  # an append structure is served as the extension it is
+        lines.append(f"extend type {_text(header, 'SQLTAB').lower()} with {name} {{")
+    else:
+        lines.append(f"define {'structure' if structure else 'table'} {name} {{")
     fields = list(tree.iterfind(".//DD03P_TABLE/DD03P"))
     plain = [f for f in fields if not _text(f, "FIELDNAME").startswith(".")]
     width = max(
