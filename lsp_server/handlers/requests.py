@@ -11,6 +11,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from adt.errors import AdtError
 from adt.source.errors import as_source_error
 from lsp_server import requests as rq
+from lsp_server.features.preview import PreviewRefused
 from lsp_server.progress import Progress
 from lsp_server.protocol import typed
 from lsp_server.results import WORDS
@@ -105,13 +106,32 @@ def register(server: AdtLanguageServer) -> None:
             object_type=params.type,
         )
 
+    @server.feature(rq.DATA_PREVIEW)
+    @typed(rq.DataPreviewParams)
+    @rpc_errors
+    async def data_preview(ls: AdtLanguageServer, params: rq.DataPreviewParams) -> Any:
+        try:
+            return await ls.adt.preview.preview(
+                uri=params.uri,
+                name=params.name,
+                system=params.system,
+                offset=params.offset,
+                limit=params.limit,
+                columns=params.columns,
+                where=params.where,
+            )
+        except PreviewRefused as exc:
+            raise JsonRpcInvalidParams(message=str(exc)) from exc
+
     @server.command(rq.ACTIVATE_COMMAND)
-    async def activate(ls: AdtLanguageServer, uri: str) -> dict[str, Any]:
-        """Activate the object of a document, with work-done progress when the client has
-        it."""
+    async def activate(ls: AdtLanguageServer, uri: str, *together: list[str]) -> dict[str, Any]:
+        """Activate the object of a document (``together``: the inactive objects it builds
+        on), with work-done progress when the client has it."""
         progress = await Progress.begin(ls, "Activating")
         try:
-            result = await ls.adt.activation.activate(uri, progress.report)
+            result = await ls.adt.activation.activate(
+                uri, progress.report, [u for urls in together for u in urls]
+            )
         except AdtError as exc:
             progress.end("failed")
             raise source_error(exc) from exc
