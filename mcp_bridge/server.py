@@ -192,6 +192,7 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
                 settings.bridge,
                 read_only=bool(getattr(args, "read_only", False)),
                 allow=list(getattr(args, "allow", []) or []),
+                data_preview=bool(getattr(args, "allow_data_preview", False)),
             ),
             passthrough=not getattr(args, "no_passthrough", False),
         )

@@ -15,6 +15,9 @@ from adt.systems import BridgeSettings
 class WritePolicy:
     read_only: bool = False
     allow: tuple[str, ...] = ()
+    #: Agents may read table and CDS data (``objectStructure`` with ``rows``): off unless
+    #: the bridge is started with ``--allow-data-preview``.
+    data_preview: bool = False
 
     @classmethod
     def from_settings(
@@ -23,12 +26,14 @@ class WritePolicy:
         *,
         read_only: bool = False,
         allow: Sequence[str] = (),
+        data_preview: bool = False,
     ) -> WritePolicy:
         """The command line's flags plus the settings (``readOnly``, ``writeAllowlist``):
         either one can make the bridge read-only, and both add to the allowlist."""
         return cls(
             read_only=read_only or settings.read_only,
             allow=tuple(dict.fromkeys([*allow, *settings.write_allowlist])),
+            data_preview=data_preview,
         )
 
     def check(self, tool: str, object_url: str, name: str, package: str) -> None:

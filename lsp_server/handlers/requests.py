@@ -8,10 +8,10 @@ from typing import Any, TypeVar
 
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
+from adt.areas.datapreview import PreviewQueryError
 from adt.errors import AdtError
 from adt.source.errors import as_source_error
 from lsp_server import requests as rq
-from lsp_server.features.preview import PreviewRefused
 from lsp_server.progress import Progress
 from lsp_server.protocol import typed
 from lsp_server.results import WORDS
@@ -120,7 +120,7 @@ def register(server: AdtLanguageServer) -> None:
                 columns=params.columns,
                 where=params.where,
             )
-        except PreviewRefused as exc:
+        except PreviewQueryError as exc:
             raise JsonRpcInvalidParams(message=str(exc)) from exc
 
     @server.command(rq.ACTIVATE_COMMAND)
