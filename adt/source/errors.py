@@ -203,6 +203,7 @@ ALL_ERRORS: tuple[type[SourceError], ...] = (
     TransportInvalid,
     SymbolNotFound,
     NameRefused,
+    PreviewRefused,
 )
 
 
