@@ -4,6 +4,7 @@ local compare = require('abap_adt.compare')
 local create = require('abap_adt.create')
 local document = require('abap_adt.document')
 local objects = require('abap_adt.objects')
+local preview = require('abap_adt.preview')
 local quality = require('abap_adt.quality')
 local transport = require('abap_adt.transport')
 local util = require('abap_adt.util')
@@ -144,6 +145,13 @@ M.COMMANDS = {
       transport.choose(current_buffer())
     end,
     opts = { desc = 'Choose the transport request for the object in this buffer' },
+  },
+  AdtPreview = {
+    run = function(opts)
+      preview.open(current_buffer(), opts.args)
+    end,
+    -- no -bar: a condition may hold '"' or '|'
+    opts = { nargs = '*', bar = false, desc = 'Preview the data of this table or CDS entity [WHERE]' },
   },
   AdtCompare = {
     run = function(opts)
