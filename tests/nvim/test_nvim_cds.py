@@ -50,9 +50,12 @@ T.out.completion = labels
 vim.api.nvim_buf_set_lines(0, 3, 4, false, {{ '      city as City' }})
 vim.cmd('write')
 T.wait('the save', function() return not vim.bo.modified end)
+local uri = vim.api.nvim_buf_get_name(0)
 local activated = vim.lsp.buf_request_sync(0, 'workspace/executeCommand', {{
-  command = 'adt.activate', arguments = {{ vim.api.nvim_buf_get_name(0), {{ '{TABLE}' }} }} }}, 20000)
-for _, answer in pairs(activated or {{}}) do T.out.activated = answer.result and answer.result.activated end
+  command = 'adt.activate', arguments = {{ uri, {{ '{TABLE}' }} }} }}, 20000)
+for _, answer in pairs(activated or {{}}) do
+  T.out.activated = answer.result and answer.result.activated
+end
 vim.cmd('AdtPreview')
 T.wait('the preview', function() return vim.bo.filetype == 'abap-adt-preview'
   and #vim.api.nvim_buf_get_lines(0, 0, -1, false) > 2 end)
