@@ -156,7 +156,7 @@ async def test_create_object_refusals_are_clear(client: EditorClient) -> None:
         await _execute(
             client,
             "adt.createObject",
-            {"kind": "dynpro", "name": "ZT", "description": "x", "package": "$ZDEMO"},
+            {"kind": "enhancement", "name": "ZT", "description": "x", "package": "$ZDEMO"},
         )
     assert wrong.value.data["name"] == "INVALID_ARGUMENT"
     with pytest.raises(JsonRpcException) as taken:
