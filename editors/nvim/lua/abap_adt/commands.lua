@@ -120,7 +120,7 @@ M.COMMANDS = {
     end,
     opts = {
       nargs = '*',
-      desc = 'Create an object (class, interface, program, include, function group or module)',
+      desc = 'Create an object (class … function module, CDS view, behavior or service definition, table …)',
       complete = function(lead, line)
         if #vim.split(line, '%s+', { trimempty = true }) + (lead == '' and 1 or 0) == 2 then
           return completing(create.kind_names())(lead)
