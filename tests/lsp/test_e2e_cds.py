@@ -68,6 +68,12 @@ async def test_open_complete_save_activate_with_dependency_preview(
     client: EditorClient, emulator: Emulator
 ) -> None:
     await _new_inactive_table_and_view(emulator)
+    found = await client.request("adt/searchObjects", {"query": "ZI_TRIP"})
+    assert [(f["type"], f.get("documentUri")) for f in found] == [("DDLS/DF", VIEW_URI)]
+    symbols = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="ZI_TRI"))
+    assert symbols is not None and any(
+        s.name.upper() == "ZI_TRIP" and getattr(s.location, "uri", "") == VIEW_URI for s in symbols
+    ), symbols
     await client.open(VIEW_URI)
     completion = await client.text_document_completion_async(
         types.CompletionParams(
