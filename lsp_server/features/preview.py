@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from adt.areas.datapreview import MAX_PAGE, PreviewQueryError, entity_name, select
 from adt.urls import decode_name
 from lsp_server.features import Feature
 from lsp_server.uris import parse_uri
@@ -14,6 +13,8 @@ from lsp_server.uris import parse_uri
 
 def entity_of(uri: str | None, name: str | None) -> tuple[str, str | None]:
     """The entity (and system) to preview: the object of an ``adt://`` document, or a name."""
+    from adt.areas.datapreview import PreviewQueryError, entity_name
+
     if uri:
         ref = parse_uri(uri)
         return decode_name(ref.object_url.rstrip("/").rsplit("/", 1)[-1]), ref.system
@@ -36,6 +37,8 @@ class DataPreview(Feature):
     ) -> dict[str, Any]:
         """One page of rows with the columns (name, type, label, key), the total matched and
         the query the system ran."""
+        from adt.areas.datapreview import MAX_PAGE, PreviewQueryError, select
+
         if offset < 0 or not 0 < limit <= MAX_PAGE:
             raise PreviewQueryError(f"offset must be >= 0 and limit 1..{MAX_PAGE}")
         entity, from_uri = entity_of(uri, name)

@@ -8,7 +8,6 @@ from typing import Any, TypeVar
 
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from adt.areas.datapreview import PreviewQueryError
 from adt.errors import AdtError
 from adt.source.errors import as_source_error
 from lsp_server import requests as rq
@@ -110,6 +109,8 @@ def register(server: AdtLanguageServer) -> None:
     @typed(rq.DataPreviewParams)
     @rpc_errors
     async def data_preview(ls: AdtLanguageServer, params: rq.DataPreviewParams) -> Any:
+        from adt.areas.datapreview import PreviewQueryError
+
         try:
             return await ls.adt.preview.preview(
                 uri=params.uri,

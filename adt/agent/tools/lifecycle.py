@@ -9,9 +9,22 @@ from typing import Any
 
 from adt.agent.registry import OBJECT, TRANSPORT, ToolCall, ToolDefinition
 from adt.source.errors import InvalidArgument
-from adt.workbench.objects import KINDS as NEW_KINDS
 
-KIND_NAMES = list(NEW_KINDS)  # class … dataDefinition, behaviorDefinition, table …
+KIND_NAMES = [  # the kinds adt.workbench.objects creates (tests/mcp keep them equal)
+    "class",
+    "interface",
+    "program",
+    "include",
+    "functionGroup",
+    "functionModule",
+    "dataDefinition",
+    "metadataExtension",
+    "accessControl",
+    "behaviorDefinition",
+    "serviceDefinition",
+    "table",
+    "structure",
+]
 
 
 async def manage(call: ToolCall, args: dict[str, Any]) -> Any:

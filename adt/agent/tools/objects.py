@@ -7,7 +7,6 @@ from typing import Any
 from adt.agent.fitting import cut_note, keep_within
 from adt.agent.registry import INCLUDE, LOCK, OBJECT, ToolCall, ToolDefinition
 from adt.agent.tools.quality import fit_quality, run_quality
-from adt.areas.datapreview import PreviewQueryError, entity_name, select
 from adt.source.errors import InvalidArgument, PreviewRefused
 from adt.urls import decode_name
 
@@ -25,6 +24,8 @@ async def structure(call: ToolCall, args: dict[str, Any]) -> Any:
 async def preview(call: ToolCall, args: dict[str, Any]) -> Any:
     """The rows of a table or CDS entity: only on a bridge started with
     ``--allow-data-preview`` (business data is not source code)."""
+    from adt.areas.datapreview import PreviewQueryError, entity_name, select
+
     url = call.service.resolve(args["objectUrl"]).ref.object_url
     if not call.data_preview:
         raise PreviewRefused(
