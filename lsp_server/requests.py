@@ -12,6 +12,7 @@ RESTORE_DOCUMENT = "adt/restoreDocument"
 OPEN_OBJECT = "adt/openObject"
 OBJECT_STRUCTURE = "adt/objectStructure"
 SEARCH_OBJECTS = "adt/searchObjects"
+DATA_PREVIEW = "adt/dataPreview"
 VERSIONS = "adt/versions"
 READ_VERSION = "adt/readVersion"
 ACTIVATE_COMMAND = "adt.activate"
@@ -70,6 +71,17 @@ class SearchObjectsParams:
     system: str | None = None
     max_results: int = 50
     type: str | None = None
+
+
+@attrs.define
+class DataPreviewParams:
+    uri: str | None = None
+    name: str | None = None
+    system: str | None = None
+    offset: int = 0
+    limit: int = 100
+    columns: list[str] = attrs.Factory(list)
+    where: str = ""
 
 
 @attrs.define

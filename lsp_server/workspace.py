@@ -27,6 +27,7 @@ from lsp_server.features.formatting import Formatting
 from lsp_server.features.intelligence import CodeIntelligence
 from lsp_server.features.locks import EditLocks
 from lsp_server.features.objects import Objects
+from lsp_server.features.preview import DataPreview
 from lsp_server.features.quality import Quality
 from lsp_server.features.remote import RemoteChanges
 from lsp_server.features.restoring import Restoring
@@ -58,6 +59,7 @@ class EditorWorkspace:
         self.quality = Quality(self.ctx, self.diagnostics)
         self.versions = Versions(self.ctx)
         self.creation = ObjectCreation(self.ctx, self.transports)
+        self.preview = DataPreview(self.ctx)
         self.features: tuple[Feature, ...] = (
             self.objects,
             self.diagnostics,
@@ -75,6 +77,7 @@ class EditorWorkspace:
             self.quality,
             self.versions,
             self.creation,
+            self.preview,
         )
         # Told of every keystroke: only the features that listen (the others' hook is empty).
         self._on_change = tuple(

@@ -34,6 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--read-only", action="store_true", help="refuse every write")
     parser.add_argument(
+        "--allow-data-preview",
+        action="store_true",
+        help="let agents read table and CDS entity rows (objectStructure with rows)",
+    )
+    parser.add_argument(
         "--allow",
         action="append",
         default=[],

@@ -213,6 +213,7 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
                 read_only=bool(getattr(args, "read_only", False)),
                 allow=list(getattr(args, "allow", []) or []),
                 allow_objects=list(getattr(args, "allow_object", []) or []),
+                data_preview=bool(getattr(args, "allow_data_preview", False)),
             ),
             passthrough=not getattr(args, "no_passthrough", False),
             team=team,

@@ -15,9 +15,11 @@ from adt.agent.fitting import dumps, size
 from adt.agent.policy import WritePolicy
 from adt.agent.registry import WORDS, DocumentViews, ToolCall, ToolDefinition
 from adt.agent.tools import BY_NAME, TOOLS
+from adt.errors import InvalidObjectUrlError
 from adt.metering import metered
 from adt.source.errors import InvalidArgument, error_payload
 from adt.systems import Connections
+from adt.urls import object_url
 
 if TYPE_CHECKING:
     from adt.source import SourceService
@@ -90,10 +92,16 @@ class AgentTools:
         args.pop("workspace", None)  # routing happens before this point
         system = args.pop("system", None)
         service = self.connections.service(system)
+        named_objects(args)
         if tool.changes(args):
             await self._check_policy(tool, service, args)
         call = ToolCall(
-            service, owner, limit, self.views, lambda: self.connections.workbench(system)
+            service,
+            owner,
+            limit,
+            self.views,
+            lambda: self.connections.workbench(system),
+            self.policy.data_preview,
         )
         data = await tool.handler(call, args)
         return _fit(tool, {"status": "success", "data": data}, limit)
@@ -126,6 +134,27 @@ class AgentTools:
         target = service.resolve(url).ref.object_url
         name, package = await service.object_identity(target)
         self.policy.check(tool.name, target, name, package)
+
+
+def _named(value: str) -> str:
+    if value.startswith("/"):
+        return value
+    kind, _, name = value.partition(":")
+    try:
+        return object_url(kind.strip(), name.strip())
+    except InvalidObjectUrlError as exc:
+        raise InvalidArgument(
+            f"{value!r} is neither an object URL nor TYPE:NAME (e.g. DDLS:/DMO/I_TRAVEL_M): {exc}"
+        ) from exc
+
+
+def named_objects(args: dict[str, Any]) -> None:
+    """Objects given as ``TYPE:NAME`` (``DDLS:/DMO/I_TRAVEL_M``, ``TABL:ZTRIP``) become their
+    object URLs, through the kinds registry, before a tool sees them."""
+    if isinstance(args.get("objectUrl"), str):
+        args["objectUrl"] = _named(args["objectUrl"])
+    if isinstance(args.get("also"), list):
+        args["also"] = [_named(v) for v in args["also"] if isinstance(v, str)]
 
 
 def _fit(tool: ToolDefinition, payload: dict[str, Any], limit: int) -> dict[str, Any]:

@@ -29,6 +29,9 @@ class WritePolicy:
     """Packages whose objects may be written (empty: every package)."""
     allow_objects: tuple[str, ...] = ()
     """Object names that may be written, within the allowed packages (empty: all)."""
+    #: Agents may read table and CDS data (``objectStructure`` with ``rows``): off unless
+    #: the bridge is started with ``--allow-data-preview``.
+    data_preview: bool = False
 
     def __post_init__(self) -> None:
         if self.allow_objects and not self.allow:
@@ -45,6 +48,7 @@ class WritePolicy:
         read_only: bool = False,
         allow: Sequence[str] = (),
         allow_objects: Sequence[str] = (),
+        data_preview: bool = False,
     ) -> WritePolicy:
         """The command line's flags plus the settings (``readOnly``, ``writeAllowlist``):
         either one can make the bridge read-only, and both add to the allowlist."""
@@ -52,6 +56,7 @@ class WritePolicy:
             read_only=read_only or settings.read_only,
             allow=tuple(dict.fromkeys([*allow, *settings.write_allowlist])),
             allow_objects=tuple(dict.fromkeys(allow_objects)),
+            data_preview=data_preview,
         )
 
     @property

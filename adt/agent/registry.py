@@ -23,7 +23,7 @@ WORDS = {READ_SOURCE: "getObjectSourceV2", TRANSPORT_ACTION: "transports"}
 
 INCLUDES = ["main", "definitions", "implementations", "macros", "testclasses"]
 
-OBJECT = {"type": "string", "description": "e.g. /sap/bc/adt/oo/classes/zcl_x"}
+OBJECT = {"type": "string", "description": "URL or TYPE:NAME (DDLS:/DMO/I_X)"}
 SOURCE = {"type": "string", "description": "…/source/main or …/includes/<type>"}
 INCLUDE = {"type": "string", "enum": INCLUDES, "description": "Class part; ignored otherwise"}
 LINE = {"type": "integer", "minimum": 1}
@@ -71,6 +71,7 @@ class ToolCall:
     limit: int
     views: DocumentViews | None = None
     workbench_of: Callable[[], Workbench] | None = field(default=None, repr=False)
+    data_preview: bool = False
 
     @property
     def workbench(self) -> Workbench:

@@ -6,6 +6,7 @@ column by column; :class:`TablePreview` turns it into rows. See docs/protocol/da
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lxml import etree
@@ -19,7 +20,16 @@ NS = "http://www.sap.com/adt/dataPreview"
 TABLE_DATA = "application/vnd.sap.adt.datapreview.table.v1+xml"
 _Q = f"{{{NS}}}"
 
-__all__ = ["DataPreview", "PreviewColumn", "TablePreview", "parse_table_data"]
+__all__ = [
+    "MAX_PAGE",
+    "DataPreview",
+    "PreviewColumn",
+    "PreviewQueryError",
+    "TablePreview",
+    "entity_name",
+    "parse_table_data",
+    "select",
+]
 
 
 @dataclass(frozen=True)
@@ -66,6 +76,36 @@ def parse_table_data(body: bytes) -> TablePreview:
     total = root.findtext(f"{_Q}totalRows") or "0"
     query = root.findtext(f"{_Q}executedQueryString") or ""
     return TablePreview(tuple(columns), rows, int(total) if total.isdigit() else count, query)
+
+
+_NAME = re.compile(r"^/?[A-Za-z0-9_]+(/[A-Za-z0-9_]+/[A-Za-z0-9_]+)?$")
+_COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: A page is at most this many rows.
+MAX_PAGE = 500
+
+
+class PreviewQueryError(ValueError):
+    """The preview cannot be asked as given (a bad entity name or column)."""
+
+
+def entity_name(name: str) -> str:
+    """A table or CDS entity name (``ZTRAVEL``, ``/DMO/I_TRAVEL_M``), upper case."""
+    if not _NAME.match(name):
+        raise PreviewQueryError(f"not a table or CDS entity name: {name!r}")
+    return name.upper()
+
+
+def select(entity: str, columns: list[str], where: str) -> str:
+    """The ``SELECT`` ADT's data preview runs: the chosen columns (all when none) and the
+    condition as typed; empty when neither narrows (the system then selects everything)."""
+    bad = [c for c in columns if not _COLUMN.match(c)]
+    if bad:
+        raise PreviewQueryError(f"not a column name: {', '.join(bad)}")
+    if not columns and not where.strip():
+        return ""
+    listed = ", ".join(columns) if columns else "*"
+    narrowed = f" WHERE {where.strip()}" if where.strip() else ""
+    return f"SELECT {listed} FROM {entity}{narrowed}"
 
 
 class DataPreview(Area):

@@ -119,6 +119,12 @@ class WriteRefused(SourceError):
     code, name = 4013, "WRITE_REFUSED"
 
 
+class PreviewRefused(SourceError):
+    """Data preview for an agent on a bridge not started with ``--allow-data-preview``."""
+
+    code, name = 4023, "PREVIEW_REFUSED"
+
+
 class NoUniqueMatch(SourceError):
     code, name, retry, retry_action = 4014, "NO_UNIQUE_MATCH", True, READ_SOURCE
 
@@ -197,6 +203,7 @@ ALL_ERRORS: tuple[type[SourceError], ...] = (
     TransportInvalid,
     SymbolNotFound,
     NameRefused,
+    PreviewRefused,
 )
 
 

@@ -4,7 +4,7 @@ activation and search by name."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from adt.client import AdtClient
 from adt.models import Message, ObjectMetadata
@@ -115,10 +115,13 @@ class ObjectOperations:
             raise as_source_error(exc) from exc
         return CheckOutcome(target.ref.object_url, findings(result.messages, target.ref))
 
-    async def activate(self, object_url: str) -> ActivationOutcome:
-        """Activate an object. Locks held through this server are reported, not stolen:
-        SAP refuses activation while any session holds the lock."""
+    async def activate(self, object_url: str, together: Sequence[str] = ()) -> ActivationOutcome:
+        """Activate an object (with ``together``: the inactive objects it builds on, which
+        the system activates in dependency order in the same run). Locks held through this
+        server are reported, not stolen: SAP refuses activation while any session holds the
+        lock."""
         target = resolve(self._system, object_url)
+        others = [resolve(self._system, url).ref.object_url for url in together]
         held = self._locks.find(target.ref.object_url)
         if held is not None:
             raise ObjectLocked(
@@ -127,10 +130,11 @@ class ObjectOperations:
                 lockedBy=held[0],
             )
         try:
-            result = await self._client.activate(target.ref.object_url)
+            result = await self._client.activate([target.ref.object_url, *others])
         except Exception as exc:
             raise as_source_error(exc) from exc
-        self._cache.invalidate_object(self._system, target.ref.object_url)
+        for url in (target.ref.object_url, *others):
+            self._cache.invalidate_object(self._system, url)
         return ActivationOutcome(
             object_url=target.ref.object_url,
             success=result.success,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from lsp_server.context import WorkspaceContext
 from lsp_server.features import Feature
@@ -19,11 +19,15 @@ class Activation(Feature):
         self._diagnostics = diagnostics
 
     async def activate(
-        self, uri: str, report: Callable[[str], None] | None = None
+        self,
+        uri: str,
+        report: Callable[[str], None] | None = None,
+        together: Sequence[str] = (),
     ) -> ActivateResult:
         """Activate the object behind a document (saved changes only: SAP activates what is
-        stored). The editor's own lock is released first, as SAP refuses activation under a
-        lock."""
+        stored), with ``together`` (``adt://`` URIs or object URLs of the inactive objects
+        it builds on, e.g. the table under a CDS view: one run, in dependency order). The
+        editor's own lock is released first, as SAP refuses activation under a lock."""
         doc = self.ctx.documents.get(uri)
         ref = doc.ref if doc is not None else parse_uri(uri)
         dirty = [d.uri for d in self.ctx.documents.of_object(ref.object_url) if d.dirty]
@@ -33,7 +37,8 @@ class Activation(Feature):
             await self._locks.release(ref)
         if report:
             report(f"Activating {ref.object_url}")
-        outcome = await self.ctx.service_for(ref).activate(ref.object_url)
+        others = [parse_uri(u).object_url if u.startswith("adt://") else u for u in together]
+        outcome = await self.ctx.service_for(ref).activate(ref.object_url, others)
         self._diagnostics.publish_findings(ref.object_url, outcome.findings)
         for opened in self.ctx.documents.of_object(ref.object_url):
             self.ctx.documents.tell_base(opened)  # active now (or still not): the editor follows

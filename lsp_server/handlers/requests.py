@@ -105,13 +105,34 @@ def register(server: AdtLanguageServer) -> None:
             object_type=params.type,
         )
 
+    @server.feature(rq.DATA_PREVIEW)
+    @typed(rq.DataPreviewParams)
+    @rpc_errors
+    async def data_preview(ls: AdtLanguageServer, params: rq.DataPreviewParams) -> Any:
+        from adt.areas.datapreview import PreviewQueryError
+
+        try:
+            return await ls.adt.preview.preview(
+                uri=params.uri,
+                name=params.name,
+                system=params.system,
+                offset=params.offset,
+                limit=params.limit,
+                columns=params.columns,
+                where=params.where,
+            )
+        except PreviewQueryError as exc:
+            raise JsonRpcInvalidParams(message=str(exc)) from exc
+
     @server.command(rq.ACTIVATE_COMMAND)
-    async def activate(ls: AdtLanguageServer, uri: str) -> dict[str, Any]:
-        """Activate the object of a document, with work-done progress when the client has
-        it."""
+    async def activate(ls: AdtLanguageServer, uri: str, *together: list[str]) -> dict[str, Any]:
+        """Activate the object of a document (``together``: the inactive objects it builds
+        on), with work-done progress when the client has it."""
         progress = await Progress.begin(ls, "Activating")
         try:
-            result = await ls.adt.activation.activate(uri, progress.report)
+            result = await ls.adt.activation.activate(
+                uri, progress.report, [u for urls in together for u in urls]
+            )
         except AdtError as exc:
             progress.end("failed")
             raise source_error(exc) from exc

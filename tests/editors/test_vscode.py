@@ -205,7 +205,7 @@ def test_readme_has_no_relative_links_which_vsce_refuses() -> None:
 
 
 def test_language_abap_covers_adt_documents() -> None:
-    (language,) = _manifest()["contributes"]["languages"]
+    language, *others = _manifest()["contributes"]["languages"]
     assert language["id"] == "abap"
     assert language["extensions"] == [".abap"]
     # VS Code matches a pattern with a slash against the whole path of non-file URIs
@@ -213,6 +213,28 @@ def test_language_abap_covers_adt_documents() -> None:
     configuration = json.loads((EXTENSION / language["configuration"]).read_text("utf-8"))
     assert configuration["comments"] == {"lineComment": '"'}
     assert ["(", ")"] in configuration["brackets"]
+    # CDS, RAP and dictionary sources: longer patterns than abap's, which VS Code prefers
+    assert {o["id"]: o["filenamePatterns"] for o in others} == {
+        "abap-cds": [
+            "/sap/bc/adt/ddic/ddl/sources/**",
+            "/sap/bc/adt/ddic/ddlx/sources/**",
+            "/sap/bc/adt/acm/dcl/sources/**",
+        ],
+        "abap-bdef": ["/sap/bc/adt/bo/behaviordefinitions/**"],
+        "abap-srvd": ["/sap/bc/adt/ddic/srvd/sources/**"],
+        "abap-ddic": ["/sap/bc/adt/ddic/tables/**", "/sap/bc/adt/ddic/structures/**"],
+    }
+    from adt.kinds import KINDS
+
+    for kind in KINDS.kinds:  # each source kind's language is the one its URLs get
+        if kind.source_based and kind.language != "abap" and kind.code != "TTYP/DA":
+            matching = [
+                o["id"]
+                for o in others
+                for p in o["filenamePatterns"]
+                if f"/sap/bc/adt/{kind.collection}/" in p
+            ]
+            assert matching == [kind.language], kind.code
 
 
 # --- the pure modules on the real server's answers ----------------------------------------

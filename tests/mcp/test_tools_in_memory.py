@@ -247,9 +247,10 @@ async def test_every_error_code(emulator: Emulator) -> None:
         assert down["name"] == "NETWORK_ERROR" and down["retry"] is True
         seen.add(down["code"])
     # Every code of the source tools (4000-4018) reaches an agent through MCP; the codes of
-    # the development loop (4019-4022) are proven by tests/mcp/test_loop_tools.py.
+    # the development loop (4019-4022) are proven by tests/mcp/test_loop_tools.py, 4023
+    # (PREVIEW_REFUSED) by tests/mcp/test_cds_loop.py.
     all_codes = {cls.code for cls in ALL_ERRORS}
-    assert all_codes == set(range(4000, 4023))
+    assert all_codes == set(range(4000, 4024))
     assert seen == set(range(4000, 4019)), f"missing: {sorted(set(range(4000, 4019)) - seen)}"
     assert emulator.locks() == []
 

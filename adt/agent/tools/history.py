@@ -47,9 +47,8 @@ def fit_history(payload: dict[str, Any], limit: int) -> None:
 TOOLS = (
     ToolDefinition(
         "history",
-        "Inactive objects and versions: inactive (your objects with unactivated changes), "
-        "versions (of a source), diff (a source against its active version or against=<id> "
-        "from versions, as unified-diff lines).",
+        "inactive: your objects with unactivated changes; versions: of a source; diff: a "
+        "source against its active version or against=<id> (unified-diff lines).",
         {
             "action": {"type": "string", "enum": ["inactive", "versions", "diff"]},
             **TARGET,

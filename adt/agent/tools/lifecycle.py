@@ -11,7 +11,21 @@ from typing import Any
 from adt.agent.registry import OBJECT, TRANSPORT, ToolCall, ToolDefinition
 from adt.source.errors import InvalidArgument, WriteRefused
 
-KIND_NAMES = ["class", "interface", "program", "include", "functionGroup", "functionModule"]
+KIND_NAMES = [  # the kinds adt.workbench.objects creates (tests/mcp keep them equal)
+    "class",
+    "interface",
+    "program",
+    "include",
+    "functionGroup",
+    "functionModule",
+    "dataDefinition",
+    "metadataExtension",
+    "accessControl",
+    "behaviorDefinition",
+    "serviceDefinition",
+    "table",
+    "structure",
+]
 
 
 async def manage(call: ToolCall, args: dict[str, Any]) -> Any:
@@ -91,10 +105,9 @@ def _new_target(args: dict[str, Any]) -> tuple[str, str, str] | None:
 TOOLS = (
     ToolDefinition(
         "manageObject",
-        "Create an object (kind, name, description, package; transport for a transportable "
-        "package; functionGroup for a function module; testClasses for a class's test "
-        "include) or delete one (objectUrl). A created object is inactive: write it, then "
-        "activate. Missing transport: TRANSPORT_REQUIRED lists the candidates.",
+        "Create (kind, name, description, package; transport if transportable; functionGroup "
+        "of a function module; testClasses) or delete (objectUrl) an object. New objects are "
+        "inactive: write, then activate. TRANSPORT_REQUIRED lists candidates.",
         {
             "action": {"type": "string", "enum": ["create", "delete"]},
             "kind": {"type": "string", "enum": KIND_NAMES},

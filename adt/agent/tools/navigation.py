@@ -180,10 +180,9 @@ def fit_usages(payload: dict[str, Any], limit: int) -> None:
 TOOLS = (
     ToolDefinition(
         "navigate",
-        "Go to a definition, or list usages (a page of lines with snippets; continue with "
-        "offset=nextOffset), of a name (ZCL_X, Z_FM, ZCL_X=>METHOD) or a position "
-        "(objectUrl, line, and the identifier there or a 1-based column). A definition "
-        "comes with its enclosing symbol, for getObjectSourceV2 symbol=...",
+        "Definition or usages (a page of lines with snippets; more: offset=nextOffset) of a "
+        "name (ZCL_X, ZCL_X=>METHOD, /DMO/I_X) or position (objectUrl, line, identifier or "
+        "1-based column). A definition has its symbol, for getObjectSourceV2 symbol=...",
         {
             "action": {"type": "string", "enum": ["definition", "usages"]},
             "name": {"type": "string", "minLength": 1, "maxLength": 200},

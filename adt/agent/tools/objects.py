@@ -7,13 +7,44 @@ from typing import Any
 from adt.agent.fitting import cut_note, keep_within
 from adt.agent.registry import INCLUDE, LOCK, OBJECT, ToolCall, ToolDefinition
 from adt.agent.tools.quality import fit_quality, run_quality
-from adt.source.errors import InvalidArgument
+from adt.source.errors import InvalidArgument, PreviewRefused
+from adt.urls import decode_name
 
 MAX_SEARCH_RESULTS = 200
 
 
 async def structure(call: ToolCall, args: dict[str, Any]) -> Any:
+    if "rows" in args:
+        return await preview(call, args)
+    if "columns" in args or "where" in args:
+        raise InvalidArgument("columns and where narrow a data preview: pass rows too")
     return (await call.service.object_structure(args["objectUrl"])).to_dict()
+
+
+async def preview(call: ToolCall, args: dict[str, Any]) -> Any:
+    """The rows of a table or CDS entity: only on a bridge started with
+    ``--allow-data-preview`` (business data is not source code)."""
+    from adt.areas.datapreview import PreviewQueryError, entity_name, select
+
+    url = call.service.resolve(args["objectUrl"]).ref.object_url
+    if not call.data_preview:
+        raise PreviewRefused(
+            "data preview is off for agents; start the bridge with --allow-data-preview",
+            objectUrl=url,
+        )
+    try:
+        entity = entity_name(decode_name(url.rsplit("/", 1)[-1]))
+        sql = select(entity, list(args.get("columns", [])), args.get("where", ""))
+    except PreviewQueryError as exc:
+        raise InvalidArgument(str(exc)) from exc
+    found = await call.service.client.datapreview.table(entity, rows=args["rows"], sql=sql)
+    return {
+        "entity": entity,
+        "columns": [c.name for c in found.columns],
+        "keys": [c.name for c in found.columns if c.key],
+        "rows": [list(r.values()) for r in found.rows],
+        "totalRows": found.total_rows,
+    }
 
 
 async def search(call: ToolCall, args: dict[str, Any]) -> Any:
@@ -60,7 +91,8 @@ async def check(call: ToolCall, args: dict[str, Any]) -> Any:
 
 
 async def activate(call: ToolCall, args: dict[str, Any]) -> Any:
-    return (await call.service.activate(args["objectUrl"])).to_dict()
+    outcome = await call.service.activate(args["objectUrl"], args.get("also", ()))
+    return outcome.to_dict()
 
 
 async def lock(call: ToolCall, args: dict[str, Any]) -> Any:
@@ -79,8 +111,8 @@ async def unlock(call: ToolCall, args: dict[str, Any]) -> Any:
 TOOLS = (
     ToolDefinition(
         "lock",
-        "Lock an object for several writes; returns lockHandle and transport info. Release it "
-        "with unLock. Writes without lockHandle lock by themselves.",
+        "Lock an object for several writes (writes without lockHandle lock themselves); "
+        "returns lockHandle and transport info. Release with unLock.",
         {"objectUrl": OBJECT},
         lock,
         required=("objectUrl",),
@@ -97,9 +129,14 @@ TOOLS = (
     ),
     ToolDefinition(
         "objectStructure",
-        "Metadata of an object: name, type, package, change stamps, and for classes the "
-        "includes with their source URLs.",
-        {"objectUrl": OBJECT},
+        "Metadata: name, type, package, stamps, class includes. rows: the data of a table or "
+        "CDS entity instead (bridge flag --allow-data-preview); columns, where narrow it.",
+        {
+            "objectUrl": OBJECT,
+            "rows": {"type": "integer", "minimum": 1, "maximum": 500},
+            "columns": {"type": "array", "items": {"type": "string"}},
+            "where": {"type": "string"},
+        },
         structure,
         required=("objectUrl",),
         read_only=True,
@@ -107,8 +144,7 @@ TOOLS = (
     ),
     ToolDefinition(
         "searchObjects",
-        "Find objects by name (* is the wildcard), e.g. ZCL_*; optional type such as CLAS, "
-        "PROG, INTF, FUGR.",
+        "Find objects by name (* wildcard), e.g. ZCL_*; optional type: CLAS, DDLS, BDEF, TABL…",
         {
             "query": {"type": "string", "minLength": 1},
             "objectType": {"type": "string"},
@@ -122,10 +158,10 @@ TOOLS = (
     ),
     ToolDefinition(
         "syntaxCheck",
-        "Check code. kind syntax (default): the ABAP syntax check of the stored source or of "
-        "content (unsaved text of one include), findings with lines. kind unit: run ABAP Unit "
-        "(objectUrl or package): counts, then only failures with positions. kind atc: ATC "
-        "(optional variant), findings by priority. Long lists: offset/limit.",
+        "Check code. kind syntax (default): syntax check of the stored source or of content "
+        "(unsaved text of one part), findings with lines. kind unit: ABAP Unit (objectUrl or "
+        "package): counts, failures with positions. kind atc: ATC (optional variant), "
+        "findings by priority. Long lists: offset/limit.",
         {
             "objectUrl": OBJECT,
             "includeType": INCLUDE,
@@ -144,9 +180,9 @@ TOOLS = (
     ),
     ToolDefinition(
         "activate",
-        "Activate an object after writing (unlock first). Returns whether it was activated "
-        "and the error messages with lines.",
-        {"objectUrl": OBJECT},
+        "Activate an object after writing (unlock first), with also: inactive objects it "
+        "builds on. Returns whether activated and errors with lines.",
+        {"objectUrl": OBJECT, "also": {"type": "array", "items": {"type": "string"}}},
         activate,
         required=("objectUrl",),
         idempotent=True,

@@ -44,9 +44,9 @@ def _package_target(args: dict[str, Any]) -> tuple[str, str, str] | None:
 TOOLS = (
     ToolDefinition(
         "transports",
-        "Transport requests: check (objectUrl, or a new object's URL with package: is a "
-        "request required, which one holds the object, which fit), list (your modifiable "
-        "requests and their objects), create (description, package: a new request).",
+        "Transport requests: check (objectUrl, or a new object's URL with package: is one "
+        "required, which holds the object, which fit), list (your modifiable requests), "
+        "create (description, package).",
         {
             "action": {"type": "string", "enum": ["check", "list", "create"]},
             "objectUrl": OBJECT,

@@ -23,6 +23,33 @@ const OBJECT_KINDS = Object.freeze([
     maxLength: 30,
     example: 'Z_MY_FUNCTION',
   },
+  {
+    label: 'Data Definition (CDS)',
+    objectKind: 'dataDefinition',
+    maxLength: 30,
+    example: 'ZI_MY_VIEW',
+  },
+  {
+    label: 'Metadata Extension',
+    objectKind: 'metadataExtension',
+    maxLength: 30,
+    example: 'ZC_MY_VIEW',
+  },
+  { label: 'Access Control', objectKind: 'accessControl', maxLength: 30, example: 'ZI_MY_VIEW' },
+  {
+    label: 'Behavior Definition',
+    objectKind: 'behaviorDefinition',
+    maxLength: 30,
+    example: 'ZI_MY_ROOT',
+  },
+  {
+    label: 'Service Definition',
+    objectKind: 'serviceDefinition',
+    maxLength: 30,
+    example: 'ZUI_MY_SERVICE',
+  },
+  { label: 'Database Table', objectKind: 'table', maxLength: 16, example: 'ZMY_TABLE' },
+  { label: 'Structure', objectKind: 'structure', maxLength: 30, example: 'ZMY_STRUCTURE' },
 ]);
 
 const NAME = /^(\/[A-Z0-9_]+\/)?[A-Z][A-Z0-9_]*$/;

@@ -10,6 +10,7 @@ const vscode = require('vscode');
 const { AutoSaveAdvice } = require('./autoSave');
 const commands = require('./commands');
 const { ServerConnection } = require('./connection');
+const { previewData } = require('./dataPreview');
 const devloop = require('./devloop');
 const { AdtFileSystem } = require('./fileSystem');
 const { Restoring } = require('./restoring');
@@ -89,6 +90,15 @@ function activate(context) {
       commands.guarded((/** @type {unknown} */ resource) =>
         commands.resolveConflict(server, resource),
       ),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.previewData',
+      commands.guarded(async (/** @type {unknown} */ resource) => {
+        const document = await commands.adtDocument(resource, 'preview its data');
+        if (document) {
+          await previewData(server, document);
+        }
+      }),
     ),
     vscode.commands.registerCommand(
       'abapAdt.restartServer',

@@ -19,7 +19,21 @@ describe('new objects', () => {
   it('offers every kind the server creates', () => {
     assert.deepEqual(
       OBJECT_KINDS.map((kind) => kind.objectKind),
-      ['class', 'interface', 'program', 'include', 'functionGroup', 'functionModule'],
+      [
+        'class',
+        'interface',
+        'program',
+        'include',
+        'functionGroup',
+        'functionModule',
+        'dataDefinition',
+        'metadataExtension',
+        'accessControl',
+        'behaviorDefinition',
+        'serviceDefinition',
+        'table',
+        'structure',
+      ],
     );
   });
 

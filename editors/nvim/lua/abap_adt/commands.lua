@@ -4,6 +4,7 @@ local compare = require('abap_adt.compare')
 local create = require('abap_adt.create')
 local document = require('abap_adt.document')
 local objects = require('abap_adt.objects')
+local preview = require('abap_adt.preview')
 local quality = require('abap_adt.quality')
 local transport = require('abap_adt.transport')
 local util = require('abap_adt.util')
@@ -119,7 +120,7 @@ M.COMMANDS = {
     end,
     opts = {
       nargs = '*',
-      desc = 'Create an object (class, interface, program, include, function group or module)',
+      desc = 'Create an object (class … function module, CDS view, behavior or service definition, table …)',
       complete = function(lead, line)
         if #vim.split(line, '%s+', { trimempty = true }) + (lead == '' and 1 or 0) == 2 then
           return completing(create.kind_names())(lead)
@@ -144,6 +145,13 @@ M.COMMANDS = {
       transport.choose(current_buffer())
     end,
     opts = { desc = 'Choose the transport request for the object in this buffer' },
+  },
+  AdtPreview = {
+    run = function(opts)
+      preview.open(current_buffer(), opts.args)
+    end,
+    -- no -bar: a condition may hold '"' or '|'
+    opts = { nargs = '*', bar = false, desc = 'Preview the data of this table or CDS entity [WHERE]' },
   },
   AdtCompare = {
     run = function(opts)

@@ -18,6 +18,13 @@ M.KINDS = {
   { kind = 'include', label = 'include' },
   { kind = 'functionGroup', label = 'function group' },
   { kind = 'functionModule', label = 'function module' },
+  { kind = 'dataDefinition', label = 'data definition (CDS)' },
+  { kind = 'metadataExtension', label = 'metadata extension' },
+  { kind = 'accessControl', label = 'access control' },
+  { kind = 'behaviorDefinition', label = 'behavior definition' },
+  { kind = 'serviceDefinition', label = 'service definition' },
+  { kind = 'table', label = 'database table' },
+  { kind = 'structure', label = 'structure' },
 }
 
 --- The package of the last object created in this session: the default where the current

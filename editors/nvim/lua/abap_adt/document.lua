@@ -6,6 +6,7 @@
 local client = require('abap_adt.client')
 local config = require('abap_adt.config')
 local restore = require('abap_adt.restore')
+local kinds = require('abap_adt.kinds')
 local sync = require('abap_adt.sync')
 local util = require('abap_adt.util')
 
@@ -61,7 +62,8 @@ local function fill(bufnr, text)
   bo.fileformat = 'unix'
   bo.eol = eol
   bo.fixeol = false
-  bo.filetype = config.options.filetype -- before attaching: it is didOpen's languageId
+  -- before attaching: it is didOpen's languageId (abap-cds, abap-bdef … by the URI's kind)
+  bo.filetype = kinds.filetype(vim.api.nvim_buf_get_name(bufnr), config.options.filetype)
   bo.modified = false -- after the options above, which count as changes otherwise
 end
 

@@ -83,6 +83,7 @@ end
 --- does it again, which is harmless).
 function M.register()
   define_autocmds()
+  vim.filetype.add({ extension = require('abap_adt.kinds').EXTENSIONS })
   commands.define()
   -- a code lens "Run tests" runs here, so its outcome is shown like :AdtTest's
   vim.lsp.commands['adt.runUnitTests'] = function(command, ctx)

@@ -1,0 +1,39 @@
+--- The filetype of an adt:// buffer by the object kind its URI names (the language ids of
+--- adt/kinds: abap-cds, abap-bdef, abap-srvd, abap-ddic); ABAP sources keep the configured
+--- filetype. Each filetype has a syntax file of ours in editors/nvim/syntax/.
+local M = {}
+
+--- ADT collection (a Lua pattern on the URI path) -> filetype.
+M.FILETYPES = {
+  { '/sap/bc/adt/ddic/ddl/sources/', 'abap-cds' },
+  { '/sap/bc/adt/ddic/ddlx/sources/', 'abap-cds' },
+  { '/sap/bc/adt/acm/dcl/sources/', 'abap-cds' },
+  { '/sap/bc/adt/bo/behaviordefinitions/', 'abap-bdef' },
+  { '/sap/bc/adt/ddic/srvd/sources/', 'abap-srvd' },
+  { '/sap/bc/adt/ddic/tables/', 'abap-ddic' },
+  { '/sap/bc/adt/ddic/structures/', 'abap-ddic' },
+}
+
+--- abapGit file suffixes of the same sources (opened as files).
+M.EXTENSIONS = {
+  asddls = 'abap-cds',
+  asddlxs = 'abap-cds',
+  asdcls = 'abap-cds',
+  asbdef = 'abap-bdef',
+  srvdsrv = 'abap-srvd',
+}
+
+--- @param uri string an adt:// URI
+--- @param default string the filetype of ABAP sources
+--- @return string
+function M.filetype(uri, default)
+  local lower = uri:lower()
+  for _, entry in ipairs(M.FILETYPES) do
+    if lower:find(entry[1], 1, true) then
+      return entry[2]
+    end
+  end
+  return default
+end
+
+return M
