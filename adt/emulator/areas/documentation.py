@@ -18,12 +18,11 @@ from adt.abap.keywords import KEYWORDS
 from adt.abap.lexer import NAME, lex
 
 from .. import errors
+from ..calls import Call, respond
 from ..model import ADT
-from ..routes import respond
 from . import Route
 
 if TYPE_CHECKING:
-    from ..routes import Call
     from ..state import SystemState
 
 HTML = "text/html; charset=utf-8"
