@@ -32,14 +32,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from adt import AdtClient, ConnectionProfile
+from adt import AdtClient, ConnectionProfile, Secret
 from adt.agent import AgentTools
 from adt.emulator import Emulator
+from adt.errors import AdtError
 from adt.systems import Connections, EditorSettings, SystemsConfig
 from lsp_server.buffer import UTF16, Edit, apply_edits
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.results import SaveStatus
 from lsp_server.workspace import EditorWorkspace
+
+logger = logging.getLogger("soak")
 
 OBJECTS = {
     url: f"{url}/source/main"
@@ -66,8 +69,12 @@ class Tally:
 
 def _profile(url: str, user: str) -> ConnectionProfile:
     return ConnectionProfile(
-        base_url=url, user=user, password=USERS[user], name="A4H", retry_delays=(0.05, 0.1, 0.2)
-    )  # type: ignore[arg-type]
+        base_url=url,
+        user=user,
+        password=Secret(USERS[user]),
+        name="A4H",
+        retry_delays=(0.05, 0.1, 0.2),
+    )
 
 
 def _connections(url: str, user: str) -> Connections:
@@ -141,6 +148,7 @@ class SoakEditor:
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}
         self.versions: dict[str, int] = {}
+        self.base_tokens: dict[str, str] = {}  # what adt/baseVersion told the editor
         self.workspace: EditorWorkspace | None = None
 
     async def apply_edits(
@@ -158,6 +166,19 @@ class SoakEditor:
         return None
 
     def publish(self, uri: str, diagnostics: Sequence[Diagnostic]) -> None:
+        return None
+
+    def base_version(
+        self,
+        uri: str,
+        token: str,
+        changed_at: int | None,
+        changed_by: str | None,
+        inactive: bool | None = None,
+    ) -> None:
+        self.base_tokens[uri] = token
+
+    def agent_edit_refused(self, uri: str, message: str) -> None:
         return None
 
     def change(self, uri: str, text: str) -> None:
@@ -208,7 +229,11 @@ async def editor(run: EditorRun, closers: list[Any]) -> None:
         _type_marker(editor, uri, f"* editor {run.number} edit {sequence}", run.rng)
         if run.rng.random() < run.restart_chance:
             workspace = await _restart(run, editor, workspace, object_url, sequence)
-        await _editor_save(workspace, editor, uri, object_url, run.tally)
+        try:
+            await _editor_save(workspace, editor, uri, object_url, run.tally)
+        except AdtError as exc:  # the editor shows the error; its user saves again later
+            logger.warning("editor %s: save of %s failed", run.number, uri, exc_info=True)
+            run.tally.counts[f"editor save failed ({type(exc).__name__})"] += 1
         await asyncio.sleep(run.rng.uniform(0.0, 0.1))
     await workspace.wait_idle()
 
