@@ -180,6 +180,7 @@ async def set_v2(call: ToolCall, args: dict[str, Any]) -> Any:
             lock_handle=args.get("lockHandle"),
             transport=args.get("transport"),
             skip_conflict_check=skip,
+            rebase=args.get("rebase", True),
             owner=owner,
         ),
     )
@@ -284,9 +285,10 @@ TOOLS = (
     ToolDefinition(
         "setObjectSourceV2",
         "Replace lines startLine..endLine, or a named symbol, with content (endLine="
-        "startLine-1 inserts; delete: true removes), or apply several patches, only if the "
-        "source still matches token: else VERSION_CONFLICT and nothing is written. Locks by "
-        "itself unless lockHandle is given. Returns the new token.",
+        "startLine-1 inserts; delete: true removes), or apply several patches, against token. "
+        "Changes made since that do not touch yours are kept (rebasedOver); else "
+        "VERSION_CONFLICT, nothing written. Locks by itself unless lockHandle is given. "
+        "Returns the new token.",
         {
             **TARGET,
             "token": TOKEN,
@@ -299,6 +301,7 @@ TOOLS = (
             "lockHandle": LOCK,
             "transport": TRANSPORT,
             "skipConflictCheck": {"type": "boolean", "description": "Not recommended"},
+            "rebase": {"type": "boolean", "description": "false: refuse any change since token"},
         },
         set_v2,
         required=("token",),
