@@ -25,9 +25,7 @@ async def test_grep_matches_name_the_method_they_are_in(emulator: Emulator) -> N
 
 async def test_where_used_hits_name_the_part_they_are_in(emulator: Emulator) -> None:
     async with bridge(emulator) as client:
-        found = await call(
-            client, "navigate", action="usages", name="ZCL_DEMO_GREETER=>greet_all"
-        )
+        found = await call(client, "navigate", action="usages", name="ZCL_DEMO_GREETER=>greet_all")
         usages = found["data"]["usages"]
         assert usages and all("in" in u for u in usages), usages
         in_test = [u for u in usages if u["sourceUrl"].endswith("/includes/testclasses")]
