@@ -3,7 +3,8 @@
 S6  edit one method by name in the 10,000-line class ZCL_DEMO_LARGE;
 S7  where-used of a method (ZCL_DEMO_GREETER=>GREET_ALL);
 S8  create a class in a transportable package, write it, activate, run its unit tests, fix
-    the failing test, rerun;
+    the failing test, rerun (V2 creates the class with its source and test classes in one
+    ``manageObject`` call);
 S9  edit one method of ZCL_DEMO_GREETER while a colleague changes another one between the
     agent's read and its write: V2 rebases the write over the colleague's change (one write
     call); "V2 strict" is the same with ``rebase: false`` (refused, re-read, written again:
@@ -180,7 +181,7 @@ async def s7_v1(agent: Agent) -> None:
 # --- S8 --------------------------------------------------------------------------------------
 
 
-async def _create(agent: Agent) -> dict[str, Any]:
+async def _create(agent: Agent, **sources: Any) -> dict[str, Any]:
     request = await agent("transports", action="create", description="Bench", package="ZDEMO_TR")
     created = await agent(
         "manageObject",
@@ -190,7 +191,7 @@ async def _create(agent: Agent) -> dict[str, Any]:
         description="Bench loop",
         package="ZDEMO_TR",
         transport=request["data"]["transport"],
-        testClasses=True,
+        **({"testClasses": True} | sources),
     )
     assert "failed" not in created, created
     return created["data"]
@@ -207,24 +208,7 @@ async def _tests_then_fix(agent: Agent, write_fix: Callable[[], Awaitable[None]]
 
 
 async def s8_v2(agent: Agent) -> None:
-    created = await _create(agent)
-    await agent(
-        "setObjectSourceV2",
-        objectUrl=LOOP,
-        token=created["token"],
-        startLine=1,
-        endLine=created["lineCount"],
-        content=MAIN,
-    )
-    await agent(
-        "setObjectSourceV2",
-        objectUrl=LOOP,
-        includeType="testclasses",
-        token=created["testClassesToken"],
-        startLine=1,
-        endLine=created["testClassesLineCount"],
-        content=TESTS,
-    )
+    await _create(agent, source=MAIN, testClasses=TESTS)  # created with its source
 
     async def fix() -> None:
         part = await agent(
