@@ -8,6 +8,7 @@ import logging
 
 from adt.client import AdtClient
 from adt.source.cache import SourceCache
+from adt.source.shared import SharedTexts, text_key
 from adt.source.targets import Target
 from adt.source.token import content_hash, token_changed_at, token_hash
 from adt.text import split_lines
@@ -19,17 +20,32 @@ MAX_VERSION_READS = 2
 
 
 class BaseTexts:
-    """Finds the text of a token: the cache first, then ADT's versions of the source."""
+    """Finds the text of a token: the cache first, then the replicas' shared store (when one
+    is configured), then ADT's versions of the source."""
 
-    def __init__(self, client: AdtClient, cache: SourceCache) -> None:
+    def __init__(
+        self, client: AdtClient, cache: SourceCache, shared: SharedTexts | None = None
+    ) -> None:
         self._client = client
         self._cache = cache
+        self._shared = shared
+
+    async def keep(self, target: Target, token: str, text: str) -> None:
+        """Share a token just handed out with the other replicas (no-op without a store)."""
+        if self._shared is not None:
+            key = target.key
+            await self._shared.put(text_key(key.system, key.object_url, key.include, token), text)
 
     async def lines(self, target: Target, token: str) -> tuple[str, ...] | None:
-        """The lines ``token`` named, or ``None`` when neither source knows them."""
+        """The lines ``token`` named, or ``None`` when no source knows them."""
         known = self._cache.base_lines(target.key, token)
         if known is not None:
             return known
+        if self._shared is not None:
+            key = target.key
+            text = await self._shared.get(text_key(key.system, key.object_url, key.include, token))
+            if text is not None:
+                return tuple(split_lines(text))
         try:
             return await self._from_versions(target, token)
         except Exception as exc:  # a kind without versions, a feed we cannot read: unknown

@@ -118,6 +118,7 @@ class SourceWrites:
         metadata: MetadataCache,
         locks: LockTable,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        bases: BaseTexts | None = None,
     ) -> None:
         self._client = client
         self._system = system
@@ -127,7 +128,8 @@ class SourceWrites:
         self._locks = locks
         self._sleep = sleep
         self._serialised: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._rebaser = Rebaser(BaseTexts(client, cache), metadata)
+        self._bases = bases or BaseTexts(client, cache)
+        self._rebaser = Rebaser(self._bases, metadata)
 
     # --- the three kinds of write ---------------------------------------------------------
 
@@ -329,6 +331,7 @@ class SourceWrites:
             assert token is not None
             raise await self._conflict(target, token, done)
         self._store(target, done.after)
+        await self._bases.keep(target, done.after.token, done.after.text)
         return _outcome(target, done)
 
     async def _acquire(
