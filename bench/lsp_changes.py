@@ -21,7 +21,7 @@ CSRF token fetch, lock, verify, one PUT, read back, unlock), median of 5, with t
 requests counted by the emulator.
 
 Line differences. What the editor is shown after a save the system normalised, a reload or
-a remote change comes from comparing two whole texts (``lsp_server.linediff``). Measured on
+a remote change comes from comparing two whole texts (``adt.source.linediff``). Measured on
 the same document at each size (``--diff-sizes``, default 10,000, 100,000 and 1,000,000
 lines), CPU time: a same-count normalisation (trailing blanks trimmed on 10 spread lines) and
 a reload (10 lines inserted and 20 removed, spread), beside ``difflib.SequenceMatcher`` — what
@@ -191,7 +191,7 @@ def diff_rows(sizes: list[int], difflib_sizes: list[int]) -> list[str]:
     """CPU ms of comparing two whole texts, ours and difflib's (see the docstring)."""
     import difflib
 
-    from lsp_server.linediff import differences
+    from adt.source.linediff import differences
 
     rows = []
     for size in sizes:

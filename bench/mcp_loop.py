@@ -3,7 +3,13 @@
 S6  edit one method by name in the 10,000-line class ZCL_DEMO_LARGE;
 S7  where-used of a method (ZCL_DEMO_GREETER=>GREET_ALL);
 S8  create a class in a transportable package, write it, activate, run its unit tests, fix
-    the failing test, rerun.
+    the failing test, rerun (V2 creates the class with its source and test classes in one
+    ``manageObject`` call);
+S9  edit one method of ZCL_DEMO_GREETER while a colleague changes another one between the
+    agent's read and its write: V2 rebases the write over the colleague's change (one write
+    call); "V2 strict" is the same with ``rebase: false`` (refused, re-read, written again:
+    the cost before rebased writes); V1 reads and writes the whole source and so overwrites
+    the colleague's change (the ``kept`` column says whether it survived).
 
 Method: the bridge runs in-process with the official MCP SDK's in-memory client, on an
 in-process emulator (httpx ASGI transport, no network), a fresh emulator per run. For every
@@ -85,14 +91,16 @@ class Tally:
     requests: int = 0
     seconds: float = 0.0
     log: list[str] = field(default_factory=list)
+    kept: bool = False  # S9: the colleague's change is still in the source
 
 
 class Agent:
     """An MCP client that counts what each call costs."""
 
-    def __init__(self, client: Client, tally: Tally) -> None:
+    def __init__(self, client: Client, tally: Tally, emulator: Emulator) -> None:
         self._client = client
         self.tally = tally
+        self.emulator = emulator  # for a colleague's change between two calls
 
     async def __call__(self, tool: str, /, **arguments: Any) -> dict[str, Any]:
         result = await self._client.call_tool(tool, arguments)
@@ -120,7 +128,7 @@ async def _agent(emulator: Emulator, tally: Tally) -> AsyncIterator[Agent]:
     # rest of the source), and V2 answers are far below any limit anyway.
     server = make_bridge(connections=connections, passthrough=False, max_response_chars=10**8)
     async with Client(server) as client:
-        yield Agent(client, tally)
+        yield Agent(client, tally, emulator)
 
 
 # --- S6 --------------------------------------------------------------------------------------
@@ -173,7 +181,7 @@ async def s7_v1(agent: Agent) -> None:
 # --- S8 --------------------------------------------------------------------------------------
 
 
-async def _create(agent: Agent) -> dict[str, Any]:
+async def _create(agent: Agent, **sources: Any) -> dict[str, Any]:
     request = await agent("transports", action="create", description="Bench", package="ZDEMO_TR")
     created = await agent(
         "manageObject",
@@ -183,7 +191,7 @@ async def _create(agent: Agent) -> dict[str, Any]:
         description="Bench loop",
         package="ZDEMO_TR",
         transport=request["data"]["transport"],
-        testClasses=True,
+        **({"testClasses": True} | sources),
     )
     assert "failed" not in created, created
     return created["data"]
@@ -200,24 +208,7 @@ async def _tests_then_fix(agent: Agent, write_fix: Callable[[], Awaitable[None]]
 
 
 async def s8_v2(agent: Agent) -> None:
-    created = await _create(agent)
-    await agent(
-        "setObjectSourceV2",
-        objectUrl=LOOP,
-        token=created["token"],
-        startLine=1,
-        endLine=created["lineCount"],
-        content=MAIN,
-    )
-    await agent(
-        "setObjectSourceV2",
-        objectUrl=LOOP,
-        includeType="testclasses",
-        token=created["testClassesToken"],
-        startLine=1,
-        endLine=created["testClassesLineCount"],
-        content=TESTS,
-    )
+    await _create(agent, source=MAIN, testClasses=TESTS)  # created with its source
 
     async def fix() -> None:
         part = await agent(
@@ -254,12 +245,60 @@ async def s8_v1(agent: Agent) -> None:
     await _tests_then_fix(agent, fix)
 
 
-SCENARIOS: dict[
-    str, tuple[Callable[[Agent], Awaitable[None]], Callable[[Agent], Awaitable[None]]]
-] = {
-    "S6 edit one method by name (10,000-line class)": (s6_v1, s6_v2),
-    "S7 where-used of a method": (s7_v1, s7_v2),
-    "S8 create, write, activate, test, fix, retest": (s8_v1, s8_v2),
+# --- S9 --------------------------------------------------------------------------------------
+
+GREETER_MAIN = f"{GREETER}/source/main"
+COLLEAGUES = '    " changed by a colleague'
+
+
+def _colleague_changes_greet_all(emulator: Emulator) -> None:
+    """The colleague's edit of another method, saved between the agent's read and write."""
+    text = emulator.source(GREETER_MAIN) or ""
+    marker = "  METHOD greet_all.\n"
+    assert marker in text
+    emulator.write_as("COLLEAGUE", GREETER_MAIN, text.replace(marker, marker + COLLEAGUES + "\n"))
+
+
+async def _s9_v2(agent: Agent, rebase: bool) -> None:
+    part = await agent("getObjectSourceV2", objectUrl=GREETER, symbol="greet")
+    _colleague_changes_greet_all(agent.emulator)
+    lines = part["data"]["content"].split("\n")
+    lines.insert(1, '    " reviewed')
+    write = {"objectUrl": GREETER, "symbol": "greet", "content": "\n".join(lines)}
+    done = await agent("setObjectSourceV2", token=part["data"]["token"], rebase=rebase, **write)
+    if "failed" in done:  # the strict check: read again, write again
+        again = await agent("getObjectSourceV2", objectUrl=GREETER, symbol="greet")
+        done = await agent("setObjectSourceV2", token=again["data"]["token"], **write)
+    assert "failed" not in done, done
+
+
+async def s9_v2(agent: Agent) -> None:
+    await _s9_v2(agent, rebase=True)
+
+
+async def s9_v2_strict(agent: Agent) -> None:
+    await _s9_v2(agent, rebase=False)
+
+
+async def s9_v1(agent: Agent) -> None:
+    text = (await agent("getObjectSource", objectSourceUrl=GREETER_MAIN))["data"]["source"]
+    _colleague_changes_greet_all(agent.emulator)
+    marker = "  METHOD greet.\n"
+    text = text.replace(marker, marker + '    " reviewed\n', 1)
+    done = await agent("setObjectSource", objectSourceUrl=GREETER_MAIN, source=text)
+    assert "failed" not in done, done
+
+
+Scenario = Callable[[Agent], Awaitable[None]]
+SCENARIOS: dict[str, tuple[tuple[str, Scenario], ...]] = {
+    "S6 edit one method by name (10,000-line class)": (("V1", s6_v1), ("V2", s6_v2)),
+    "S7 where-used of a method": (("V1", s7_v1), ("V2", s7_v2)),
+    "S8 create, write, activate, test, fix, retest": (("V1", s8_v1), ("V2", s8_v2)),
+    "S9 edit a method while a colleague edits another": (
+        ("V1", s9_v1),
+        ("V2 strict", s9_v2_strict),
+        ("V2", s9_v2),
+    ),
 }
 
 
@@ -273,6 +312,7 @@ async def _measure(scenario: Callable[[Agent], Awaitable[None]]) -> Tally:
         tally.seconds = time.perf_counter() - started
         tally.requests = len(emulator.request_log)
     assert emulator.locks() == []
+    tally.kept = COLLEAGUES in (emulator.source(GREETER_MAIN) or "")
     return tally
 
 
@@ -284,31 +324,37 @@ async def _median(scenario: Callable[[Agent], Awaitable[None]], repeat: int) -> 
 
 
 def _row(name: str, label: str, tally: Tally) -> str:
+    kept = ("yes" if tally.kept else "**no**") if name.startswith("S9") else ""
     return (
         f"| {name} | {label} | {tally.calls} | {tally.sent:,} | {tally.received:,} | "
-        f"{tally.sent + tally.received:,} | {tally.requests} | {tally.seconds * 1000:.0f} |"
+        f"{tally.sent + tally.received:,} | {tally.requests} | {tally.seconds * 1000:.0f} | "
+        f"{kept} |"
     )
 
 
-async def main(repeat: int) -> str:
+async def main(repeat: int, only: str | None = None) -> str:
     rows = [
         "| Scenario | tools | calls | bytes sent | bytes received | bytes total "
-        "| ADT requests | ms (median) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| ADT requests | ms (median) | colleague's change kept |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for name, (v1, v2) in SCENARIOS.items():
-        old, new = await _median(v1, repeat), await _median(v2, repeat)
-        rows += [_row(name, "V1", old), _row(name, "V2", new)]
+    for name, variants in SCENARIOS.items():
+        if only and not name.startswith(only):
+            continue
+        tallies = [(label, await _median(scenario, repeat)) for label, scenario in variants]
+        rows += [_row(name, label, tally) for label, tally in tallies]
+        old, new = tallies[0][1], tallies[-1][1]
         saved = 1 - (new.sent + new.received) / (old.sent + old.received)
-        rows.append(f"| | saved | | | | {saved:.1%} | | |")
+        rows.append(f"| | saved (V2 against V1) | | | | {saved:.1%} | | | |")
     return "\n".join(rows)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", help="run the scenarios whose name starts with this (S9)")
     options = parser.parse_args()
-    table = asyncio.run(main(options.repeat))
+    table = asyncio.run(main(options.repeat, options.only))
     when = time.strftime("%Y-%m-%d")
     report = (
         f"# MCP development-loop scenarios\n\nMeasured {when} with `python bench/mcp_loop.py "

@@ -2,7 +2,9 @@
 
 Ten agents (each with its own ADT session, through the agent tools the MCP bridge serves) and
 two editor sessions (the language server's workspace, each with its own session) insert
-uniquely marked lines into a few shared objects, over real HTTP against the emulator. Faults
+uniquely marked lines into a few shared objects, over real HTTP against the emulator (an
+agent's write made against a token others have moved past is rebased when it touches none of
+their lines, and counted as such). Faults
 are injected at random: 503 answers, connections dropped before the server, CSRF tokens
 expiring, the application server "restarting" (every context and its locks gone), latency.
 Now and then an editor's language server restarts with unsaved edits in its buffers while a
@@ -133,6 +135,8 @@ async def _agent_edit(
     tally.counts["agent operations"] += 1
     if write.ok:
         tally.accept(object_url, marker)
+        if "rebasedOver" in write.payload["data"]:  # written over others' edits since the read
+            tally.counts["rebased writes"] += 1
     elif write.payload.get("name") == "VERSION_CONFLICT":
         tally.counts["conflicts"] += 1
     else:

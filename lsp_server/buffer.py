@@ -6,7 +6,7 @@ two positions (only the touched lines are looked at), then splices the list: a c
 one line replaces one element, a change that adds or removes lines moves pointers, never
 characters. The buffer also remembers, for every line, which base line it still is (or that it
 was touched), and the window of lines touched since the base. Deriving the hunks of a save is a
-walk over that window, with :mod:`lsp_server.linediff` refining only the touched gaps.
+walk over that window, with :mod:`adt.source.linediff` refining only the touched gaps.
 
 Line breaks are LSP's: ``\\n``, ``\\r\\n`` and ``\\r``. Form feeds, ``\\x85`` and ``\\u2028``
 are ordinary characters (``str.splitlines`` would break on them and shift every line number).
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from lsp_server.linediff import differences, matches
+from adt.source.linediff import differences, matches
 
 if TYPE_CHECKING:
     from adt.source.lines import Patch
@@ -323,7 +323,7 @@ class TextBuffer:
         """The line hunks that turn the base into the current text, in base line numbers.
 
         Lines that were never touched keep their base index, so the walk finds the gaps
-        between them; :func:`~lsp_server.linediff.differences` then refines each gap (a line
+        between them; :func:`~adt.source.linediff.differences` then refines each gap (a line
         typed and reverted is no change), so each hunk covers only lines that really differ.
         """
         if self._top is None:

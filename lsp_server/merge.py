@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from adt.source.linediff import differences
 from adt.source.lines import Patch
 from adt.text import split_lines
 from lsp_server.buffer import Hunk
-from lsp_server.linediff import differences
 
 OURS_MARK = "<<<<<<< yours (unsaved)"
 SPLIT_MARK = "======="

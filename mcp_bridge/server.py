@@ -54,7 +54,8 @@ log = logging.getLogger("mcp_bridge")
 INSTRUCTIONS = (
     "Edit ABAP sources on SAP systems. Read only the lines you need (getObjectSourceV2, "
     "grepObjectSource), then write line patches with setObjectSourceV2 and the token you read: "
-    "a stale token is refused instead of overwriting someone's change. Writes lock and unlock "
+    "changes others made since that do not touch yours are kept, touching ones are refused - "
+    "never overwritten. Writes lock and unlock "
     "by themselves. Activate after writing."
 )
 

@@ -34,7 +34,7 @@ VERSION = {"type": "string", "enum": ["active", "inactive", "workingArea"]}
 TARGET = {"objectUrl": OBJECT, "objectSourceUrl": SOURCE, "includeType": INCLUDE}
 TARGET_REQUIRED = (("objectUrl",), ("objectSourceUrl",))
 COMMON = {
-    "system": {"type": "string", "description": "SAP system; default: the first"},
+    "system": {"type": "string", "description": "SAP system"},
     "workspace": {"type": "string", "description": "Editor workspace to route to"},
 }
 

@@ -4,10 +4,16 @@ Built on ``cachetools.TTLCache``: entries expire after the TTL, and when the cac
 the least recently used entry goes first. Keyed by system + object + include + version.
 The cache only ever saves reads. A write always re-reads the source under the lock and
 compares tokens there, so a stale or missing entry can never make a write unsafe.
+
+Beside the entries it keeps the text of every token it hands out, for the same TTL and within
+a character budget (:meth:`SourceCache.base_lines`): a write made against an older token is
+rebased over a colleague's change only when that token's text is known (see
+:mod:`adt.source.rebase`). An entry and its token text share one tuple of lines.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,6 +65,17 @@ class CacheStats:
     ttl_ms: int
 
 
+TokenTextKey = tuple[str, str, str, str]
+"""(system, object URL, include, token): the text a token named, whatever version it was read as."""
+
+BASE_TEXTS_BUDGET = 32_000_000
+"""Characters of token texts kept at most (about 1,200 reads of a 10,000-line class)."""
+
+
+def _weight(lines: tuple[str, ...]) -> int:
+    return sum(map(len, lines)) + len(lines) + 1
+
+
 class _CountingTTLCache(TTLCache[CacheKey, CacheEntry]):
     """Counts capacity evictions (``popitem`` is only called when the cache is full) and
     expirations (``TTLCache`` expires on every access, ``len`` included, through ``expire``)."""
@@ -85,12 +102,16 @@ class SourceCache:
         ttl_ms: int = 300_000,
         max_size: int = 100,
         clock: Callable[[], float] = time.time,
+        base_budget: int = BASE_TEXTS_BUDGET,
     ) -> None:
         self.ttl_ms = ttl_ms
         self.max_size = max_size
         self._clock = clock
         self._entries = _CountingTTLCache(maxsize=max_size, ttl=ttl_ms / 1000, timer=clock)
         self._issued: LRUCache[str, CacheKey] = LRUCache(maxsize=max(1000, max_size * 10))
+        self._texts: TTLCache[TokenTextKey, tuple[str, ...]] = TTLCache(
+            maxsize=base_budget, ttl=ttl_ms / 1000, timer=clock, getsizeof=_weight
+        )
         self._hits = 0
         self._misses = 0
 
@@ -128,7 +149,14 @@ class SourceCache:
         )
         self._entries[key] = entry
         self._issued[token] = key
+        with contextlib.suppress(ValueError):  # a text over the whole budget is not kept
+            self._texts[(key.system, key.object_url, key.include, token)] = entry.lines
         return entry
+
+    def base_lines(self, key: CacheKey, token: str) -> tuple[str, ...] | None:
+        """The lines of the text ``token`` was handed out for, for the source ``key`` names
+        (any version), while the cache's TTL lasts; ``None`` when no longer known."""
+        return self._texts.get((key.system, key.object_url, key.include, token))
 
     def issued_for(self, token: str) -> CacheKey | None:
         """The key a token was handed out for (remembered beyond the entries' TTL)."""
@@ -142,11 +170,13 @@ class SourceCache:
             self._entries.pop(key, None)
 
     def cleanup(self) -> int:
-        """Drop expired entries now; returns how many went."""
+        """Drop expired entries (and token texts) now; returns how many entries went."""
+        self._texts.expire()
         return len(self._entries.expire())
 
     def clear(self) -> None:
         self._entries.clear()
+        self._texts.clear()
 
     def stats(self) -> CacheStats:
         return CacheStats(

@@ -24,3 +24,6 @@ class SourceConfig:
     max_pattern_length: int = 1_000
     max_context_lines: int = 50
     retry_delays: tuple[float, ...] = (1.0, 2.0, 4.0)
+    shared_store: str = ""
+    """A Redis URL (``redis://host:6379/0``) where replicas share the texts of the tokens
+    they hand out, so any of them can rebase a write; empty: each process keeps its own."""

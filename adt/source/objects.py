@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from adt.client import AdtClient
 from adt.models import Message, ObjectMetadata
@@ -53,6 +54,28 @@ class ObjectOperations:
             return LastChange()
         include = target.ref.include
         return LastChange(changed_by(meta, include), has_inactive(meta, include))
+
+    async def draft(
+        self, object_url: str, include_type: str | None, changed_at_ms: int
+    ) -> dict[str, Any] | None:
+        """``{version, changedBy, changedAt}`` when the source has an inactive version (saved,
+        not activated), else ``None``. Cached metadata serves while it is as new as the read
+        (``changed_at_ms``); otherwise one metadata request. Never fails."""
+        target = resolve(self._system, object_url, None, include_type)
+        url, include = target.ref.object_url, target.ref.include
+        try:
+            meta = self._metadata.peek(url)
+            if meta is None or _stamp(meta, include) // 1000 < changed_at_ms // 1000:
+                meta = await self._metadata.get(url, fresh=True)
+        except Exception:
+            return None
+        if not has_inactive(meta, include):
+            return None
+        return {
+            "version": "inactive",
+            "changedBy": changed_by(meta, include),
+            "changedAt": _stamp(meta, include) or None,
+        }
 
     async def last_changed_by(self, object_url: str, include_type: str | None = None) -> str | None:
         """Who changed the object (or class include) last: one fresh metadata request."""
@@ -178,3 +201,10 @@ def _finding(message: Message, fallback: SourceRef) -> Finding:
         end_column=message.end_column,
         code=message.code,
     )
+
+
+def _stamp(meta: ObjectMetadata, include: str) -> int:
+    """The change stamp (ms) of the object or class include; 0 when the system names none."""
+    part = meta.include(include) if meta.is_class else None
+    stamp = part.changed_at if part is not None else meta.changed_at
+    return stamp.ms if stamp is not None else 0

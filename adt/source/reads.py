@@ -11,6 +11,7 @@ import asyncio
 from adt.client import AdtClient
 from adt.errors import NotFoundError
 from adt.source import grep as grep_module
+from adt.source.bases import BaseTexts
 from adt.source.cache import CacheEntry, SourceCache
 from adt.source.config import SourceConfig
 from adt.source.errors import IncludeNotFound, InvalidArgument, as_source_error
@@ -36,8 +37,10 @@ class SourceReads:
         config: SourceConfig,
         cache: SourceCache,
         metadata: MetadataCache,
+        bases: BaseTexts | None = None,
     ) -> None:
         self._client = client
+        self._bases = bases
         self._system = system
         self._config = config
         self._cache = cache
@@ -55,13 +58,16 @@ class SourceReads:
         except Exception as exc:
             raise as_source_error(exc) from exc
         changed_at = await self._metadata.changed_at(target, source)
-        return self._cache.put(
+        entry = self._cache.put(
             target.key,
             text=source.text,
             token=make_token(changed_at, source.text),
             changed_at_ms=changed_at,
             etag=source.etag,
         )
+        if self._bases is not None:
+            await self._bases.keep(target, entry.token, source.text)
+        return entry
 
     async def _not_found(self, target: Target, exc: NotFoundError) -> Exception:
         if target.ref.is_class and target.ref.include != "main":

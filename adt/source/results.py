@@ -131,6 +131,9 @@ class WriteOutcome:
     include_type: str | None
     text: str = field(repr=False, default="")
     notes: tuple[str, ...] = ()
+    rebased_over: dict[str, Any] | None = None
+    """Set when the write was made against an older token and moved over what changed
+    since: ``fromToken``, ``changedBy``, ``changedAt`` and the changed ``lines``."""
 
     def to_dict(self) -> dict[str, Any]:
         return _drop_none(
@@ -148,6 +151,7 @@ class WriteOutcome:
                 "sourceUrl": self.source_url,
                 "includeType": self.include_type,
                 "notes": list(self.notes) or None,
+                "rebasedOver": self.rebased_over,
             }
         )
 

@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 
 from adt.client import AdtClient
+from adt.source.bases import BaseTexts
 from adt.source.cache import SourceCache
 from adt.source.config import SourceConfig
 from adt.source.locks import DEFAULT_OWNER, LockTable
@@ -20,6 +21,7 @@ from adt.source.metadata import MetadataCache
 from adt.source.objects import ObjectOperations
 from adt.source.reads import SourceReads
 from adt.source.results import LockInfo
+from adt.source.shared import RedisTexts
 from adt.source.targets import Target, resolve
 from adt.source.writes import SourceWrites
 
@@ -48,8 +50,19 @@ class SourceService:
             client, size=self.config.cache_size, ttl_ms=self.config.cache_ttl_ms
         )
         self.locks = LockTable(client)
+        self.shared = (
+            RedisTexts(self.config.shared_store, ttl_ms=self.config.cache_ttl_ms)
+            if self.config.shared_store
+            else None
+        )
+        bases = BaseTexts(client, self.cache, self.shared)
         self.reads = SourceReads(
-            client, system=self.system, config=self.config, cache=self.cache, metadata=self.metadata
+            client,
+            system=self.system,
+            config=self.config,
+            cache=self.cache,
+            metadata=self.metadata,
+            bases=bases,
         )
         self.writes = SourceWrites(
             client,
@@ -59,6 +72,7 @@ class SourceService:
             metadata=self.metadata,
             locks=self.locks,
             sleep=sleep,
+            bases=bases,
         )
         self.objects = ObjectOperations(
             client, system=self.system, cache=self.cache, metadata=self.metadata, locks=self.locks
@@ -131,3 +145,5 @@ class SourceService:
                 await self._cleanup_task
             self._cleanup_task = None
         await self.locks.release_all()
+        if self.shared is not None:
+            await self.shared.close()

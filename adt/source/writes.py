@@ -21,6 +21,7 @@ from typing import Any
 from adt.client import AdtClient
 from adt.errors import AdtTransportError, SessionDeadError
 from adt.models import WriteResult
+from adt.source.bases import BaseTexts
 from adt.source.cache import SourceCache
 from adt.source.changes import Change, refuse_control_characters
 from adt.source.config import SourceConfig
@@ -43,6 +44,7 @@ from adt.source.lines import (
 )
 from adt.source.locks import DEFAULT_OWNER, LockTable
 from adt.source.metadata import MetadataCache, changed_by
+from adt.source.rebase import Moved, Rebaser, Refusal
 from adt.source.results import WriteOutcome
 from adt.source.targets import Target, resolve
 from adt.source.token import is_valid_token, make_token, same_content, token_changed_at
@@ -74,6 +76,7 @@ class _Attempt:
     base: Current
     text: str
     applied: Applied
+    over: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,16 @@ class _Done:
     base: Current
     after: Current
     applied: Applied
+    over: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class _Conflict:
+    """The source changed since the token; ``refusal`` says why the change was not moved
+    over it (``None``: no rebase was asked for)."""
+
+    current: Current
+    refusal: Refusal | None = None
 
 
 class SourceWrites:
@@ -105,6 +118,7 @@ class SourceWrites:
         metadata: MetadataCache,
         locks: LockTable,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        bases: BaseTexts | None = None,
     ) -> None:
         self._client = client
         self._system = system
@@ -114,6 +128,8 @@ class SourceWrites:
         self._locks = locks
         self._sleep = sleep
         self._serialised: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._bases = bases or BaseTexts(client, cache)
+        self._rebaser = Rebaser(self._bases, metadata)
 
     # --- the three kinds of write ---------------------------------------------------------
 
@@ -134,11 +150,14 @@ class SourceWrites:
         lock_handle: str | None = None,
         transport: str | None = None,
         skip_conflict_check: bool = False,
+        rebase: bool = False,
         owner: str = DEFAULT_OWNER,
     ) -> WriteOutcome:
         """Replace lines ``start..end`` (or the named part ``symbol``: a method, a section,
         a form...) with ``content``, delete them (``delete``), or apply several ``patches``
-        atomically, provided the source is still the one ``token`` names."""
+        atomically, provided the source is still the one ``token`` names — or, with
+        ``rebase``, that the lines it replaces and one line around them are unchanged since
+        (the change is then moved over the newer version, see :mod:`adt.source.rebase`)."""
         target = resolve(self._system, object_url, object_source_url, include_type)
         if change is None:
             change = Change.of(start_line, end_line, content, patches, symbol, delete)
@@ -148,7 +167,8 @@ class SourceWrites:
             result = apply_patches(current.text, change.patches(current.text))
             return result.text, tuple(_ranges(p.old_range, p.new_range) for p in result.applied)
 
-        return await self._write(target, expected, build, lock_handle, transport, owner)
+        plan = change if rebase else None
+        return await self._write(target, expected, build, lock_handle, transport, owner, plan)
 
     async def replace_in_source(
         self,
@@ -240,12 +260,15 @@ class SourceWrites:
         lock_handle: str | None,
         transport: str | None,
         owner: str,
+        plan: Change | None = None,
     ) -> WriteOutcome:
         caller_lock = lock_handle or self._owner_lock(target.ref.object_url, owner)
         sent: list[_Attempt] = []
         for attempt in range(len(self._config.retry_delays) + 2):
             try:
-                return await self._write_once(target, token, build, caller_lock, transport, sent)
+                return await self._write_once(
+                    target, token, _Plan(build, plan), caller_lock, transport, sent
+                )
             except SessionDeadError as exc:
                 self._after_session_death(target, caller_lock, attempt, exc)
             except AdtTransportError as exc:
@@ -291,7 +314,7 @@ class SourceWrites:
         self,
         target: Target,
         token: str | None,
-        build: Build,
+        plan: _Plan,
         caller_lock: str | None,
         transport: str | None,
         sent: list[_Attempt],
@@ -300,14 +323,15 @@ class SourceWrites:
         async with self._serialised[object_url]:
             lease = await self._acquire(object_url, caller_lock, transport)
             try:
-                done = await self._apply(target, token, build, lease, sent)
+                done = await self._apply(target, token, plan, lease, sent)
             finally:
                 if lease.own:
                     await self._locks.release(object_url, lease.handle)
-        if isinstance(done, Current):
+        if isinstance(done, _Conflict):
             assert token is not None
             raise await self._conflict(target, token, done)
         self._store(target, done.after)
+        await self._bases.keep(target, done.after.token, done.after.text)
         return _outcome(target, done)
 
     async def _acquire(
@@ -327,23 +351,31 @@ class SourceWrites:
         return _Lease(result.handle, transport or result.corrnr, own=True)
 
     async def _apply(
-        self, target: Target, token: str | None, build: Build, lease: _Lease, sent: list[_Attempt]
-    ) -> _Done | Current:
-        """Verify, build and PUT under the lock; a :class:`Current` is a conflict."""
+        self, target: Target, token: str | None, plan: _Plan, lease: _Lease, sent: list[_Attempt]
+    ) -> _Done | _Conflict:
+        """Verify (or rebase), build and PUT under the lock."""
         current = await self._read_locked(target)
         if sent and server_canonical(current.text) == server_canonical(sent[-1].text):
             # Our previous PUT landed although its answer was lost: done.
-            return _Done(sent[-1].base, current, sent[-1].applied)
+            return _Done(sent[-1].base, current, sent[-1].applied, sent[-1].over)
+        build, over = plan.build, None
         if token is not None and not same_content(token, current.token):
-            return current
+            if plan.change is None:
+                return _Conflict(current)
+            moved = await self._rebaser.move(
+                target, token, plan.change, current.text, current.changed_at
+            )
+            if isinstance(moved, Refusal):
+                return _Conflict(current, moved)
+            build, over = _moved_build(moved), moved.over
         new_text, applied = build(current)
         if new_text == current.text:
-            return _Done(current, current, applied)
-        sent.append(_Attempt(current, new_text, applied))
+            return _Done(current, current, applied, over)
+        sent.append(_Attempt(current, new_text, applied, over))
         written = await self._client.write_source(
             target.ref.source_url, new_text, lock_handle=lease.handle, corr_nr=lease.corr_nr or None
         )
-        return _Done(current, await self._after_put(target, new_text, written), applied)
+        return _Done(current, await self._after_put(target, new_text, written), applied, over)
 
     async def _after_put(self, target: Target, sent: str, written: WriteResult) -> Current:
         """The source as stored now, without moving it again when we can know it: SAP stores
@@ -372,7 +404,8 @@ class SourceWrites:
             if version != target.key.version:
                 self._cache.invalidate(target.key._replace(version=version))
 
-    async def _conflict(self, target: Target, token: str, current: Current) -> Exception:
+    async def _conflict(self, target: Target, token: str, conflict: _Conflict) -> Exception:
+        current, refusal = conflict.current, conflict.refusal
         self._store(target, current)
         details: dict[str, Any] = {"expectedToken": token, "currentToken": current.token}
         mismatch = self._mismatch(target, token, current, details)
@@ -383,9 +416,11 @@ class SourceWrites:
             meta = await self._metadata.get(target.ref.object_url, fresh=True)
             who = changed_by(meta, target.ref.include)
         by = f" by {who}" if who else ""
+        why = f": {refusal.reason}" if refusal is not None else ""
         return VersionConflict(
-            f"version conflict: the source was changed{by} since your token was issued; "
+            f"version conflict: the source was changed{by} since your token was issued{why}; "
             "nothing was written",
+            **(refusal.details if refusal is not None else {}),
             changedBy=who,
             changedAt=current.changed_at,
             resolution="read the source again for its current content and token, then apply "
@@ -416,6 +451,23 @@ class SourceWrites:
         return None
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """How a write builds its text, and the change to rebase when the token is older
+    (``None``: the strict check)."""
+
+    build: Build
+    change: Change | None = None
+
+
+def _moved_build(moved: Moved) -> Build:
+    def build(current: Current) -> tuple[str, Applied]:
+        result = apply_patches(current.text, moved.patches)
+        return result.text, tuple(_ranges(p.old_range, p.new_range) for p in result.applied)
+
+    return build
+
+
 def _ranges(old: tuple[int, int], new: tuple[int, int]) -> dict[str, Any]:
     return {"oldRange": list(old), "newRange": list(new)}
 
@@ -437,4 +489,5 @@ def _outcome(target: Target, done: _Done) -> WriteOutcome:
         include_type=target.include_type,
         text=done.after.text,
         notes=target.notes,
+        rebased_over=done.over,
     )

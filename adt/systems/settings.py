@@ -51,6 +51,7 @@ class SourceSettings:
     conflict_check: bool = setting(True, "conflictCheck", env="MCP_ENABLE_CONFLICT_CHECK")
     max_matches: int = setting(100, "maxMatches", env="MCP_MAX_MATCHES", minimum=1)
     strict_cache: bool = setting(False, "strictCache", env="MCP_STRICT_CACHE")
+    shared_store: str = setting("", "sharedStore", env="MCP_SHARED_STORE")
 
     def to_config(self, **overrides: Any) -> SourceConfig:
         return SourceConfig(
@@ -60,6 +61,7 @@ class SourceSettings:
             conflict_check=self.conflict_check,
             max_matches=self.max_matches,
             strict_cache=self.strict_cache,
+            shared_store=self.shared_store,
             **overrides,
         )
 

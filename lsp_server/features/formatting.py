@@ -12,11 +12,11 @@ import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from adt.source.linediff import differences
 from lsp_server.buffer import Edit, line_edits, split_text
 from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument
 from lsp_server.features import Feature
-from lsp_server.linediff import differences
 from lsp_server.uris import make_uri
 
 if TYPE_CHECKING:

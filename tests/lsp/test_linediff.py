@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.difflib_probe import largest_difflib_problem
 
+from adt.source.linediff import SMALL, differences, matches
 from lsp_server.buffer import TextBuffer, apply_edits, line_edits
-from lsp_server.linediff import SMALL, differences, matches
 
 
 def _applied(old: list[str], new: list[str], blocks: list[tuple[int, int, int, int]]) -> list[str]:
@@ -145,7 +145,7 @@ def test_past_the_work_bound_the_rest_is_one_exact_replacement(
 ) -> None:
     """The bound that keeps a comparison linear whatever the text (WORK lines looked at per
     line): what is left when it is reached is replaced whole, never dropped."""
-    from lsp_server import linediff
+    from adt.source import linediff
 
     old = _source(3_000)
     new = _scattered(old)

@@ -177,8 +177,8 @@ async def test_every_error_code(emulator: Emulator) -> None:
         )
         seen.add(mismatch["code"])
         report = await call(client, "getObjectSourceV2", objectUrl=REPORT)
-        emulator.write_as("COLLEAGUE", REPORT_SOURCE, report["data"]["content"] + "\n*")
-        seen.add(
+        emulator.write_as("COLLEAGUE", REPORT_SOURCE, "*\n" + report["data"]["content"])
+        seen.add(  # their line above ours touches it: no rebase
             (
                 await error(
                     client,

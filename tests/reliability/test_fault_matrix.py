@@ -59,6 +59,17 @@ async def test_network_faults_at_each_step(emulator: Emulator, case: str) -> Non
     assert transport.faults[0].hits >= 1, "the fault was hit"
 
 
+@pytest.mark.parametrize("case", list(CASES))
+async def test_network_faults_during_a_rebased_write(emulator: Emulator, case: str) -> None:
+    """The same faults while the write is moved over a colleague's change made since the
+    read: saved once on top of their change, or refused with their change intact."""
+    (method, path, query), kind, count, expected = CASES[case]
+    service, transport = _service(emulator)
+    transport.add(Fault(method, path, query, kind=kind, count=count))
+    await _write_once_or_refuse(emulator, service, expected, rebase_over="* colleague")
+    assert transport.faults[0].hits >= 1, "the fault was hit"
+
+
 @pytest.mark.parametrize(
     ("step", "when"),
     [(LOCK, "before"), (LOCK, "after"), (READ, "after"), (PUT, "after")],
@@ -119,16 +130,30 @@ async def test_csrf_expiry_between_an_agents_lock_and_its_write(emulator: Emulat
 
 
 async def _write_once_or_refuse(
-    emulator: Emulator, service: SourceService, expected: str, *, colleague: bool = False
+    emulator: Emulator,
+    service: SourceService,
+    expected: str,
+    *,
+    colleague: bool = False,
+    rebase_over: str | None = None,
 ) -> None:
     before = emulator.source(SOURCE)
     assert before is not None
     read = await service.get_source_v2(REPORT)
+    if rebase_over is not None:  # a colleague's line at the end, after our read
+        before = f"{before}\n{rebase_over}"
+        emulator.write_as("COLLEAGUE", SOURCE, before)
     message = ""
     try:
-        await service.set_source_v2(
-            REPORT, token=read.token, start_line=1, end_line=0, content=LINE
+        written = await service.set_source_v2(
+            REPORT,
+            token=read.token,
+            start_line=1,
+            end_line=0,
+            content=LINE,
+            rebase=rebase_over is not None,
         )
+        assert (written.rebased_over is not None) == (rebase_over is not None)
         outcome = SAVED
     except SourceError as exc:
         outcome, message = exc.name, exc.message

@@ -64,9 +64,11 @@ async def agent_workflow(client: Client, emulator: Emulator) -> None:
 
 
 async def conflict_workflow(client: Client, emulator: Emulator) -> None:
-    """The V2 design's §6.2: a conflict, re-read, re-apply on the current version."""
+    """The V2 design's §6.2: a conflict, re-read, re-apply on the current version. The
+    colleague changed line 2, next to the agent's line 1: an overlap, so no rebase."""
     read = await call(client, "getObjectSourceV2", objectUrl=REPORT, startLine=1, endLine=5)
-    emulator.write_as("COLLEAGUE", REPORT_SOURCE, read["data"]["content"] + "\n* theirs")
+    lines = (emulator.source(REPORT_SOURCE) or "").split("\n")
+    emulator.write_as("COLLEAGUE", REPORT_SOURCE, "\n".join([lines[0], "* theirs", *lines[2:]]))
     conflict = await error(
         client,
         "setObjectSourceV2",
@@ -78,6 +80,7 @@ async def conflict_workflow(client: Client, emulator: Emulator) -> None:
     )
     assert (conflict["code"], conflict["name"]) == (4003, "VERSION_CONFLICT")
     assert conflict["details"]["changedBy"] == "COLLEAGUE"
+    assert conflict["details"]["overlap"] == {"yourLines": [[1, 1]], "theirLines": [[2, 2]]}
     assert conflict["retry"] is True and conflict["retryAction"] == "getObjectSourceV2"
     again = await call(client, "getObjectSourceV2", objectUrl=REPORT, startLine=1, endLine=1)
     assert again["data"]["token"] == conflict["details"]["currentToken"]
@@ -92,7 +95,7 @@ async def conflict_workflow(client: Client, emulator: Emulator) -> None:
     )
     assert done["ok"]
     stored = emulator.source(REPORT_SOURCE) or ""
-    assert stored.startswith("* mine\n") and stored.endswith("* theirs")
+    assert stored.startswith("* mine\n* theirs\n")
 
 
 LOOP_CLASS = "/sap/bc/adt/oo/classes/zcl_agent_loop"

@@ -6,10 +6,15 @@ created."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adt.agent.registry import OBJECT, TRANSPORT, ToolCall, ToolDefinition
+from adt.source.changes import Change, check_patch_lines
 from adt.source.errors import InvalidArgument, WriteRefused
+from adt.source.lines import Patch
+
+if TYPE_CHECKING:
+    from adt.source import SourceRead, WriteOutcome
 
 KIND_NAMES = [  # the kinds adt.workbench.objects creates (tests/mcp keep them equal)
     "class",
@@ -64,6 +69,14 @@ async def _create(call: ToolCall, args: dict[str, Any]) -> Any:
     missing = [k for k in ("kind", "name", "description") if k not in args]
     if missing:
         raise InvalidArgument(f"create needs {', '.join(missing)}")
+    tests = args.get("testClasses")
+    if isinstance(tests, str) and args["kind"] != "class":
+        raise InvalidArgument("testClasses holds a class's test classes: only for kind class")
+    if args.get("activate") and "source" not in args:
+        raise InvalidArgument("activate needs source: a new object is only its skeleton")
+    sources = _texts(args)
+    for text in sources:  # refused before anything is created
+        check_patch_lines(Patch.from_content(1, 0, text))
     created = await call.workbench.objects.create(
         NewObject(
             args["kind"],
@@ -72,20 +85,51 @@ async def _create(call: ToolCall, args: dict[str, Any]) -> Any:
             args.get("package", ""),
             args.get("transport"),
             args.get("functionGroup"),
-            bool(args.get("testClasses", False)),
+            bool(tests),
         )
     )
     data: dict[str, Any] = created.to_dict()
-    read = await call.service.get_source_v2(created.object_url)
-    data.update(token=read.token, lineCount=read.line_count)
+    parts: list[tuple[str | None, str, str, object]] = [
+        (None, "token", "lineCount", args.get("source"))
+    ]
     if created.test_classes_url:
-        tests = await call.service.get_source_v2(created.object_url, include_type="testclasses")
-        data.update(testClassesToken=tests.token, testClassesLineCount=tests.line_count)
+        parts.append(("testclasses", "testClassesToken", "testClassesLineCount", tests))
+    for include, token_key, count_key, given in parts:
+        read = await call.service.get_source_v2(created.object_url, include_type=include)
+        data.update({token_key: read.token, count_key: read.line_count})
+        if isinstance(given, str):
+            written = await _write_skeleton(call, created.object_url, include, read, given)
+            data.update({token_key: written.token, count_key: written.line_count})
+    if args.get("activate"):
+        data["activation"] = (await call.service.activate(created.object_url)).to_dict()
+        return data
+    written_note = "written with your source" if sources else "with the system's skeleton"
     data["notes"] = [
-        "created inactive with the system's skeleton; write it with setObjectSourceV2 "
-        "(this token; testClassesToken for the test-class include), then activate"
+        f"created inactive, {written_note}; change it with setObjectSourceV2 (this token; "
+        "testClassesToken for the test-class include), then activate"
     ]
     return data
+
+
+def _texts(args: dict[str, Any]) -> list[str]:
+    """The sources given for the new object (checked before anything is created)."""
+    tests = args.get("testClasses")
+    return [t for t in (args.get("source"), tests) if isinstance(t, str)]
+
+
+async def _write_skeleton(
+    call: ToolCall, object_url: str, include: str | None, read: SourceRead, text: str
+) -> WriteOutcome:
+    """Replace the fresh skeleton with ``text``, checked against the skeleton's token (a
+    colleague who got there first is a conflict, not overwritten)."""
+    whole = Change.of(1, read.line_count, text, None, None, False)
+    return await call.service.set_source_v2(
+        object_url,
+        token=read.token,
+        include_type=include,
+        change=whole,
+        owner=call.lock_owner(object_url),
+    )
 
 
 def _new_target(args: dict[str, Any]) -> tuple[str, str, str] | None:
@@ -107,7 +151,8 @@ TOOLS = (
         "manageObject",
         "Create (kind, name, description, package; transport if transportable; functionGroup "
         "of a function module; testClasses) or delete (objectUrl) an object. New objects are "
-        "inactive: write, then activate. TRANSPORT_REQUIRED lists candidates.",
+        "inactive; source (and testClasses as text) is written at once, activate: true "
+        "activates. TRANSPORT_REQUIRED lists candidates.",
         {
             "action": {"type": "string", "enum": ["create", "delete"]},
             "kind": {"type": "string", "enum": KIND_NAMES},
@@ -115,7 +160,9 @@ TOOLS = (
             "description": {"type": "string", "minLength": 1, "maxLength": 60},
             "package": {"type": "string", "minLength": 1, "maxLength": 30},
             "functionGroup": {"type": "string", "minLength": 1, "maxLength": 26},
-            "testClasses": {"type": "boolean"},
+            "testClasses": {"type": ["boolean", "string"]},
+            "source": {"type": "string"},
+            "activate": {"type": "boolean"},
             "objectUrl": OBJECT,
             "transport": TRANSPORT,
         },

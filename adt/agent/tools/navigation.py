@@ -8,15 +8,18 @@ where-used answers a page of lines with snippets and says where the next page st
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from adt.agent.fitting import cut_note, keep_within
 from adt.agent.registry import LINE, TARGET, ToolCall, ToolDefinition
+from adt.agent.tools.parts import MAX_SOURCES, enclosing, innermost, parts_of
 from adt.source.errors import InvalidArgument, ObjectNotFound
 
 MAX_USAGES = 200
+log = logging.getLogger("adt.agent")
 
 
 @dataclass(frozen=True)
@@ -95,15 +98,28 @@ async def _named(call: ToolCall, name: str) -> tuple[Place, dict[str, Any] | Non
 
 async def _enclosing_part(call: ToolCall, source_url: str, line: int) -> dict[str, Any] | None:
     """The innermost named part around a line of a source, and that line's text."""
-    from adt.abap.locate import symbols
-
     read = await call.service.get_source_v2(object_source_url=source_url)
-    around = [p for p in symbols(read.content) if p.start_line <= line <= p.end_line]
     found: dict[str, Any] = {"lineText": read.content.split("\n")[line - 1].strip()}
-    if around:
-        inner = min(around, key=lambda p: p.end_line - p.start_line)
+    inner = innermost(parts_of(read.content), line)
+    if inner is not None:
         found["symbol"] = inner.to_dict()
     return found
+
+
+async def _name_parts(call: ToolCall, usages: list[dict[str, Any]]) -> None:
+    """Each hit's ``in``: the method, form or section it is in (the first sources only)."""
+    by_source: dict[str, list[dict[str, Any]]] = {}
+    for usage in usages:
+        by_source.setdefault(usage["sourceUrl"], []).append(usage)
+    for source_url, hits in list(by_source.items())[:MAX_SOURCES]:
+        try:
+            names = await enclosing(call, (h["line"] for h in hits), source_url=source_url)
+        except Exception as exc:  # a source we may not read: the hit stays without it
+            log.info("no enclosing parts for %s: %s", source_url, exc)
+            continue
+        for hit in hits:
+            if hit["line"] in names:
+                hit["in"] = names[hit["line"]]
 
 
 async def _definition(call: ToolCall, place: Place, args: dict[str, Any]) -> Any:
@@ -137,6 +153,7 @@ async def _usages(call: ToolCall, place: Place, args: dict[str, Any]) -> Any:
     data = page.to_dict()
     for usage in data["usages"]:
         usage["column"] += 1
+    await _name_parts(call, data["usages"])
     if page.next_offset is not None:
         data["truncated"] = True
         data["notes"] = [

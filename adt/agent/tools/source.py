@@ -20,6 +20,7 @@ from adt.agent.registry import (
     ToolCall,
     ToolDefinition,
 )
+from adt.agent.tools.parts import enclosing
 from adt.source.changes import Change
 from adt.source.errors import InvalidArgument
 from adt.source.lines import Patch, apply_patches, check_replacement, replace_unique
@@ -44,8 +45,12 @@ async def get_v2(call: ToolCall, args: dict[str, Any]) -> Any:
         )
         data = read.to_dict()
         if size(data) <= call.limit - 200 or budget < 1_000:
-            return data
+            break
         budget //= 2  # JSON escaping made the answer bigger than its text
+    draft = await call.service.objects.draft(read.object_url, read.include_type, read.changed_at)
+    if draft is not None:  # saved by someone, not activated: what others run differs
+        data["draft"] = draft
+    return data
 
 
 async def grep(call: ToolCall, args: dict[str, Any]) -> Any:
@@ -60,7 +65,19 @@ async def grep(call: ToolCall, args: dict[str, Any]) -> Any:
         start_line=args.get("startLine"),
         end_line=args.get("endLine"),
     )
-    return found.to_dict()
+    data = found.to_dict()
+    if data["matches"]:
+        names = await enclosing(
+            call,
+            (m["lineNumber"] for m in data["matches"]),
+            object_url=args.get("objectUrl"),
+            source_url=args.get("objectSourceUrl"),
+            include_type=args.get("includeType"),
+        )
+        for match in data["matches"]:
+            if match["lineNumber"] in names:
+                match["in"] = names[match["lineNumber"]]
+    return data
 
 
 def fit_grep(payload: dict[str, Any], limit: int) -> None:
@@ -180,6 +197,7 @@ async def set_v2(call: ToolCall, args: dict[str, Any]) -> Any:
             lock_handle=args.get("lockHandle"),
             transport=args.get("transport"),
             skip_conflict_check=skip,
+            rebase=args.get("rebase", True),
             owner=owner,
         ),
     )
@@ -253,7 +271,7 @@ TOOLS = (
         "Read lines of an ABAP source with its version token. Lines are 1-based and "
         "inclusive; omit startLine/endLine for all, or name a symbol (a method, a section, a "
         "form) to read just it with its lines. Pass the token to setObjectSourceV2. "
-        "A cut answer says truncated and nextStartLine.",
+        "A cut answer says truncated and nextStartLine; draft: an inactive version exists.",
         {**TARGET, "startLine": LINE, "endLine": LINE, "version": VERSION, "symbol": SYMBOL},
         get_v2,
         read_only=True,
@@ -263,8 +281,8 @@ TOOLS = (
     ToolDefinition(
         "grepObjectSource",
         "Search an ABAP source on the server (regular expression, per line): only matching "
-        "lines with numbers and optional context. truncated: continue with "
-        "startLine=nextStartLine.",
+        "lines with numbers, the part they are in, optional context. truncated: continue "
+        "with startLine=nextStartLine.",
         {
             **TARGET,
             "pattern": {"type": "string", "minLength": 1},
@@ -284,9 +302,10 @@ TOOLS = (
     ToolDefinition(
         "setObjectSourceV2",
         "Replace lines startLine..endLine, or a named symbol, with content (endLine="
-        "startLine-1 inserts; delete: true removes), or apply several patches, only if the "
-        "source still matches token: else VERSION_CONFLICT and nothing is written. Locks by "
-        "itself unless lockHandle is given. Returns the new token.",
+        "startLine-1 inserts; delete: true removes), or apply several patches, against token. "
+        "Changes made since that do not touch yours are kept (rebasedOver); else "
+        "VERSION_CONFLICT, nothing written. Locks by itself unless lockHandle is given. "
+        "Returns the new token.",
         {
             **TARGET,
             "token": TOKEN,
@@ -299,6 +318,7 @@ TOOLS = (
             "lockHandle": LOCK,
             "transport": TRANSPORT,
             "skipConflictCheck": {"type": "boolean", "description": "Not recommended"},
+            "rebase": {"type": "boolean", "description": "false: refuse any change since token"},
         },
         set_v2,
         required=("token",),

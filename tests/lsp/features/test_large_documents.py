@@ -8,7 +8,7 @@ from support.difflib_probe import largest_difflib_problem
 from support.fake_editor import REPORT_URI, workspace_on
 
 from adt.emulator import Emulator
-from lsp_server.linediff import SMALL
+from adt.source.linediff import SMALL
 
 SOURCE = "/sap/bc/adt/programs/programs/zdemo_report/source/main"
 LINES = 20_000
