@@ -278,7 +278,9 @@ class AdtSession:
                     method, path, request.params, request.headers, request.content
                 )
             except httpx.TransportError as exc:
-                refusal = self.authenticator.transport_refusal(exc)
+                refusal = self.authenticator.transport_refusal(
+                    exc, first_contact=not self._reach.reached
+                )
                 if refusal is not None:  # the TLS layer refused our certificate
                     raise refusal from None
                 # A system never reached (nobody listens, the name does not resolve) is

@@ -51,9 +51,17 @@ class Authenticator(ABC):
     def refused(self, response: httpx.Response) -> AuthenticationError:
         """The error for a 401 that the flow could not cure, in the user's words."""
 
-    def transport_refusal(self, exc: httpx.TransportError) -> AuthenticationError | None:
+    def transport_refusal(
+        self, exc: httpx.TransportError, *, first_contact: bool
+    ) -> AuthenticationError | None:
         """The error for a connection the server broke off because of our credentials (a
-        refused client certificate), or None for an ordinary network error."""
+        refused client certificate), or None for an ordinary network error.
+        ``first_contact``: the system never answered this client yet."""
+        if "CERTIFICATE_REQUIRED" in str(exc).upper():
+            return AuthenticationError(
+                f"{self.profile.base_url} asks for a client certificate (TLS alert certificate "
+                'required): configure logon = "certificate" for this system (docs/systems.md)'
+            )
         return None
 
     def stops_retrying(self) -> bool:

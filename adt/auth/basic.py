@@ -18,14 +18,16 @@ class BasicAuthenticator(Authenticator):
     def refused(self, response: httpx.Response) -> AuthenticationError:
         where = f"logon to {self.profile.base_url} as {self.profile.user} failed (HTTP 401)"
         schemes = offered_schemes(response)
+        advice = 'configure logon = "certificate" or "oauth" for this system (docs/systems.md)'
         if schemes and not any(s.lower() == "basic" for s in schemes):
             return AuthenticationError(
                 f"{where}: the system does not accept user and password (it offers "
-                f'{", ".join(schemes)}); configure logon = "certificate" or "oauth" for '
-                "this system (docs/systems.md)"
+                f"{', '.join(schemes)}); {advice}"
             )
+        hint = "" if schemes else f"; if the system does not accept them at all, {advice}"
         return AuthenticationError(
-            f"{where}: check the user and password (not retrying: failed logons lock SAP users)"
+            f"{where}: check the user and password (not retrying: failed logons lock SAP "
+            f"users){hint}"
         )
 
 

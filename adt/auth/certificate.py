@@ -92,15 +92,22 @@ class CertificateAuthenticator(Authenticator):
             "CERTRULE or table USREXTID)"
         )
 
-    def transport_refusal(self, exc: httpx.TransportError) -> AuthenticationError | None:
+    def transport_refusal(
+        self, exc: httpx.TransportError, *, first_contact: bool
+    ) -> AuthenticationError | None:
         text = str(exc).upper()
+        where = f"logon to {self.profile.base_url} with the certificate {self.method.certificate}"
         for marker, meaning in ALERTS:
             if marker in text:
-                return AuthenticationError(
-                    f"logon to {self.profile.base_url} with the certificate "
-                    f"{self.method.certificate} failed: {meaning} (TLS alert "
-                    f"{marker.lower().replace('_', ' ')})"
-                )
+                alert = marker.lower().replace("_", " ")
+                return AuthenticationError(f"{where} failed: {meaning} (TLS alert {alert})")
+        if first_contact and _broken_off(exc):
+            return AuthenticationError(
+                f"{where} failed: the system broke off the connection at the TLS handshake "
+                "without an answer, which is how a server refuses a client certificate it "
+                "does not trust; check that the system trusts the certificate's issuer and "
+                "that the certificate has not expired or been revoked"
+            )
         return None
 
     # --- loading ------------------------------------------------------------------------
@@ -123,21 +130,25 @@ class CertificateAuthenticator(Authenticator):
         return _Loaded(context, not_before, not_after)
 
     def _explain(self, exc: ssl.SSLError) -> str:
+        """Which check failed: OpenSSL often says no more than "PEM lib", so the key file
+        is looked at to tell a missing or wrong passphrase from a file that holds no key."""
         method = self.method
         key = method.key or method.certificate
-        text = f"{exc.reason or ''} {exc}".upper()
-        if "KEY_VALUES_MISMATCH" in text:
+        if "KEY_VALUES_MISMATCH" in f"{exc.reason} {exc}".upper():
             return f"the key in {key} does not belong to the certificate in {method.certificate}"
-        if "BAD_DECRYPT" in text or "BAD PASSWORD" in text or "DECRYPT" in text:
+        if _encrypted(key):
             if method.passphrase is None:
                 return f"the key in {key} is encrypted: configure its passphrase (passphrase_env)"
             return f"the passphrase does not unlock the key in {key}"
         if method.key is None:
             return (
-                f"{method.certificate} must hold a PEM certificate and its key (or name the "
-                f"key file with key = ...): {exc.reason or exc}"
+                f"{method.certificate} must hold a PEM certificate and its key, or name the "
+                "key file with key = ..."
             )
-        return f"cannot use the certificate {method.certificate} with the key {key}: {exc.reason}"
+        return (
+            f"cannot use the certificate {method.certificate} with the key {key}: one of them "
+            "is not PEM (a .p12/.pfx bundle is read as PKCS#12)"
+        )
 
     def _validity_of_pem(self, path: Path) -> tuple[datetime | None, datetime | None]:
         crypto = _crypto()
@@ -197,6 +208,25 @@ class CertificateAuthenticator(Authenticator):
                 f"{where} is not valid before {loaded.not_before:%Y-%m-%d %H:%M} UTC "
                 "(check this computer's clock)"
             )
+
+
+def _encrypted(path: Path) -> bool:
+    """Whether a PEM file holds an encrypted key (PKCS#8 or the traditional form)."""
+    try:
+        head = path.read_bytes()[:65_536]
+    except OSError:
+        return False
+    return b"ENCRYPTED PRIVATE KEY" in head or b"Proc-Type: 4,ENCRYPTED" in head
+
+
+def _broken_off(exc: httpx.TransportError) -> bool:
+    """A connection closed or reset during or right after the handshake, before any answer."""
+    if isinstance(exc, httpx.ReadError):
+        return True
+    text = str(exc).upper()
+    return isinstance(exc, httpx.RemoteProtocolError | httpx.ConnectError) and (
+        "WITHOUT SENDING A RESPONSE" in text or "UNEXPECTED_EOF" in text or "EOF OCCURRED" in text
+    )
 
 
 @contextlib.contextmanager
