@@ -321,10 +321,13 @@ class Emulator:
             if self.oauth is not None:
                 self.oauth.expire_access_tokens()
 
-    def revoke_refresh_tokens(self) -> None:
-        """Revoke every OAuth refresh token (as an administrator or a password change does)."""
+    def revoke_refresh_tokens(self, *, expire: bool = False) -> None:
+        """Revoke every OAuth refresh token (as an administrator or a password change does),
+        or with ``expire`` let them run out."""
         with self.state.lock:
-            if self.oauth is not None:
+            if self.oauth is not None and expire:
+                self.oauth.expire_refresh_tokens()
+            elif self.oauth is not None:
                 self.oauth.revoke_refresh_tokens()
 
     def expire_csrf_tokens(self) -> None:

@@ -82,6 +82,10 @@ class OAuthServer:
         for grant in self.access.values():
             grant.expires_at = self.clock()
 
+    def expire_refresh_tokens(self) -> None:
+        for grant in self.refresh.values():
+            grant.expires_at = self.clock()
+
     def revoke_refresh_tokens(self) -> None:
         self.refresh.clear()
 
