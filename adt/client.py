@@ -17,8 +17,6 @@ import httpx
 
 from adt import _xml
 from adt._session import AdtSession, AuthGuard, Reach, Sleep
-from adt.auth.base import Authenticator
-from adt.auth.registry import authenticator_for
 from adt.areas.atc import Atc
 from adt.areas.completion import Completion
 from adt.areas.datapreview import DataPreview
@@ -32,6 +30,8 @@ from adt.areas.navigation import Navigation
 from adt.areas.structure import Structure
 from adt.areas.transports import Transports
 from adt.areas.unit import AbapUnit
+from adt.auth.base import Authenticator
+from adt.auth.registry import authenticator_for
 from adt.errors import (
     AdtError,
     AdtTransportError,

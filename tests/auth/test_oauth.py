@@ -200,8 +200,9 @@ async def test_a_used_state_is_refused(btp: tuple[Emulator, str]) -> None:
     async with _client(url, browser) as adt:
         await adt.read_source(SOURCE)
     callback = browser.pages[-1].url
-    with httpx.Client() as web, pytest.raises(httpx.ConnectError):
-        web.get(str(callback))  # the listener is gone once the logon is done
+    async with httpx.AsyncClient() as web:
+        with pytest.raises(httpx.ConnectError):
+            await web.get(str(callback))  # the listener is gone once the logon is done
 
 
 async def test_a_wrong_client_secret_names_the_client_not_the_secret(
