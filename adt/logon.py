@@ -111,10 +111,25 @@ class OAuthLogon:
     login_timeout: float = 300.0
 
 
-LogonMethod = BasicLogon | CertificateLogon | OAuthLogon
+@dataclass(frozen=True)
+class BrowserLogon:
+    """Single sign-on through the user's browser: the system's logon page (and through it
+    the company's identity provider, SAML 2.0 or SPNEGO) ends in a reentrance ticket
+    redirected to a loopback listener; the ticket then logs the sessions on.
+
+    ``login_path`` is the system's reentrance service; ``open_browser`` shows the URL."""
+
+    kind: ClassVar[str] = "browser"
+    login_path: str = "/sap/bc/sec/reentrance"
+    open_browser: OpenBrowser | None = field(default=None, compare=False, repr=False)
+    login_timeout: float = 300.0
+
+
+LogonMethod = BasicLogon | CertificateLogon | OAuthLogon | BrowserLogon
 
 __all__ = [
     "BasicLogon",
+    "BrowserLogon",
     "CertificateLogon",
     "LogonMethod",
     "OAuthLogon",

@@ -94,6 +94,11 @@ def _add_logon_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ID:SECRET",
         help="serve OAuth 2.0 under /oauth/ for this client (repeatable)",
     )
+    logon.add_argument(
+        "--browser-sso",
+        action="store_true",
+        help="offer single sign-on through the browser (reentrance tickets)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

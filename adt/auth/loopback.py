@@ -10,10 +10,15 @@ import asyncio
 import hmac
 import logging
 import secrets
+import webbrowser
+from collections.abc import Callable
 from types import TracebackType
 from urllib.parse import parse_qsl, urlsplit
 
 import h11
+
+from adt.errors import AuthenticationError
+from adt.logon import OpenBrowser
 
 log = logging.getLogger("adt.auth")
 
@@ -127,4 +132,38 @@ def _response(connection: h11.Connection, status: int, page: str) -> bytes:
     )
 
 
-__all__ = ["CALLBACK_PATH", "LoopbackReceiver"]
+async def answer_in_browser(
+    url_for: Callable[[LoopbackReceiver], str],
+    open_browser: OpenBrowser | None,
+    *,
+    within: float,
+    system: str,
+) -> dict[str, str]:
+    """Show the user the logon URL ``url_for`` builds around a fresh loopback receiver, and
+    return the parameters of the answer that comes back to it with our ``state``."""
+    opener = open_browser or webbrowser.open
+    async with LoopbackReceiver() as receiver:
+        url = url_for(receiver)
+        log.info("log on to %s in the browser: %s", system, url)
+        browser = asyncio.ensure_future(asyncio.to_thread(opener, url))
+        try:
+            async with asyncio.timeout(within):
+                return await receiver.answer()
+        except TimeoutError:
+            raise AuthenticationError(
+                f"logon to {system} in the browser did not finish within {within:.0f} s; try again"
+            ) from None
+        finally:
+            await _settle(browser)
+
+
+async def _settle(browser: asyncio.Future[object]) -> None:
+    """Wait for the call that opened the browser; its own failure is only logged (the user
+    may have opened the URL by hand)."""
+    try:
+        await browser
+    except Exception as exc:  # a browser that could not be started
+        log.warning("could not open the browser: %s", type(exc).__name__)
+
+
+__all__ = ["CALLBACK_PATH", "LoopbackReceiver", "answer_in_browser"]

@@ -13,13 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import webbrowser
 from collections.abc import AsyncGenerator, Generator
 
 import httpx
 
 from adt.auth.base import Authenticator, offered_schemes
-from adt.auth.loopback import LoopbackReceiver
+from adt.auth.loopback import LoopbackReceiver, answer_in_browser
 from adt.auth.oauth_server import AuthorizationServer, Clock, GrantRefused, Pkce, Tokens
 from adt.errors import AuthenticationError
 from adt.logon import OAuthLogon
@@ -136,39 +135,28 @@ class OAuthAuthenticator(Authenticator):
 
     async def _log_on(self) -> Tokens:
         """The authorization-code flow in the user's browser, answered on the loopback."""
-        opener = self.method.open_browser or webbrowser.open
         pkce = Pkce()
-        async with LoopbackReceiver() as receiver:
-            url = self.server.authorize_url(receiver.redirect_uri, receiver.state, pkce)
-            log.info("log on to %s in the browser: %s", self.profile.system_id, url)
-            browser = asyncio.ensure_future(asyncio.to_thread(opener, url))
-            try:
-                async with asyncio.timeout(self.method.login_timeout):
-                    answer = await receiver.answer()
-            except TimeoutError:
-                raise AuthenticationError(
-                    f"logon to {self.profile.system_id} in the browser did not finish within "
-                    f"{self.method.login_timeout:.0f} s; try again"
-                ) from None
-            finally:
-                await _settle(browser)
+        redirect = ""
+
+        def authorize_url(receiver: LoopbackReceiver) -> str:
+            nonlocal redirect
+            redirect = receiver.redirect_uri
+            return self.server.authorize_url(redirect, receiver.state, pkce)
+
+        answer = await answer_in_browser(
+            authorize_url,
+            self.method.open_browser,
+            within=self.method.login_timeout,
+            system=self.profile.system_id,
+        )
         if "code" not in answer:
             reason = answer.get("error_description") or answer.get("error") or "no code"
             raise AuthenticationError(
                 f"logon to {self.profile.system_id} in the browser was refused: {reason}"
             )
-        tokens = await self.server.exchange(answer["code"], pkce, receiver.redirect_uri)
+        tokens = await self.server.exchange(answer["code"], pkce, redirect)
         self.logons += 1
         return self._keep(tokens)
-
-
-async def _settle(browser: asyncio.Future[object]) -> None:
-    """Wait for the call that opened the browser; its own failure is only logged (the user
-    may have opened the URL by hand)."""
-    try:
-        await browser
-    except Exception as exc:  # a browser that could not be started
-        log.warning("could not open the browser: %s", type(exc).__name__)
 
 
 __all__ = ["REFRESH_MARGIN", "OAuthAuthenticator"]

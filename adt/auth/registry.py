@@ -8,9 +8,10 @@ import httpx
 
 from adt.auth.base import Authenticator
 from adt.auth.basic import BasicAuthenticator
+from adt.auth.browser import BrowserAuthenticator
 from adt.auth.certificate import CertificateAuthenticator
 from adt.auth.oauth import OAuthAuthenticator
-from adt.logon import BasicLogon, CertificateLogon, LogonMethod, OAuthLogon
+from adt.logon import BasicLogon, BrowserLogon, CertificateLogon, LogonMethod, OAuthLogon
 from adt.profile import ConnectionProfile
 
 Build = Callable[[ConnectionProfile, "httpx.AsyncBaseTransport | None"], Authenticator]
@@ -19,6 +20,7 @@ AUTHENTICATORS: dict[type[LogonMethod], Build] = {
     BasicLogon: lambda profile, transport: BasicAuthenticator(profile),
     CertificateLogon: lambda profile, transport: CertificateAuthenticator(profile),
     OAuthLogon: lambda profile, transport: OAuthAuthenticator(profile, transport=transport),
+    BrowserLogon: lambda profile, transport: BrowserAuthenticator(profile),
 }
 
 

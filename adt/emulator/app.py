@@ -26,6 +26,8 @@ from .logon import Logon, LogonPolicy, Verdict
 from .oauth import OAuthServer
 from .routes import Resources
 from .sessions import Context, SecuritySession
+from .sso import PATHS as SSO_PATHS
+from .sso import TICKET_COOKIE
 from .state import RequestLogEntry, SystemState
 from .tls import client_certificate_name
 
@@ -118,7 +120,9 @@ class Pipeline:
         if path == LOGOFF_PATH:
             return self._logoff(cookies, ex)
         verdict = self.logon.identify(
-            headers.get("authorization"), client_certificate_name(request.scope)
+            headers.get("authorization"),
+            client_certificate_name(request.scope),
+            cookies.get(TICKET_COOKIE),
         )
         session = self._authenticate(verdict, cookies, client)
         if session is None:
@@ -287,6 +291,7 @@ class EmulatorASGI:
         self.faults = faults
         self.admin = admin
         self.oauth = logon.oauth
+        self.sso = logon.sso
         self.pipeline = Pipeline(state, logon)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -301,6 +306,12 @@ class EmulatorASGI:
         query = scope.get("query_string", b"").decode("latin-1")
         if self.oauth is not None and path.startswith(OAUTH_PREFIX):
             await self._authorization_server(self.oauth, request, path, query, scope, send)
+            return
+        if self.sso is not None and path in SSO_PATHS:
+            body = await request.body()
+            with self.state.lock:
+                response = self.sso.handle(method, path, query, body, request.cookies)
+            await response(scope, receive, send)
             return
         session_type = request.headers.get("x-sap-adt-sessiontype")
         decision = self.faults.decide(method, path)

@@ -31,6 +31,7 @@ from .logon import Logon, LogonPolicy
 from .model import CLAS, RepoObject, SourceUnit, Version
 from .oauth import OAuthServer
 from .seed import load_folder
+from .sso import SingleSignOn
 from .state import EmulatorError, LockEntry, RequestLogEntry, SystemState
 from .tls import ServerTls
 from .transport_records import TransportRequestRecord, request_record
@@ -108,7 +109,13 @@ class Emulator:
             if policy.oauth_clients
             else None
         )
-        logon_layer = Logon(policy, self.state.users, self.oauth)
+        #: The browser single sign-on (reentrance service and identity provider), or None.
+        self.sso = (
+            SingleSignOn(self.state.users, self.state.sessions.clock, policy.ticket_lifetime)
+            if policy.browser_sso
+            else None
+        )
+        logon_layer = Logon(policy, self.state.users, self.oauth, self.sso)
         self._app = build_app(self.state, self.faults, self._admin, logon_layer)
 
     # construction ----------------------------------------------------------------------
@@ -329,6 +336,12 @@ class Emulator:
                 self.oauth.expire_refresh_tokens()
             elif self.oauth is not None:
                 self.oauth.revoke_refresh_tokens()
+
+    def expire_logon_tickets(self) -> None:
+        """Let every browser logon ticket expire now."""
+        with self.state.lock:
+            if self.sso is not None:
+                self.sso.expire_tickets()
 
     def expire_csrf_tokens(self) -> None:
         """Invalidate every CSRF token; the next mutating request gets 403."""

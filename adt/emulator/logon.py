@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .oauth import OAuthServer
+from .sso import SingleSignOn
 
 
 @dataclass(frozen=True)
@@ -21,12 +22,16 @@ class LogonPolicy:
     ``certificate_users``: certificate subject (``CN=…,O=…``) or its common name → user, as
     the rules of transaction CERTRULE map them; a certificate mapped to no user logs no one on.
     ``oauth_clients``: OAuth client id → secret; with any, ``/oauth/*`` serves tokens that
-    the system accepts as bearer tokens."""
+    the system accepts as bearer tokens. ``browser_sso``: the reentrance service and a
+    SAML-like identity provider hand out logon tickets (``MYSAPSSO2``) valid for
+    ``ticket_lifetime`` seconds."""
 
     basic: bool = True
     certificate_users: Mapping[str, str] = field(default_factory=dict)
     oauth_clients: Mapping[str, str] = field(default_factory=dict)
     access_token_lifetime: float = 43_199.0
+    browser_sso: bool = False
+    ticket_lifetime: float = 28_800.0
 
 
 @dataclass(frozen=True)
@@ -62,13 +67,23 @@ class Logon:
     """Applies a :class:`LogonPolicy` to the credentials of one request."""
 
     def __init__(
-        self, policy: LogonPolicy, users: Mapping[str, str], oauth: OAuthServer | None
+        self,
+        policy: LogonPolicy,
+        users: Mapping[str, str],
+        oauth: OAuthServer | None,
+        sso: SingleSignOn | None = None,
     ) -> None:
         self.policy = policy
         self.users = users
         self.oauth = oauth
+        self.sso = sso
 
-    def identify(self, authorization: str | None, certificate: str | None) -> Verdict:
+    def identify(
+        self, authorization: str | None, certificate: str | None, ticket: str | None = None
+    ) -> Verdict:
+        if ticket is not None and self.sso is not None:
+            user = self.sso.user_of(ticket)
+            return Verdict(user=user) if user in self.users else Verdict()
         if authorization:
             scheme = authorization.split(" ", 1)[0].lower()
             if scheme == "basic":

@@ -57,6 +57,7 @@ def logon_from_args(args: argparse.Namespace) -> tuple[LogonPolicy, ServerTls | 
     """The logon procedures and the TLS setup the command line asks for."""
     policy = LogonPolicy(
         basic=not getattr(args, "no_basic", False),
+        browser_sso=bool(getattr(args, "browser_sso", False)),
         certificate_users=_pairs(
             list(getattr(args, "certificate_user", None) or []),
             "=",

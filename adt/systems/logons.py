@@ -1,7 +1,7 @@
 """How a configured system logs on: the ``logon`` key of a system entry (``basic``, the
-default; ``certificate``; ``oauth``) and the keys each method reads, with errors that name
-the key and where it came from. Shared by the editor's options, ``systems.toml`` and the
-environment (``ADT_LOGON`` and friends, translated to the same keys)."""
+default; ``certificate``; ``oauth``; ``browser``) and the keys each method reads, with errors
+that name the key and where it came from. Shared by the editor's options, ``systems.toml``
+and the environment (``ADT_LOGON`` and friends, translated to the same keys)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from adt.errors import ConfigurationError
-from adt.logon import BasicLogon, CertificateLogon, LogonMethod, OAuthLogon, ServiceKey
+from adt.logon import (
+    BasicLogon,
+    BrowserLogon,
+    CertificateLogon,
+    LogonMethod,
+    OAuthLogon,
+    ServiceKey,
+)
 from adt.secret import Secret
 from adt.systems.passwords import KEYRING_SERVICE, KeyringGet, MissingPassword, key
 
@@ -101,7 +108,25 @@ def _oauth(
     return OAuthLogon(service_key=service_key)
 
 
-PARSERS: dict[str, Parser] = {"basic": _basic, "certificate": _certificate, "oauth": _oauth}
+def _browser(
+    name: str, entry: Mapping[str, Any], env: Mapping[str, str], kr: KeyringGet, origin: str
+) -> LogonMethod:
+    path = key(entry, "login_path", "loginPath")
+    if path is None:
+        return BrowserLogon()
+    if not isinstance(path, str) or not path.startswith("/") or "//" in path:
+        raise ConfigurationError(
+            f"system {name!r} ({origin}): login_path must be a path like /sap/bc/sec/reentrance"
+        )
+    return BrowserLogon(login_path=path)
+
+
+PARSERS: dict[str, Parser] = {
+    "basic": _basic,
+    "certificate": _certificate,
+    "oauth": _oauth,
+    "browser": _browser,
+}
 
 
 def logon_method(
