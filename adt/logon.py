@@ -11,11 +11,24 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
-from adt.errors import ConfigurationError
+from adt.errors import AuthenticationError, ConfigurationError
 from adt.secret import Secret
 
 #: Shows the user a URL to open (a browser logon): ``webbrowser.open`` unless a face says how.
+#: Raising :class:`~adt.errors.AuthenticationError` refuses the logon at once.
 OpenBrowser = Callable[[str], object]
+
+
+class RefuseBrowserLogon:
+    """An :data:`OpenBrowser` for a face that must not start a browser logon (an MCP bridge
+    serving others over HTTP would open the browser on its own machine, for someone else):
+    the request fails at once with ``reason``, which tells the user how to log on instead."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __call__(self, url: str) -> object:
+        raise AuthenticationError(self.reason)
 
 
 @dataclass(frozen=True)
@@ -134,5 +147,6 @@ __all__ = [
     "LogonMethod",
     "OAuthLogon",
     "OpenBrowser",
+    "RefuseBrowserLogon",
     "ServiceKey",
 ]

@@ -146,15 +146,29 @@ async def answer_in_browser(
         url = url_for(receiver)
         log.info("log on to %s in the browser: %s", system, url)
         browser = asyncio.ensure_future(asyncio.to_thread(opener, url))
+        answer = asyncio.ensure_future(receiver.answer())
         try:
             async with asyncio.timeout(within):
-                return await receiver.answer()
+                await asyncio.wait({browser, answer}, return_when=asyncio.FIRST_COMPLETED)
+                refusal = _refusal(browser)
+                if refusal is not None:  # this face may not start a browser logon
+                    raise refusal
+                return await answer
         except TimeoutError:
             raise AuthenticationError(
                 f"logon to {system} in the browser did not finish within {within:.0f} s; try again"
             ) from None
         finally:
+            answer.cancel()
             await _settle(browser)
+
+
+def _refusal(browser: asyncio.Future[object]) -> AuthenticationError | None:
+    if browser.done() and not browser.cancelled():
+        error = browser.exception()
+        if isinstance(error, AuthenticationError):
+            return error
+    return None
 
 
 async def _settle(browser: asyncio.Future[object]) -> None:
@@ -162,6 +176,8 @@ async def _settle(browser: asyncio.Future[object]) -> None:
     may have opened the URL by hand)."""
     try:
         await browser
+    except AuthenticationError:
+        pass  # a refusal: raised to the caller already
     except Exception as exc:  # a browser that could not be started
         log.warning("could not open the browser: %s", type(exc).__name__)
 

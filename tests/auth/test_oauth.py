@@ -19,7 +19,7 @@ from adt import AdtClient, ConnectionProfile
 from adt.auth.oauth import OAuthAuthenticator
 from adt.emulator import Emulator, LogonPolicy
 from adt.errors import AuthenticationError
-from adt.logon import OAuthLogon, ServiceKey
+from adt.logon import OAuthLogon, RefuseBrowserLogon, ServiceKey
 from adt.secret import Secret
 from adt.systems import load_settings
 
@@ -242,3 +242,15 @@ def test_a_service_key_without_a_client_secret_says_which_field(tmp_path: Path) 
         ServiceKey.from_json(
             {"url": "https://x", "uaa": {"url": "https://u", "clientid": "c"}}, "key.json"
         )
+
+
+async def test_a_face_that_may_not_open_a_browser_refuses_the_logon_at_once(
+    btp: tuple[Emulator, str],
+) -> None:
+    emulator, url = btp
+    reason = "the bridge serves others over HTTP: log on in your editor first"
+    async with _client(url, RefuseBrowserLogon(reason)) as adt:
+        with pytest.raises(AuthenticationError, match="log on in your editor first"):
+            await adt.read_source(SOURCE)
+    assert emulator.request_log == [] and emulator.oauth is not None
+    assert emulator.oauth.token_requests == 0
