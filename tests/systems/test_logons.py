@@ -99,3 +99,44 @@ def test_the_environment_chooses_a_certificate(tmp_path: Path) -> None:
         Path("/c.pem"), Path("/c.key"), profile.logon.passphrase
     )  # type: ignore[union-attr]
     assert profile.logon.passphrase.reveal() == "pp"  # type: ignore[union-attr]
+
+
+TEAM = """
+[systems.DEV]
+url = "https://dev.example"
+user = "OPERATOR"
+logon = "certificate"
+certificate = "/etc/abap-adt/operator.pem"
+
+[team.alice]
+tokenSha256 = "{digest}"
+user = "ALICE"
+{alice}
+"""
+
+
+def _team(tmp_path: Path, alice: str) -> object:
+    from adt.systems import token_digest
+
+    path = tmp_path / "systems.toml"
+    path.write_text(TEAM.format(digest=token_digest("a" * 40), alice=alice))
+    return load_settings(env={"ALICE_PW": "alice-pw"}, config_file=path).team
+
+
+def test_a_team_member_never_borrows_the_systems_certificate(tmp_path: Path) -> None:
+    team = _team(tmp_path, 'passwordEnv = "ALICE_PW"')
+    (alice,) = team.members  # type: ignore[attr-defined]
+    profile = alice.systems.get("DEV")
+    assert isinstance(profile.logon, BasicLogon), "the member's own password, not the certificate"
+    assert (profile.user, profile.password.reveal()) == ("ALICE", "alice-pw")
+
+
+def test_a_team_member_may_log_on_with_a_certificate_of_their_own(tmp_path: Path) -> None:
+    team = _team(tmp_path, 'logon = "certificate"\ncertificate = "/home/alice/alice.pem"')
+    (alice,) = team.members  # type: ignore[attr-defined]
+    assert alice.systems.get("DEV").logon == CertificateLogon(Path("/home/alice/alice.pem"))
+
+
+def test_a_team_member_cannot_use_a_browser_logon_yet(tmp_path: Path) -> None:
+    with pytest.raises(ConfigurationError, match="not available to team members yet"):
+        _team(tmp_path, 'logon = "browser"')
