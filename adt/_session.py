@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import ssl
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -20,10 +19,11 @@ import httpx
 
 from adt import _xml, logs
 from adt._cookies import CookieJar
+from adt.auth.base import Authenticator
+from adt.auth.registry import authenticator_for
 from adt.errors import (
     AdtTransportError,
     AuthenticationError,
-    ConfigurationError,
     CsrfTokenError,
     ServerErrorInfo,
     SessionTimedOutError,
@@ -47,7 +47,8 @@ Sleep = Callable[[float], Awaitable[None]]
 
 
 class AuthGuard:
-    """Shared by both sessions of a client: after one 401, stop sending the same password."""
+    """Shared by both sessions of a client: after one refusal, stop sending the same
+    credentials (a password: failed logons lock SAP users)."""
 
     def __init__(self) -> None:
         self.failed_status: int | None = None
@@ -55,23 +56,11 @@ class AuthGuard:
     def check(self) -> None:
         if self.failed_status is not None:
             raise AuthenticationError(
-                "logon failed earlier with this user and password; not trying again, "
-                "because repeated failed logons lock the SAP user. Correct the user or "
-                "password in the system's settings, then restart the language server or "
-                "the MCP bridge: it logs on again then."
+                "logon failed earlier with these credentials; not trying again, because "
+                "repeated failed logons lock the SAP user. Correct the user, password or logon "
+                "method in the system's settings, then restart the language server or the "
+                "MCP bridge: it logs on again then."
             )
-
-
-def _ssl_verify(verify: bool | str) -> bool | ssl.SSLContext:
-    """``True``/``False``, or an SSL context trusting the CA bundle at the path ``verify``."""
-    if isinstance(verify, str):
-        try:
-            return ssl.create_default_context(cafile=verify)
-        except (OSError, ssl.SSLError) as exc:
-            raise ConfigurationError(
-                f"cannot use the CA bundle {verify!r} for TLS verification: {exc}"
-            ) from exc
-    return verify
 
 
 @dataclass(frozen=True)
@@ -109,6 +98,7 @@ class AdtSession:
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep = asyncio.sleep,
         reach: Reach | None = None,
+        authenticator: Authenticator | None = None,
     ) -> None:
         self.profile = profile
         self.stateful = stateful
@@ -124,10 +114,11 @@ class AdtSession:
         self._csrf_lock = asyncio.Lock()
         self._serial = asyncio.Lock() if stateful else None
         self._reach = reach or Reach()  # has the system answered (and not gone down since)?
+        self.authenticator = authenticator or authenticator_for(profile, transport)
         self._http = httpx.AsyncClient(
             base_url=profile.base_url,
-            auth=httpx.BasicAuth(profile.user, profile.password.reveal()),
-            verify=_ssl_verify(profile.verify),
+            auth=self.authenticator.http_auth(),
+            verify=self.authenticator.tls(),
             timeout=httpx.Timeout(profile.read_timeout, connect=profile.connect_timeout),
             transport=transport,
             follow_redirects=False,
@@ -212,6 +203,7 @@ class AdtSession:
             auth_guard=self._auth_guard,
             transport=self._transport,
             sleep=self._sleep,
+            authenticator=self.authenticator,
         )
         heir.cookies.update_from(self.cookies)
         heir.locks = dict(self.locks)
@@ -252,7 +244,7 @@ class AdtSession:
                     "check the system's session settings.",
                 )
         if response.status_code == 401:
-            raise self._logon_failed()
+            raise self._logon_failed(response)
         if response.status_code >= 400:
             raise error_for(self._info(response, request.method, request.path))
         return response
@@ -286,6 +278,11 @@ class AdtSession:
                     method, path, request.params, request.headers, request.content
                 )
             except httpx.TransportError as exc:
+                refusal = self.authenticator.transport_refusal(
+                    exc, first_contact=not self._reach.reached
+                )
+                if refusal is not None:  # the TLS layer refused our certificate
+                    raise refusal from None
                 # A system never reached (nobody listens, the name does not resolve) is
                 # reported at once; one that answered before may be restarting: retry.
                 refused = isinstance(exc, httpx.ConnectError)
@@ -375,7 +372,7 @@ class AdtSession:
                 )
                 response = await self._send_with_retries(fetch)
                 if response.status_code == 401:
-                    raise self._logon_failed()
+                    raise self._logon_failed(response)
                 if response.status_code == 404:
                     continue
                 if self._is_session_death(response):
@@ -435,13 +432,13 @@ class AdtSession:
         head = response.content[:2000].decode("utf-8", errors="replace").lower()
         return any(marker in head for marker in _DEAD_MARKERS)
 
-    def _logon_failed(self) -> AuthenticationError:
-        """A 401: remembered, so this client never sends the same password again."""
-        self._auth_guard.failed_status = 401
-        return AuthenticationError(
-            f"logon to {self.profile.base_url} as {self.profile.user} failed (HTTP 401): "
-            "check the user and password (not retrying: failed logons lock SAP users)"
-        )
+    def _logon_failed(self, response: httpx.Response) -> AuthenticationError:
+        """A 401 the logon method could not cure: remembered, so this client never sends
+        the same credentials again."""
+        refusal = self.authenticator.refused(response)
+        if self.authenticator.stops_retrying():
+            self._auth_guard.failed_status = 401
+        return refusal
 
     @staticmethod
     def _info(response: httpx.Response, method: str, path: str) -> ServerErrorInfo:

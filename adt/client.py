@@ -30,6 +30,8 @@ from adt.areas.navigation import Navigation
 from adt.areas.structure import Structure
 from adt.areas.transports import Transports
 from adt.areas.unit import AbapUnit
+from adt.auth.base import Authenticator
+from adt.auth.registry import authenticator_for
 from adt.errors import (
     AdtError,
     AdtTransportError,
@@ -82,7 +84,8 @@ class AdtClient:
     lock this client still holds, ends the stateful session and logs off.
 
     ``transport`` replaces the network (``httpx.ASGITransport`` for an in-process emulator,
-    ``httpx.MockTransport`` in tests); ``sleep`` replaces the pause between retries.
+    ``httpx.MockTransport`` in tests); ``sleep`` replaces the pause between retries;
+    ``authenticator`` how it logs on (default: the profile's ``logon`` method, :mod:`adt.auth`).
     A session that holds locks and cannot be ended (an outage) goes to the
     :attr:`release_journal`, which keeps ending it (``release_delays`` apart).
     """
@@ -94,13 +97,16 @@ class AdtClient:
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
         release_delays: Sequence[float] = RELEASE_DELAYS,
+        authenticator: Authenticator | None = None,
     ) -> None:
         self.profile = profile
         self._guard = AuthGuard()
+        self.authenticator = authenticator or authenticator_for(profile, transport)
         options: dict[str, object] = {
             "auth_guard": self._guard,
             "transport": transport,
             "reach": Reach(),
+            "authenticator": self.authenticator,  # one for both sessions: tokens are shared
         }
         if sleep is not None:
             options["sleep"] = sleep
@@ -153,6 +159,7 @@ class AdtClient:
         finally:
             await self._stateful.aclose()
             await self._stateless.aclose()
+            await self.authenticator.aclose()
 
     async def send(
         self,

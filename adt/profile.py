@@ -8,34 +8,8 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
 
 from adt.errors import ConfigurationError
-
-
-class Secret:
-    """A string that never shows itself in ``repr``, ``str``, logs or tracebacks."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        """The secret itself, for the one place that must send it (HTTP basic auth)."""
-        return self._value
-
-    def __bool__(self) -> bool:
-        return bool(self._value)
-
-    def __repr__(self) -> str:
-        return "Secret('********')"
-
-    __str__ = __repr__
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Secret) and other._value == self._value
-
-    def __hash__(self) -> int:
-        return hash(self._value)
-
+from adt.logon import BasicLogon, LogonMethod
+from adt.secret import Secret as Secret  # re-exported: where it always was
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -54,6 +28,10 @@ def parse_verify(raw: str) -> bool | str:
 class ConnectionProfile:
     """Everything needed to talk to one SAP system.
 
+    ``logon`` says how to prove who we are (:mod:`adt.auth`): user and password unless
+    a certificate or OAuth is configured; ``user`` is the SAP user either way (the one
+    a certificate or token maps to), used for transports and as the responsible.
+
     ``verify`` is ``True`` (the default), ``False`` (only for a system you trust on a network
     you trust) or the path of a CA bundle. ``retry_delays`` are the backoff pauses, in seconds,
     between attempts of an idempotent request after a network error or a 502/503/504.
@@ -69,6 +47,7 @@ class ConnectionProfile:
     read_timeout: float = 60.0
     retry_delays: tuple[float, ...] = (1.0, 2.0, 4.0)
     name: str = ""
+    logon: LogonMethod = field(default_factory=BasicLogon)
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base_url)

@@ -114,8 +114,10 @@ PUBLIC = {
         "EmulatorError",
         "FaultInjector",
         "LockEntry",
+        "LogonPolicy",
         "RequestLogEntry",
         "SAMPLE_PACKAGE",
+        "ServerTls",
         "samples_dir",
     },
 }

@@ -61,6 +61,44 @@ def _add_emulator_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="enable the test-support admin endpoint under /__emulator__/ (off by default)",
     )
+    _add_logon_arguments(parser)
+
+
+def _add_logon_arguments(parser: argparse.ArgumentParser) -> None:
+    """How the emulator lets users log on (docs/systems.md shows each method end to end)."""
+    logon = parser.add_argument_group("logon")
+    logon.add_argument("--tls-certificate", metavar="PEM", help="serve HTTPS with this certificate")
+    logon.add_argument("--tls-key", metavar="PEM", help="the key of --tls-certificate")
+    logon.add_argument(
+        "--client-ca", metavar="PEM", help="accept client certificates issued by this CA"
+    )
+    logon.add_argument(
+        "--require-client-certificate",
+        action="store_true",
+        help="refuse TLS connections without a client certificate",
+    )
+    logon.add_argument(
+        "--certificate-user",
+        action="append",
+        default=[],
+        metavar="SUBJECT=USER",
+        help="map a certificate subject or its common name to a user (repeatable)",
+    )
+    logon.add_argument(
+        "--no-basic", action="store_true", help="refuse user and password (basic authentication)"
+    )
+    logon.add_argument(
+        "--oauth-client",
+        action="append",
+        default=[],
+        metavar="ID:SECRET",
+        help="serve OAuth 2.0 under /oauth/ for this client (repeatable)",
+    )
+    logon.add_argument(
+        "--browser-sso",
+        action="store_true",
+        help="offer single sign-on through the browser (reentrance tickets)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

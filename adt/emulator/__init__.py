@@ -11,7 +11,9 @@ from __future__ import annotations
 from .app import DropConnection
 from .emulator import DEFAULT_USERS, SAMPLE_PACKAGE, Emulator, samples_dir
 from .faults import FaultInjector
+from .logon import LogonPolicy
 from .state import EmulatorError, LockEntry, RequestLogEntry
+from .tls import ServerTls
 
 __all__ = [
     "DEFAULT_USERS",
@@ -21,6 +23,8 @@ __all__ = [
     "EmulatorError",
     "FaultInjector",
     "LockEntry",
+    "LogonPolicy",
     "RequestLogEntry",
+    "ServerTls",
     "samples_dir",
 ]

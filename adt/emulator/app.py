@@ -8,8 +8,6 @@ response, errors included, carries the session cookies.
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -24,9 +22,14 @@ from starlette.routing import Route
 from . import documents, errors
 from .calls import Call, error_response, respond
 from .faults import FaultInjector
+from .logon import Logon, LogonPolicy, Verdict
+from .oauth import OAuthServer
 from .routes import Resources
 from .sessions import Context, SecuritySession
+from .sso import PATHS as SSO_PATHS
+from .sso import TICKET_COOKIE
 from .state import RequestLogEntry, SystemState
+from .tls import client_certificate_name
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -34,6 +37,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 ADMIN_PREFIX = "/__emulator__/"
+OAUTH_PREFIX = "/oauth/"
 LOGOFF_PATH = "/sap/public/bc/icf/logoff"
 MUTATING = {"POST", "PUT", "DELETE", "PATCH"}
 CONTEXT_COOKIE = "sap-contextid"
@@ -83,19 +87,6 @@ class _Exchange:
         return response
 
 
-def _basic_credentials(header: str | None) -> tuple[str, str] | None:
-    if not header or header[:6].lower() != "basic ":
-        return None
-    try:
-        decoded = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
-        return None
-    user, sep, password = decoded.partition(":")
-    if not sep:
-        return None
-    return user.upper(), password
-
-
 def _usercontext_client(cookie: str | None) -> str | None:
     if not cookie:
         return None
@@ -109,8 +100,9 @@ def _usercontext_client(cookie: str | None) -> str | None:
 class Pipeline:
     """Runs one ADT request against the state; synchronous, under the state lock."""
 
-    def __init__(self, state: SystemState) -> None:
+    def __init__(self, state: SystemState, logon: Logon) -> None:
         self.state = state
+        self.logon = logon
         self.resources = Resources(state)
 
     @property
@@ -127,9 +119,14 @@ class Pipeline:
         client = self._client(request, ex)
         if path == LOGOFF_PATH:
             return self._logoff(cookies, ex)
-        session = self._authenticate(headers, cookies, client, ex)
+        verdict = self.logon.identify(
+            headers.get("authorization"),
+            client_certificate_name(request.scope),
+            cookies.get(TICKET_COOKIE),
+        )
+        session = self._authenticate(verdict, cookies, client)
         if session is None:
-            return self._logon_failed(client)
+            return self._logon_failed(client, verdict)
         ex.user = session.user
         ex.cookies.append(f"{self.session_cookie}={session.id}; path=/; HttpOnly")
         self.state.expire_idle()
@@ -170,18 +167,15 @@ class Pipeline:
         ex.cookies.append(f"sap-usercontext={usercontext}; path=/")
         return client
 
-    def _logon_failed(self, client: str) -> Response:
-        return respond(
+    def _logon_failed(self, client: str, verdict: Verdict) -> Response:
+        response = respond(
             documents.logon_failed_page(self.state.sid, client),
             status=401,
             content_type="text/html; charset=utf-8",
-            headers={
-                "www-authenticate": (
-                    f'Basic realm="SAP NetWeaver Application Server '
-                    f'[{self.state.sid}/{self.state.client}]"'
-                )
-            },
         )
+        for challenge in self.logon.challenges(self.state.sid, self.state.client, verdict):
+            response.raw_headers.append((b"www-authenticate", challenge.encode("latin-1")))
+        return response
 
     def _known_context(
         self, cookies: dict[str, str], session: SecuritySession
@@ -259,23 +253,20 @@ class Pipeline:
         return response
 
     def _authenticate(
-        self, headers: Headers, cookies: dict[str, str], client: str, ex: _Exchange
+        self, verdict: Verdict, cookies: dict[str, str], client: str
     ) -> SecuritySession | None:
+        """The security session of a request: the one its cookie names when it carries no
+        credentials or those of the same user (a fresh token keeps the session and its
+        contexts), else a new one; None when it proves no one."""
         sessions = self.state.sessions
         existing = sessions.find_session(cookies.get(self.session_cookie))
-        credentials = _basic_credentials(headers.get("authorization"))
         if client != self.state.client:
             return None
-        if credentials is None:
-            if headers.get("authorization") is None and existing is not None:
-                return existing
-            return None
-        user, password = credentials
-        if self.state.users.get(user) != password:
-            return None
-        if existing is not None and existing.user == user and existing.client == client:
+        if verdict.user is None:
+            return existing if verdict.anonymous else None
+        if existing is not None and existing.user == verdict.user and existing.client == client:
             return existing
-        return sessions.open_session(user, client)
+        return sessions.open_session(verdict.user, client)
 
     def _logoff(self, cookies: dict[str, str], ex: _Exchange) -> Response:
         session_id = cookies.get(self.session_cookie)
@@ -294,11 +285,14 @@ class EmulatorASGI:
         state: SystemState,
         faults: FaultInjector,
         admin: Callable[[Request, str], Awaitable[Response]] | None,
+        logon: Logon,
     ) -> None:
         self.state = state
         self.faults = faults
         self.admin = admin
-        self.pipeline = Pipeline(state)
+        self.oauth = logon.oauth
+        self.sso = logon.sso
+        self.pipeline = Pipeline(state, logon)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -310,6 +304,15 @@ class EmulatorASGI:
             await response(scope, receive, send)
             return
         query = scope.get("query_string", b"").decode("latin-1")
+        if self.oauth is not None and path.startswith(OAUTH_PREFIX):
+            await self._authorization_server(self.oauth, request, path, query, scope, send)
+            return
+        if self.sso is not None and path in SSO_PATHS:
+            body = await request.body()
+            with self.state.lock:
+                response = self.sso.handle(method, path, query, body, request.cookies)
+            await response(scope, receive, send)
+            return
         session_type = request.headers.get("x-sap-adt-sessiontype")
         decision = self.faults.decide(method, path)
         if decision.latency:
@@ -345,6 +348,17 @@ class EmulatorASGI:
         self._log(method, path, query, response.status_code, session_type, ex.user, ex.context_id)
         await response(scope, receive, send)
 
+    async def _authorization_server(
+        self, oauth: OAuthServer, request: Request, path: str, query: str, scope: Scope, send: Send
+    ) -> None:
+        """The OAuth endpoints (the UAA beside the system; not in the ADT request log)."""
+        body = await request.body()
+        with self.state.lock:
+            response = oauth.handle(
+                request.method.upper(), path, query, body, request.headers.get("authorization")
+            )
+        await response(scope, request.receive, send)
+
     def _log(
         self,
         method: str,
@@ -362,9 +376,11 @@ def build_app(
     state: SystemState,
     faults: FaultInjector,
     admin: Callable[[Request, str], Awaitable[Response]] | None = None,
+    logon: Logon | None = None,
 ) -> Starlette:
     """The Starlette application: every path goes to the emulator endpoint."""
-    endpoint = EmulatorASGI(state, faults, admin)
+    logon = logon or Logon(LogonPolicy(), state.users, None)
+    endpoint = EmulatorASGI(state, faults, admin, logon)
     return Starlette(routes=[Route("/{path:path}", endpoint)])
 
 

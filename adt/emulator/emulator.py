@@ -27,9 +27,13 @@ from .faults import FaultInjector
 from .large_sample import DESCRIPTION as LARGE_DESCRIPTION
 from .large_sample import NAME as LARGE_NAME
 from .large_sample import large_class_includes, large_class_source
+from .logon import Logon, LogonPolicy
 from .model import CLAS, RepoObject, SourceUnit, Version
+from .oauth import OAuthServer
 from .seed import load_folder
+from .sso import SingleSignOn
 from .state import EmulatorError, LockEntry, RequestLogEntry, SystemState
+from .tls import ServerTls
 from .transport_records import TransportRequestRecord, request_record
 
 _log = logging.getLogger("adt.emulator")
@@ -58,6 +62,8 @@ class Emulator:
     ``users`` maps user names to passwords; the default is ``DEVELOPER``/``developer``.
     ``generate_requests``: a change in a transportable package without ``corrNr`` books a new
     "Generated Request for Change Recording" (as A4H did) instead of the 400 refusal.
+    ``logon`` says which logon procedures it accepts (basic only, by default); serve it over
+    TLS with ``serve_in_thread(tls=ServerTls(...))``.
     """
 
     def __init__(
@@ -70,6 +76,7 @@ class Emulator:
         activation_style: str = "empty",
         admin: bool = False,
         generate_requests: bool = False,
+        logon: LogonPolicy | None = None,
     ) -> None:
         if activation_style not in ACTIVATION_STYLES:
             raise ValueError(f"activation_style must be one of {ACTIVATION_STYLES}")
@@ -90,7 +97,26 @@ class Emulator:
         self._seed(list(seed_dirs or []), next(iter(user_table)))
         self.state.cts.record_seeded(list(self.state.objects.values()), next(iter(user_table)))
         self._admin = AdminEndpoint(self) if admin else None
-        self._app = build_app(self.state, self.faults, self._admin)
+        policy = logon or LogonPolicy()
+        #: The OAuth authorization server beside the system (when the policy names clients).
+        self.oauth = (
+            OAuthServer(
+                policy.oauth_clients,
+                self.state.users,
+                self.state.sessions.clock,
+                access_lifetime=policy.access_token_lifetime,
+            )
+            if policy.oauth_clients
+            else None
+        )
+        #: The browser single sign-on (reentrance service and identity provider), or None.
+        self.sso = (
+            SingleSignOn(self.state.users, self.state.sessions.clock, policy.ticket_lifetime)
+            if policy.browser_sso
+            else None
+        )
+        logon_layer = Logon(policy, self.state.users, self.oauth, self.sso)
+        self._app = build_app(self.state, self.faults, self._admin, logon_layer)
 
     # construction ----------------------------------------------------------------------
     def _seed(self, seed_dirs: list[str | Path], responsible: str) -> None:
@@ -148,7 +174,7 @@ class Emulator:
 
     # serving ---------------------------------------------------------------------------
     def _server(
-        self, host: str = "127.0.0.1", port: int = 0
+        self, host: str = "127.0.0.1", port: int = 0, tls: ServerTls | None = None
     ) -> tuple[uvicorn.Server, socket.socket, str]:
         sock = tcp_listener(host, port)
         port = sock.getsockname()[1]
@@ -158,14 +184,18 @@ class Emulator:
             access_log=False,
             lifespan="off",
             timeout_graceful_shutdown=2,
+            **(tls.uvicorn_options() if tls else {}),
         )
-        return uvicorn.Server(config), sock, f"http://{host}:{port}"
+        scheme = "https" if tls else "http"
+        return uvicorn.Server(config), sock, f"{scheme}://{host}:{port}"
 
     @contextlib.contextmanager
-    def serve_in_thread(self, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
-        """Serve on ``host:port`` (default 127.0.0.1, a free port) from a background thread;
-        yields the base URL."""
-        server, sock, base_url = self._server(host, port)
+    def serve_in_thread(
+        self, host: str = "127.0.0.1", port: int = 0, tls: ServerTls | None = None
+    ) -> Iterator[str]:
+        """Serve on ``host:port`` (default 127.0.0.1, a free port) from a background thread,
+        over TLS when ``tls`` names the server's certificate; yields the base URL."""
+        server, sock, base_url = self._server(host, port, tls)
         thread = threading.Thread(
             target=lambda: asyncio.run(server.serve(sockets=[sock])),
             name="adt-emulator",
@@ -291,6 +321,27 @@ class Emulator:
             for context in list(self.state.sessions.contexts.values()):
                 if user is None or context.user == user.upper():
                     self.state.end_context(context.id)
+
+    def expire_access_tokens(self) -> None:
+        """Let every OAuth access token expire now (their refresh tokens still work)."""
+        with self.state.lock:
+            if self.oauth is not None:
+                self.oauth.expire_access_tokens()
+
+    def revoke_refresh_tokens(self, *, expire: bool = False) -> None:
+        """Revoke every OAuth refresh token (as an administrator or a password change does),
+        or with ``expire`` let them run out."""
+        with self.state.lock:
+            if self.oauth is not None and expire:
+                self.oauth.expire_refresh_tokens()
+            elif self.oauth is not None:
+                self.oauth.revoke_refresh_tokens()
+
+    def expire_logon_tickets(self) -> None:
+        """Let every browser logon ticket expire now."""
+        with self.state.lock:
+            if self.sso is not None:
+                self.sso.expire_tickets()
 
     def expire_csrf_tokens(self) -> None:
         """Invalidate every CSRF token; the next mutating request gets 403."""

@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from adt.errors import ConfigurationError
+from adt.logon import BasicLogon, OAuthLogon
 from adt.profile import ConnectionProfile, Secret, parse_verify
 from adt.source.errors import AuthFailed, UnknownSystem
+from adt.systems.logons import environment_entry, logon_method
 from adt.systems.passwords import (
     KeyringGet,
     MissingPassword,
@@ -64,11 +66,18 @@ def _profile(
 ) -> ConnectionProfile:
     if not isinstance(entry, Mapping):
         raise ConfigurationError(f"system {name!r} ({origin}) must be a table of settings")
+    logon = logon_method(name, entry, env, keyring_get, origin)
     url = key(entry, "url", "baseUrl")
+    if not url and isinstance(logon, OAuthLogon):
+        url = logon.service_key.url  # the service key names the system
     user = key(entry, "user")
     if not url or not user:
         raise ConfigurationError(f"system {name!r} ({origin}) needs 'url' and 'user'")
-    secret = password(name, entry, env, keyring_get, allow_password=allow_password, origin=origin)
+    secret = ""
+    if isinstance(logon, BasicLogon):
+        secret = password(
+            name, entry, env, keyring_get, allow_password=allow_password, origin=origin
+        )
     return ConnectionProfile(
         base_url=str(url),
         user=str(user),
@@ -77,6 +86,7 @@ def _profile(
         language=str(key(entry, "language") or "EN"),
         verify=_verify(key(entry, "verify_tls", "verifyTls")),
         name=name,
+        logon=logon,
     )
 
 
@@ -165,10 +175,18 @@ class SystemsConfig:
                 continue
             self.add(name, profile)
 
-    def _add_env_system(self, env: Mapping[str, str]) -> None:
-        if env.get("ADT_URL"):
-            name = env.get("ADT_SYSTEM") or "default"
+    def _add_env_system(self, env: Mapping[str, str], keyring_get: KeyringGet) -> None:
+        if not env.get("ADT_URL"):
+            return
+        name = env.get("ADT_SYSTEM") or "default"
+        if (env.get("ADT_LOGON") or "basic").strip().lower() == "basic":
             self.add(name, ConnectionProfile.from_env(env, name=name))
+            return
+        entry = environment_entry(env)
+        self.add(
+            name,
+            _profile(name, entry, env, keyring_get, allow_password=False, origin="environment"),
+        )
 
 
 def refuse_if_others_may_write(path: Path) -> None:
@@ -248,7 +266,7 @@ def load_settings(
     systems = SystemsConfig()
     systems._add_editor_systems(options, environ, keyring_get)
     systems._add_file_systems(file, environ, keyring_get)
-    systems._add_env_system(environ)
+    systems._add_env_system(environ, keyring_get)
     systems.default = options.get("default") or file.data.get("default") or None
     broken = {n.lower(): why for n, why in systems.unusable.items()}
     if systems.default is not None and systems.default.lower() in broken:

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from adt.errors import ConfigurationError
+from adt.logon import BasicLogon, CertificateLogon
 from adt.profile import ConnectionProfile, Secret
+from adt.systems.logons import logon_method
 from adt.systems.passwords import KeyringGet, password
 
 #: The systems a member works on (``SystemsConfig``; generic so that this module does not
@@ -148,10 +150,21 @@ def _as_member(
         raise ConfigurationError(f"{where} needs 'user' (the SAP user for {profile.name})")
     entry = {**settings, "user": user}
     try:
-        secret = password(profile.name, entry, env, keyring_get, allow_password=False, origin=where)
+        # the member's own logon (never the system's: that may be the operator's certificate)
+        logon = logon_method(profile.name, entry, env, keyring_get, where)
+        if not isinstance(logon, BasicLogon | CertificateLogon):
+            raise ConfigurationError(
+                f"logon = {logon.kind!r} is not available to team members yet (it would open "
+                "a browser on the bridge's machine): use a password or a certificate"
+            )
+        secret = ""
+        if isinstance(logon, BasicLogon):
+            secret = password(
+                profile.name, entry, env, keyring_get, allow_password=False, origin=where
+            )
     except ConfigurationError as exc:
         raise ConfigurationError(f"{where}: {exc}") from exc
-    return dataclasses.replace(profile, user=user, password=Secret(secret))
+    return dataclasses.replace(profile, user=user, password=Secret(secret), logon=logon)
 
 
 __all__ = ["Member", "Team", "load_team", "token_digest"]

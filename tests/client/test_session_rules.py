@@ -13,7 +13,7 @@ import pytest
 from support.fake_sap import FakeSap, Seen, csrf_required, exc, session_timed_out
 
 from adt import AdtClient, ConnectionProfile
-from adt._session import _ssl_verify
+from adt.auth.base import server_trust
 from adt.errors import (
     AdtTransportError,
     AuthenticationError,
@@ -528,11 +528,16 @@ def test_tls_settings_and_timeouts_reach_the_http_client() -> None:
     profile = _profile(verify=certifi.where(), connect_timeout=3.0, read_timeout=7.0)
     client = AdtClient(profile)
     assert client._stateless._http.timeout == httpx.Timeout(7.0, connect=3.0)
-    context = _ssl_verify(certifi.where())
+    context = server_trust(certifi.where())
     assert isinstance(context, ssl.SSLContext)
     assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
     assert context.cert_store_stats()["x509_ca"] > 0, "the bundle's CAs are trusted"
-    assert _ssl_verify(True) is True and _ssl_verify(False) is False
+    assert client._stateless.authenticator.tls() is not True, "the bundle, not the defaults"
+    assert _profile_tls(True) is True and _profile_tls(False) is False
+
+
+def _profile_tls(verify: bool) -> object:
+    return AdtClient(_profile(verify=verify))._stateless.authenticator.tls()
 
 
 def test_a_missing_ca_bundle_is_a_configuration_error(tmp_path: Path) -> None:

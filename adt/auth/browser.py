@@ -1,0 +1,118 @@
+"""Single sign-on through the user's browser, as SAP's own tools do it: the browser opens the
+system's reentrance service, which sends the user through the company's logon (SAML 2.0,
+SPNEGO, a logon form) and redirects to our loopback listener with a reentrance ticket. The
+ticket (kept in memory only, never logged) then travels as the ``MYSAPSSO2`` logon-ticket
+cookie with our requests, beside each session's own cookies.
+
+A ticket the system refuses (expired) is renewed through the browser — shown to the user,
+never silent — and the same request sent once more with the same session cookies, so a
+stateful context and its locks stay."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Generator
+from urllib.parse import urlencode
+
+import httpx
+
+from adt.auth.base import Authenticator
+from adt.auth.loopback import LoopbackReceiver, answer_in_browser
+from adt.errors import AuthenticationError
+from adt.logon import BrowserLogon
+from adt.profile import ConnectionProfile
+from adt.secret import Secret
+
+TICKET_COOKIE = "MYSAPSSO2"
+TICKET_PARAMETER = "reentrance-ticket"
+
+
+class _TicketFlow(httpx.Auth):
+    """Adds the ticket cookie; after a 401, one renewal in the browser and one resend."""
+
+    def __init__(self, owner: BrowserAuthenticator) -> None:
+        self._owner = owner
+
+    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response]:
+        raise RuntimeError("the browser logon works with the async client only")
+
+    async def async_auth_flow(
+        self, request: httpx.Request
+    ) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        session_cookies = request.headers.get("cookie", "")
+        ticket = await self._owner.ticket()
+        _with_ticket(request, session_cookies, ticket)
+        response = yield request
+        if response.status_code == 401:
+            ticket = await self._owner.renew(ticket)
+            _with_ticket(request, session_cookies, ticket)
+            yield request
+
+
+def _with_ticket(request: httpx.Request, session_cookies: str, ticket: str) -> None:
+    pair = f"{TICKET_COOKIE}={ticket}"
+    request.headers["cookie"] = f"{session_cookies}; {pair}" if session_cookies else pair
+
+
+class BrowserAuthenticator(Authenticator):
+    """Holds one client's ticket; both sessions of the client share it."""
+
+    def __init__(self, profile: ConnectionProfile) -> None:
+        super().__init__(profile)
+        if not isinstance(profile.logon, BrowserLogon):
+            raise TypeError("a BrowserAuthenticator needs a BrowserLogon")
+        self.method = profile.logon
+        self._ticket: Secret | None = None
+        self._lock = asyncio.Lock()
+        self.logons = 0
+        """Browser logons so far (the first one included)."""
+
+    def http_auth(self) -> httpx.Auth:
+        return _TicketFlow(self)
+
+    def refused(self, response: httpx.Response) -> AuthenticationError:
+        return AuthenticationError(
+            f"{self.profile.base_url} refused the ticket of a fresh browser logon (HTTP 401): "
+            "the user you logged on as may lack developer authorizations in this system"
+        )
+
+    async def aclose(self) -> None:
+        self._ticket = None
+
+    async def ticket(self) -> str:
+        async with self._lock:
+            if self._ticket is None:
+                self._ticket = await self._log_on()
+            return self._ticket.reveal()
+
+    async def renew(self, refused: str) -> str:
+        """A new ticket after the system refused ``refused`` (one logon for all requests
+        refused with it at once)."""
+        async with self._lock:
+            if self._ticket is None or self._ticket.reveal() == refused:
+                self._ticket = await self._log_on()
+            return self._ticket.reveal()
+
+    async def _log_on(self) -> Secret:
+        def reentrance_url(receiver: LoopbackReceiver) -> str:
+            back = f"{receiver.redirect_uri}?{urlencode({'state': receiver.state})}"
+            query = urlencode({"scenario": "FTO1", "redirect-url": back})
+            return f"{self.profile.base_url}{self.method.login_path}?{query}"
+
+        answer = await answer_in_browser(
+            reentrance_url,
+            self.method.open_browser,
+            within=self.method.login_timeout,
+            system=self.profile.system_id,
+        )
+        ticket = answer.get(TICKET_PARAMETER)
+        if not ticket:
+            reason = answer.get("error_description") or answer.get("error") or "no ticket"
+            raise AuthenticationError(
+                f"logon to {self.profile.system_id} in the browser was refused: {reason}"
+            )
+        self.logons += 1
+        return Secret(ticket)
+
+
+__all__ = ["TICKET_COOKIE", "TICKET_PARAMETER", "BrowserAuthenticator"]

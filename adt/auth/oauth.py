@@ -1,0 +1,162 @@
+"""OAuth 2.0 bearer tokens for the SAP BTP ABAP environment.
+
+The first request logs on in the user's browser (authorization code with PKCE, loopback
+redirect); later ones carry the access token, refreshed shortly before it expires. A token
+the system refuses anyway (expired early, revoked) is refreshed and the very request sent
+once more **in the same session** — its cookies unchanged, so a stateful context and its
+locks stay, as after a CSRF token expiry. When the refresh token itself is refused, the user
+logs on in the browser again (shown, never silent) and the session still keeps its cookies.
+Tokens live in memory only and never appear in logs or errors."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncGenerator, Generator
+
+import httpx
+
+from adt.auth.base import Authenticator, offered_schemes
+from adt.auth.loopback import LoopbackReceiver, answer_in_browser
+from adt.auth.oauth_server import AuthorizationServer, Clock, GrantRefused, Pkce, Tokens
+from adt.errors import AuthenticationError
+from adt.logon import OAuthLogon
+from adt.profile import ConnectionProfile
+
+log = logging.getLogger("adt.auth")
+
+#: Refresh this long before the access token expires (at most half its lifetime).
+REFRESH_MARGIN = 60.0
+
+
+class _BearerFlow(httpx.Auth):
+    """httpx's auth flow: the token on the request; after a refusal, one renewal and resend."""
+
+    def __init__(self, owner: OAuthAuthenticator) -> None:
+        self._owner = owner
+
+    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response]:
+        raise RuntimeError("the OAuth logon works with the async client only")
+
+    async def async_auth_flow(
+        self, request: httpx.Request
+    ) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        token = await self._owner.access_token()
+        request.headers["Authorization"] = f"Bearer {token}"
+        response = yield request
+        if response.status_code == 401 and "Bearer" in offered_schemes(response):
+            token = await self._owner.renew(token)
+            request.headers["Authorization"] = f"Bearer {token}"
+            yield request
+
+
+class OAuthAuthenticator(Authenticator):
+    """Holds one client's tokens; both sessions of the client share them."""
+
+    def __init__(
+        self,
+        profile: ConnectionProfile,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        super().__init__(profile)
+        if not isinstance(profile.logon, OAuthLogon):
+            raise TypeError("an OAuthAuthenticator needs an OAuthLogon")
+        self.method = profile.logon
+        self._clock = clock
+        self._http = httpx.AsyncClient(
+            transport=transport, verify=self.tls(), timeout=profile.read_timeout
+        )
+        self.server = AuthorizationServer(self.method.service_key, self._http, clock)
+        self._tokens: Tokens | None = None
+        self._lifetime = 0.0
+        self._lock = asyncio.Lock()
+        self.logons = 0
+        """Browser logons so far (the first one included)."""
+
+    def http_auth(self) -> httpx.Auth:
+        return _BearerFlow(self)
+
+    def refused(self, response: httpx.Response) -> AuthenticationError:
+        return AuthenticationError(
+            f"{self.profile.base_url} refused a fresh OAuth token (HTTP 401): the user of "
+            f"the service key's client {self.method.service_key.client_id} may lack the "
+            "developer role in this system"
+        )
+
+    async def aclose(self) -> None:
+        self._tokens = None
+        await self._http.aclose()
+
+    # --- tokens -------------------------------------------------------------------------
+
+    async def access_token(self) -> str:
+        """A token good for the next request: logs on or refreshes first when needed."""
+        async with self._lock:
+            tokens = self._tokens
+            if tokens is None:
+                tokens = await self._log_on()
+            elif tokens.expires_at - self._margin() <= self._clock():
+                tokens = await self._renew(tokens)
+            return tokens.access.reveal()
+
+    async def renew(self, refused: str) -> str:
+        """After the system refused ``refused``: a new token (one renewal however many
+        requests were refused with the same token at once)."""
+        async with self._lock:
+            tokens = self._tokens
+            if tokens is None:
+                tokens = await self._log_on()
+            elif tokens.access.reveal() == refused:
+                tokens = await self._renew(tokens)
+            return tokens.access.reveal()
+
+    def _margin(self) -> float:
+        return min(REFRESH_MARGIN, self._lifetime / 2)
+
+    def _keep(self, tokens: Tokens) -> Tokens:
+        self._tokens = tokens
+        self._lifetime = max(0.0, tokens.expires_at - self._clock())
+        return tokens
+
+    async def _renew(self, tokens: Tokens) -> Tokens:
+        if tokens.refresh is not None:
+            try:
+                return self._keep(await self.server.refresh(tokens.refresh))
+            except GrantRefused:
+                log.warning(
+                    "the refresh token for %s was refused; logging on in the browser again",
+                    self.profile.system_id,
+                )
+        self._tokens = None
+        return await self._log_on()
+
+    async def _log_on(self) -> Tokens:
+        """The authorization-code flow in the user's browser, answered on the loopback."""
+        pkce = Pkce()
+        redirect = ""
+
+        def authorize_url(receiver: LoopbackReceiver) -> str:
+            nonlocal redirect
+            redirect = receiver.redirect_uri
+            return self.server.authorize_url(redirect, receiver.state, pkce)
+
+        answer = await answer_in_browser(
+            authorize_url,
+            self.method.open_browser,
+            within=self.method.login_timeout,
+            system=self.profile.system_id,
+        )
+        if "code" not in answer:
+            reason = answer.get("error_description") or answer.get("error") or "no code"
+            raise AuthenticationError(
+                f"logon to {self.profile.system_id} in the browser was refused: {reason}"
+            )
+        tokens = await self.server.exchange(answer["code"], pkce, redirect)
+        self.logons += 1
+        return self._keep(tokens)
+
+
+__all__ = ["REFRESH_MARGIN", "OAuthAuthenticator"]

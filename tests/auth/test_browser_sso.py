@@ -1,0 +1,143 @@
+"""Single sign-on through the browser, end to end: the "browser" (an HTTP client following
+redirects) opens the system's reentrance service, is sent to the identity provider's logon
+form, logs on, and is redirected back and on to the client's loopback with a ticket."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlsplit
+
+import httpx
+import pytest
+from support.emulated import GREETER, USERS, no_sleep
+
+from adt import AdtClient, ConnectionProfile
+from adt.emulator import Emulator, LogonPolicy
+from adt.errors import AuthenticationError
+from adt.logon import BrowserLogon
+from adt.secret import Secret
+from adt.systems import load_settings
+
+SOURCE = f"{GREETER}/source/main"
+LOGOFF = "/sap/public/bc/icf/logoff"
+
+
+@dataclass
+class Browser:
+    """Follows the logon redirects; logs on at the identity provider's form."""
+
+    password: str = USERS["DEVELOPER"]
+    opened: list[str] = field(default_factory=list)
+    pages: list[httpx.Response] = field(default_factory=list)
+
+    def __call__(self, url: str) -> None:
+        self.opened.append(url)
+        with httpx.Client(follow_redirects=True, timeout=30) as web:
+            form = web.get(url)
+            assert form.status_code == 200 and "<form" in form.text
+            relay = form.url.params["RelayState"]
+            idp = f"{form.url.scheme}://{form.url.netloc.decode()}{form.url.path}"
+            data = {"username": "DEVELOPER", "password": self.password, "RelayState": relay}
+            self.pages.append(web.post(idp, data=data))
+
+
+@pytest.fixture
+def sso() -> Iterator[tuple[Emulator, str]]:
+    emulator = Emulator(users=USERS, logon=LogonPolicy(basic=False, browser_sso=True))
+    with emulator.serve_in_thread() as url:
+        yield emulator, url
+    assert emulator.locks() == [], "no lock is left"
+
+
+def _client(url: str, browser: Browser) -> AdtClient:
+    profile = ConnectionProfile(
+        base_url=url,
+        user="DEVELOPER",
+        password=Secret(""),
+        retry_delays=(),
+        logon=BrowserLogon(open_browser=browser, login_timeout=60),
+    )
+    return AdtClient(profile, sleep=no_sleep)
+
+
+def _adt(emulator: Emulator) -> list[tuple[str, int, str | None]]:
+    return [(e.method, e.status, e.context_id) for e in emulator.request_log if e.path != LOGOFF]
+
+
+async def test_a_browser_logon_gives_a_ticket_that_logs_both_sessions_on(
+    sso: tuple[Emulator, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    emulator, url = sso
+    caplog.set_level(logging.DEBUG)
+    browser = Browser()
+    async with _client(url, browser) as adt:
+        text = (await adt.read_source(SOURCE)).text
+        async with adt.locked(GREETER) as lock:
+            await adt.write_source(SOURCE, text + "\n* via SSO", lock_handle=lock.handle)
+    assert emulator.source(SOURCE) == text + "\n* via SSO"
+    assert len(browser.opened) == 1 and browser.pages[-1].status_code == 200
+    redirect = dict(parse_qsl(urlsplit(browser.opened[0]).query))["redirect-url"]
+    assert redirect.startswith("http://127.0.0.1:") and "state=" in redirect
+    assert {e.user for e in emulator.request_log if e.path != LOGOFF} == {"DEVELOPER"}
+    assert emulator.sso is not None
+    # the test's browser (its own threads) logs the redirect; our client logs no ticket
+    ours = "\n".join(r.getMessage() for r in caplog.records if r.threadName == "MainThread")
+    assert not [t for t in emulator.sso.tickets if t in ours], "no ticket in the log"
+
+
+async def test_a_ticket_expiring_in_the_lock_window_is_renewed_in_the_same_context(
+    sso: tuple[Emulator, str],
+) -> None:
+    emulator, url = sso
+    browser = Browser()
+    async with _client(url, browser) as adt:
+        text = (await adt.read_source(SOURCE)).text
+        async with adt.locked(GREETER) as lock:
+            emulator.expire_logon_tickets()
+            await adt.write_source(SOURCE, text + "\n* once", lock_handle=lock.handle)
+    assert emulator.source(SOURCE) == text + "\n* once"
+    log = _adt(emulator)
+    puts = [entry for entry in log if entry[0] == "PUT"]
+    assert [status for _, status, _ in puts] == [401, 200], "refused at logon, written once"
+    lock_context = next(context for method, _, context in log if method == "POST")
+    assert puts[-1][2] == lock_context, "the write ran in the context that holds the lock"
+    assert len(browser.opened) == 2, "the user logged on again in the browser"
+
+
+async def test_a_failed_logon_at_the_identity_provider_times_out_with_a_clear_error(
+    sso: tuple[Emulator, str],
+) -> None:
+    emulator, url = sso
+    browser = Browser(password="wrong")
+    profile = ConnectionProfile(
+        base_url=url, user="DEVELOPER", password=Secret(""), retry_delays=(),
+        logon=BrowserLogon(open_browser=browser, login_timeout=0.5),
+    )  # fmt: skip
+    async with AdtClient(profile, sleep=no_sleep) as adt:
+        with pytest.raises(AuthenticationError, match="did not finish within"):
+            await adt.read_source(SOURCE)
+    assert browser.pages[-1].status_code == 401, "the form said the password was wrong"
+    assert emulator.request_log == []
+
+
+async def test_the_reentrance_service_redirects_only_to_the_loopback(
+    sso: tuple[Emulator, str],
+) -> None:
+    _, url = sso
+    async with httpx.AsyncClient() as web:
+        answer = await web.get(
+            f"{url}/sap/bc/sec/reentrance",
+            params={"scenario": "FTO1", "redirect-url": "https://evil.example/steal"},
+        )
+    assert answer.status_code == 400
+
+
+def test_systems_toml_chooses_the_browser_logon(tmp_path: object) -> None:
+    from pathlib import Path
+
+    config = Path(str(tmp_path)) / "systems.toml"
+    config.write_text('[systems.SSO]\nurl = "https://s"\nuser = "U"\nlogon = "browser"\n')
+    profile = load_settings(env={}, config_file=config).systems.get("SSO")
+    assert profile.logon == BrowserLogon()
