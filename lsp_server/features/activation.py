@@ -27,7 +27,9 @@ class Activation(Feature):
         """Activate the object behind a document (saved changes only: SAP activates what is
         stored), with ``together`` (``adt://`` URIs or object URLs of the inactive objects
         it builds on, e.g. the table under a CDS view: one run, in dependency order). The
-        editor's own lock is released first, as SAP refuses activation under a lock."""
+        editor's own lock is released first, as SAP refuses activation under a lock. A
+        refusal names the inactive objects the object builds on (not yet in ``together``):
+        the editor offers to activate them with it."""
         doc = self.ctx.documents.get(uri)
         ref = doc.ref if doc is not None else parse_uri(uri)
         dirty = [d.uri for d in self.ctx.documents.of_object(ref.object_url) if d.dirty]
@@ -44,4 +46,10 @@ class Activation(Feature):
             self.ctx.documents.tell_base(opened)  # active now (or still not): the editor follows
         if report:
             report("done" if outcome.success else "failed")
-        return ActivateResult(uri, outcome)
+        if outcome.success:
+            return ActivateResult(uri, outcome)
+        under = await self.ctx.connections.workbench(ref.system).dependencies.inactive_under(
+            ref.object_url
+        )
+        waiting = tuple(entry for entry in under if entry.object_url not in others)
+        return ActivateResult(uri, outcome, inactive_dependencies=waiting)

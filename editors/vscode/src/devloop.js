@@ -9,7 +9,13 @@
  */
 
 const vscode = require('vscode');
-const { adtDocument, openDocument, show, systemParam } = require('./commands');
+const {
+  activateWithDependencies,
+  adtDocument,
+  openDocument,
+  show,
+  systemParam,
+} = require('./commands');
 const {
   OBJECT_KINDS,
   createParams,
@@ -18,9 +24,7 @@ const {
   versionItems,
 } = require('./devloopResults');
 const { toServerUri } = require('./editorUris');
-const { activationOutcome } = require('./results');
 const {
-  ACTIVATE_COMMAND,
   CHOOSE_TRANSPORT_COMMAND,
   CREATE_OBJECT_COMMAND,
   EXECUTE_COMMAND,
@@ -248,12 +252,12 @@ async function activeFirst(connection, document, what) {
   if (!(await document.save())) {
     return false;
   }
-  const result = await execute(connection, ACTIVATE_COMMAND, [toServerUri(document.uri)]);
-  if (!result?.activated) {
-    show(activationOutcome(result ?? { activated: false }, objectLabel(document.uri.path)));
-    return false;
-  }
-  return true;
+  const result = await activateWithDependencies(
+    connection,
+    document,
+    objectLabel(document.uri.path),
+  );
+  return result.activated;
 }
 
 /**

@@ -124,6 +124,8 @@ const INVALID_PARAMS = -32602;
  * @property {boolean} activated
  * @property {string} [reason] why nothing was tried (unsaved changes)
  * @property {Finding[]} [findings]
+ * @property {Array<{name: string, type: string, objectUrl: string}>} [inactiveDependencies]
+ *   refused: the inactive objects it builds on, dependencies first
  */
 
 /**

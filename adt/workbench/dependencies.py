@@ -1,0 +1,72 @@
+"""The inactive objects an activation needs with it: what a CDS view, table, behavior or
+service definition builds on (its data sources, association targets, base entity, tables,
+data elements) that is still inactive, transitively, dependencies first.
+
+A system refuses to activate a source over an object that was never activated unless that
+object is in the same activation (docs/protocol/cds-rap-dictionary.md, "Dependencies and
+activation"). The faces ask this after a refusal to say what is inactive and to offer the
+set: the names come from our own parser (``adt.abap.cds``) over the inactive sources, the
+inactive objects from the system's list (``/sap/bc/adt/activation/inactiveobjects``), so
+this works the same on a real system."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from adt.errors import AdtError
+from adt.kinds import KINDS
+from adt.workbench.history import History, InactiveEntry
+
+if TYPE_CHECKING:
+    from adt.client import AdtClient
+
+
+class ActivationDependencies:
+    """Finds the inactive objects under an object, on one system."""
+
+    def __init__(self, client: AdtClient, history: History) -> None:
+        self._client = client
+        self._history = history
+
+    async def inactive_under(self, object_url: str) -> tuple[InactiveEntry, ...]:
+        """The logged-on user's inactive objects that ``object_url`` builds on, directly or
+        through another of them, each after what it builds on; empty for kinds without a
+        CDS-family source (an ABAP class) or when nothing it uses is inactive."""
+        waiting = {
+            entry.name.upper(): entry
+            for entry in await self._history.inactive()
+            if entry.object_url != object_url and not entry.deleted
+        }
+        found: list[InactiveEntry] = []
+        seen = {object_url}
+
+        async def visit(url: str) -> None:
+            for name in await self._uses(url):
+                entry = waiting.get(name)
+                if entry is None or entry.object_url in seen:
+                    continue
+                seen.add(entry.object_url)
+                await visit(entry.object_url)
+                found.append(entry)
+
+        if waiting:
+            await visit(object_url)
+        return tuple(found)
+
+    async def _uses(self, object_url: str) -> tuple[str, ...]:
+        """The names the newest source of an object depends on (none for a kind without a
+        parsable source, or a source that cannot be read: it is then not followed)."""
+        from adt.abap.cds.activation import depends_on
+        from adt.abap.cds.parse import parse, supports
+
+        kind = KINDS.for_url(object_url)
+        if kind is None or not kind.source_based or not supports(kind.r3tr):
+            return ()
+        try:
+            read = await self._client.read_source(f"{object_url}/source/main")  # the newest
+        except AdtError:
+            return ()
+        return tuple(name.upper() for name in depends_on(parse(read.text, kind.r3tr)))
+
+
+__all__ = ["ActivationDependencies"]
