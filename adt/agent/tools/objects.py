@@ -195,7 +195,8 @@ TOOLS = (
     ToolDefinition(
         "activate",
         "Activate an object after writing (unlock first), with also: inactive objects it "
-        "builds on. Returns whether activated and errors with lines.",
+        "builds on (a refusal lists them: inactiveDependencies). Returns whether activated "
+        "and errors with lines.",
         {"objectUrl": OBJECT, "also": {"type": "array", "items": {"type": "string"}}},
         activate,
         required=("objectUrl",),
