@@ -32,22 +32,23 @@ class ActivationDependencies:
         """The logged-on user's inactive objects that ``object_url`` builds on, directly or
         through another of them, each after what it builds on; empty for kinds without a
         CDS-family source (an ABAP class) or when nothing it uses is inactive."""
-        waiting = {
-            entry.name.upper(): entry
-            for entry in await self._history.inactive()
-            if entry.object_url != object_url and not entry.deleted
-        }
+        waiting: dict[str, list[InactiveEntry]] = {}
+        for entry in await self._history.inactive():
+            if entry.object_url != object_url and not entry.deleted:
+                waiting.setdefault(entry.name.upper(), []).append(entry)
         found: list[InactiveEntry] = []
         seen = {object_url}
 
         async def visit(url: str) -> None:
             for name in await self._uses(url):
-                entry = waiting.get(name)
-                if entry is None or entry.object_url in seen:
-                    continue
-                seen.add(entry.object_url)
-                await visit(entry.object_url)
-                found.append(entry)
+                # every object of the name: an entity and the behavior definition named
+                # like it are used together (a system refuses either while inactive)
+                for entry in waiting.get(name, []):
+                    if entry.object_url in seen:
+                        continue
+                    seen.add(entry.object_url)
+                    await visit(entry.object_url)
+                    found.append(entry)
 
         if waiting:
             await visit(object_url)

@@ -12,10 +12,12 @@ import json
 from pathlib import Path
 
 from adt.emulator import Emulator
+from support.cds_abapgit import PACKAGE as PACKAGE_XML
 from support.cds_abapgit import write_samples
 from support.emulated import USERS, make_client
 
 PACKAGE = "$ZCDS"
+TRANSPORTABLE = "ZCDS_TR"
 TABLE = "/sap/bc/adt/ddic/tables/ztrip"
 VIEW = "/sap/bc/adt/ddic/ddl/sources/zi_trip"
 VIEW_SOURCE_URL = f"{VIEW}/source/main"
@@ -37,11 +39,16 @@ REFUSAL = "ZTRIP is not active"
 
 
 def cds_emulator(tmp_path: Path) -> Emulator:
-    """An emulator with the CDS samples (package ``$ZCDS``) and ZTRIP's rows to preview."""
+    """An emulator with the CDS samples (package ``$ZCDS``), ZTRIP's rows to preview and an
+    empty transportable package ``ZCDS_TR`` (new objects there need a request)."""
     data = tmp_path / "data"
     data.mkdir()
     (data / "ztrip.tabu.json").write_text(json.dumps(ROWS), encoding="utf-8")
-    return Emulator(users=USERS, seed_dirs=[write_samples(tmp_path / PACKAGE.lower())])
+    transportable = tmp_path / TRANSPORTABLE.lower()
+    transportable.mkdir()
+    (transportable / "package.devc.xml").write_text(PACKAGE_XML, encoding="utf-8")
+    samples = write_samples(tmp_path / PACKAGE.lower())
+    return Emulator(users=USERS, seed_dirs=[samples, transportable])
 
 
 async def new_inactive_table_and_view(emulator: Emulator) -> None:
@@ -64,3 +71,41 @@ def assert_both_active(emulator: Emulator) -> None:
     for url in (VIEW, TABLE):
         active = emulator.source(f"{url}/source/main", version="active")
         assert active is not None and active == emulator.source(f"{url}/source/main"), url
+
+
+#: A view, its behavior and its service created from the templates in ``ZCDS_TR``.
+NEW_VIEW, NEW_SERVICE = "ZI_TRIP_T", "ZUI_TRIP_T"
+NEW_VIEW_TEXT = (
+    "@AccessControl.authorizationCheck: #NOT_REQUIRED\n"
+    "@EndUserText.label: 'Trips'\n"
+    f"define view entity {NEW_VIEW}\n"
+    "  as select from ztrip\n"
+    "{\n"
+    "  key trip_id as TripId,\n"
+    "      city as City\n"
+    "}"
+)
+NEW_BEHAVIOR_LINES = (
+    f"define behavior for {NEW_VIEW}",
+    "persistent table ztrip",
+)
+NEW_SERVICE_TEXT = (
+    f"@EndUserText.label: 'Trips'\ndefine service {NEW_SERVICE} {{\n  expose {NEW_VIEW};\n}}"
+)
+NEW_URLS = {
+    "dataDefinition": f"/sap/bc/adt/ddic/ddl/sources/{NEW_VIEW.lower()}",
+    "behaviorDefinition": f"/sap/bc/adt/bo/behaviordefinitions/{NEW_VIEW.lower()}",
+    "serviceDefinition": f"/sap/bc/adt/ddic/srvd/sources/{NEW_SERVICE.lower()}",
+}
+
+
+def assert_created_from_templates(emulator: Emulator) -> None:
+    """The three new objects hold the filled templates (what the editors' wizards write)."""
+    texts = {  # CDS-family sources are kept as sent: with our client's CRLF line ends
+        kind: (emulator.source(f"{url}/source/main") or "").replace("\r\n", "\n")
+        for kind, url in NEW_URLS.items()
+    }
+    assert texts["dataDefinition"] == NEW_VIEW_TEXT, texts
+    behavior = texts["behaviorDefinition"]
+    assert all(line in behavior.splitlines() for line in NEW_BEHAVIOR_LINES), behavior
+    assert texts["serviceDefinition"] == NEW_SERVICE_TEXT
