@@ -28,9 +28,14 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, client_capabilities
 from support.cds_loop import (
     FIELD_LINE,
+    NEW_SERVICE,
+    NEW_URLS,
+    NEW_VIEW,
     REFUSAL,
+    TRANSPORTABLE,
     VIEW_SOURCE_URL,
     assert_both_active,
+    assert_created_from_templates,
     cds_emulator,
     new_inactive_table_and_view,
 )
@@ -419,6 +424,42 @@ async def test_activate_offers_the_inactive_table_under_a_view_then_previews(
 
 
 _EMPTY = {"entity": "", "offset": 0, "rows": [], "totalRows": 0}
+
+
+@needs_node
+@pytest.mark.cds
+async def test_new_object_creates_a_view_its_behavior_and_service_from_templates(
+    vscode: EditorClient, emulator: Emulator
+) -> None:
+    """*ABAP: New Object* offers every kind the server creates, asks a view, an access
+    control and a service definition what they build on, and sends it; the server answers
+    the transport question for the package and writes the filled templates."""
+    from adt.workbench.objects import KINDS
+
+    client = vscode
+    await new_inactive_table_and_view(emulator)
+    common = {"description": "Trips", "package": TRANSPORTABLE.lower(), "system": SYSTEM}
+    entered = [
+        {"kind": "dataDefinition", "name": NEW_VIEW.lower(), "basedOn": "ztrip", **common},
+        {"kind": "behaviorDefinition", "name": NEW_VIEW.lower(), **common},
+        {"kind": "serviceDefinition", "name": NEW_SERVICE, "basedOn": NEW_VIEW, **common},
+    ]
+    seen = _contract("create", {"entered": entered})
+    assert seen["kinds"] == list(KINDS)
+    assert seen["asksBasis"] == ["dataDefinition", "accessControl", "serviceDefinition"]
+    created = []
+    for params in seen["params"]:
+        client.answers.append(
+            "Create new request…" if not created else f"{created[0]} Changes to {NEW_VIEW}"
+        )
+        result = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="adt.createObject", arguments=[params])
+        )
+        assert result["uri"] == f"adt://{SYSTEM}{NEW_URLS[params['kind']]}/source/main"
+        created.append(result["transport"])
+    assert len(set(created)) == 1 and len(client.questions) == 3
+    assert_created_from_templates(emulator)
+    assert emulator.locks() == []
 
 
 @needs_node

@@ -13,14 +13,20 @@ import pytest
 from support.cds_loop import (
     CITIES,
     FIELD_LINE,
+    NEW_SERVICE,
+    NEW_URLS,
+    NEW_VIEW,
+    TRANSPORTABLE,
     VIEW_SOURCE_URL,
     assert_both_active,
+    assert_created_from_templates,
     cds_emulator,
     new_inactive_table_and_view,
 )
 from support.nvim_driver import SYSTEM, run_nvim, texts
 
 from adt.emulator import Emulator
+from adt.workbench.objects import KINDS
 
 pytestmark = [pytest.mark.nvim]
 
@@ -112,4 +118,49 @@ T.wait_message('activated ZTRIP, ZI_TRIP')
     result = run_nvim(tmp_path, emulator_url, steps)
     assert result["questions"] == []
     assert_both_active(emulator)
+    assert emulator.locks() == []
+
+
+NEW_FROM_TEMPLATES = f"""
+T.out.kinds = require('abap_adt.create').kind_names()
+local function made(kind, name, inputs, answer, path)
+  T.inputs = inputs
+  T.answers = {{ answer }}
+  vim.cmd('AdtNew ' .. kind .. ' ' .. name)
+  T.wait('the new ' .. kind, function()
+    return vim.api.nvim_buf_get_name(0):find(path, 1, true) ~= nil and #T.text() > 0
+  end, 30000)
+  T.out[kind] = {{ name = vim.api.nvim_buf_get_name(0), filetype = vim.bo.filetype }}
+end
+made('dataDefinition', '{NEW_VIEW.lower()}', {{ 'Trips', '{TRANSPORTABLE.lower()}', 'ztrip' }},
+  'Create new request', '{NEW_URLS["dataDefinition"]}')
+-- the package of the current buffer is the default; the request made for the view is offered
+made('behaviorDefinition', '{NEW_VIEW.lower()}', {{ 'Trips', true }}, 1,
+  '{NEW_URLS["behaviorDefinition"]}')
+made('serviceDefinition', '{NEW_SERVICE.lower()}', {{ 'Trips', true, '{NEW_VIEW.lower()}' }}, 1,
+  '{NEW_URLS["serviceDefinition"]}')
+"""
+
+
+def test_new_view_behavior_and_service_from_templates(
+    tmp_path: Path, emulator: Emulator, emulator_url: str
+) -> None:
+    """:AdtNew offers every kind the server creates; a data definition and a service
+    definition ask what they build on, the transport question comes for the transportable
+    package, and each new object opens with its filled template and filetype."""
+    asyncio.run(new_inactive_table_and_view(emulator))
+    result = run_nvim(tmp_path, emulator_url, NEW_FROM_TEMPLATES)
+    assert result["kinds"] == list(KINDS)
+    prompts = [p["prompt"] for p in result["inputs"]]
+    assert prompts[2] == "abap-adt: table or CDS view it selects from (empty: fill it in later): "
+    assert prompts[-1] == "abap-adt: CDS entity it exposes (empty: fill it in later): "
+    assert len(prompts) == 3 + 2 + 3  # a behavior definition asks no basis: its own name
+    assert [q["items"][-1] for q in result["questions"]] == ["Create new request…"] * 3
+    filetypes = {kind: result[kind]["filetype"] for kind in NEW_URLS}
+    assert filetypes == {
+        "dataDefinition": "abap-cds",
+        "behaviorDefinition": "abap-bdef",
+        "serviceDefinition": "abap-srvd",
+    }
+    assert_created_from_templates(emulator)
     assert emulator.locks() == []

@@ -87,7 +87,8 @@ async function runAtc(connection, resource) {
 }
 
 /**
- * Kind → name → description → package (→ function group) → `adt.createObject` → editor.
+ * Kind → name → description → package (→ function group; → what a CDS template builds on)
+ * → `adt.createObject` → editor.
  * @param {ServerConnection} connection
  */
 async function createObject(connection) {
@@ -109,7 +110,14 @@ async function createObject(connection) {
   const description = name && group !== undefined && (await ask(`Description of ${upper}`));
   const pkg =
     description && !isModule ? await ask(`Package of ${upper}, e.g. $TMP or ZPACKAGE`) : '';
-  if (!system || !name || !description || pkg === undefined) {
+  // the template's basis; empty leaves its placeholders, Escape cancels
+  const basedOn =
+    pkg && kind.basedOn
+      ? await vscode.window.showInputBox({
+          title: `${kind.basedOn}, e.g. ZMY_TABLE (empty: fill it in later)`,
+        })
+      : '';
+  if (!system || !name || !description || pkg === undefined || basedOn === undefined) {
     return;
   }
   const params = createParams({
@@ -119,6 +127,7 @@ async function createObject(connection) {
     description,
     package: pkg,
     functionGroup: group,
+    basedOn,
   });
   /** @type {CreateObjectResult} */
   const created = await execute(connection, CREATE_OBJECT_COMMAND, [params]);
