@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from lsp_server.context import WorkspaceContext
 from lsp_server.features import Feature
@@ -10,6 +11,9 @@ from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.locks import EditLocks
 from lsp_server.results import ActivateResult
 from lsp_server.uris import parse_uri
+
+if TYPE_CHECKING:
+    from adt.workbench import InactiveEntry
 
 
 class Activation(Feature):
@@ -48,8 +52,13 @@ class Activation(Feature):
             report("done" if outcome.success else "failed")
         if outcome.success:
             return ActivateResult(uri, outcome)
-        under = await self.ctx.connections.workbench(ref.system).dependencies.inactive_under(
-            ref.object_url
-        )
-        waiting = tuple(entry for entry in under if entry.object_url not in others)
+        waiting = await self._inactive_under(ref.system, ref.object_url, others)
         return ActivateResult(uri, outcome, inactive_dependencies=waiting)
+
+    async def _inactive_under(
+        self, system: str, object_url: str, passed: Sequence[str]
+    ) -> tuple[InactiveEntry, ...]:
+        """The inactive objects an object builds on that were not passed with it."""
+        bench = self.ctx.connections.workbench(system)
+        under = await bench.dependencies.inactive_under(object_url)
+        return tuple(entry for entry in under if entry.object_url not in passed)
