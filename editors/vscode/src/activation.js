@@ -59,7 +59,10 @@ function togetherOutcome(result, label, offer) {
     return outcome;
   }
   const names = [...offer.names, label].join(', ');
-  return { ...outcome, message: outcome.message.replace(`Activated ${label}`, `Activated ${names}`) };
+  return {
+    ...outcome,
+    message: outcome.message.replace(`Activated ${label}`, `Activated ${names}`),
+  };
 }
 
 module.exports = { ACTIVATE_TOGETHER, dependencyOffer, togetherOutcome };
