@@ -32,6 +32,8 @@ class ActivationDependencies:
         """The logged-on user's inactive objects that ``object_url`` builds on, directly or
         through another of them, each after what it builds on; empty for kinds without a
         CDS-family source (an ABAP class) or when nothing it uses is inactive."""
+        if _parsable(object_url) is None:
+            return ()  # nothing asked of the system for an ABAP object
         waiting: dict[str, list[InactiveEntry]] = {}
         for entry in await self._history.inactive():
             if entry.object_url != object_url and not entry.deleted:
@@ -58,16 +60,27 @@ class ActivationDependencies:
         """The names the newest source of an object depends on (none for a kind without a
         parsable source, or a source that cannot be read: it is then not followed)."""
         from adt.abap.cds.activation import depends_on
-        from adt.abap.cds.parse import parse, supports
+        from adt.abap.cds.parse import parse
 
-        kind = KINDS.for_url(object_url)
-        if kind is None or not kind.source_based or not supports(kind.r3tr):
+        language = _parsable(object_url)
+        if language is None:
             return ()
         try:
             read = await self._client.read_source(f"{object_url}/source/main")  # the newest
         except AdtError:
             return ()
-        return tuple(name.upper() for name in depends_on(parse(read.text, kind.r3tr)))
+        return tuple(name.upper() for name in depends_on(parse(read.text, language)))
+
+
+def _parsable(object_url: str) -> str | None:
+    """The parser's language of an object's kind (``DDLS``, ``TABL`` …), None for a kind
+    without a CDS-family source."""
+    from adt.abap.cds.parse import supports
+
+    kind = KINDS.for_url(object_url)
+    if kind is None or not kind.source_based or not supports(kind.r3tr):
+        return None
+    return kind.r3tr
 
 
 __all__ = ["ActivationDependencies"]
