@@ -11,6 +11,7 @@ from adt.source.errors import READ_SOURCE, SourceError
 
 if TYPE_CHECKING:
     from adt.source import ActivationOutcome, CheckOutcome
+    from adt.workbench import InactiveEntry
 
 WORDS: Mapping[str, str] = {READ_SOURCE: "adt/readDocument"}
 """How the editor protocol calls the source layer's operations (``retryAction``)."""
@@ -140,6 +141,9 @@ class ActivateResult:
     uri: str
     outcome: ActivationOutcome | None = None
     reason: str = ""
+    inactive_dependencies: tuple[InactiveEntry, ...] = ()
+    """Refused: the inactive objects the object builds on, dependencies first (to activate
+    with it: the object URLs as the command's second argument)."""
 
     @property
     def activated(self) -> bool:
@@ -148,7 +152,13 @@ class ActivateResult:
     def to_dict(self) -> dict[str, Any]:
         if self.outcome is None:
             return {"activated": False, "uri": self.uri, "reason": self.reason}
-        return {"uri": self.uri, **self.outcome.to_dict()}
+        found = {"uri": self.uri, **self.outcome.to_dict()}
+        if self.inactive_dependencies:
+            found["inactiveDependencies"] = [
+                {"name": e.name, "type": e.type, "objectUrl": e.object_url}
+                for e in self.inactive_dependencies
+            ]
+        return found
 
 
 @dataclass(frozen=True)

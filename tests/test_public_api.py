@@ -73,6 +73,7 @@ PUBLIC = {
     },
     "adt.workbench": {
         "KINDS",
+        "ActivationDependencies",
         "AtcReport",
         "CodeAssist",
         "Completions",

@@ -1,6 +1,7 @@
 """The development loop beside the source operations: code assistance (completion, element
 info, definitions, pretty printer, quick fixes), where-used, creating and deleting objects,
-transport requests, ABAP Unit and ATC, inactive objects and version history.
+transport requests, ABAP Unit and ATC, inactive objects (and those an activation needs
+with it) and version history.
 
 Both faces use it; it speaks of operations and typed results, not of any protocol, and its
 errors are the source operations' (:mod:`adt.source.errors`).
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from adt.workbench.code import CodeAssist, Completions, Location, SymbolInfo
+    from adt.workbench.dependencies import ActivationDependencies
     from adt.workbench.history import History, InactiveEntry, SourceDiff, VersionEntry
     from adt.workbench.objects import KINDS, CreatedObject, NewObject, ObjectLifecycle
     from adt.workbench.quality import AtcReport, Finding, Quality, TestFailure, UnitReport
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from adt.workbench.usages import Usage, UsagePage, WhereUsed
 
 _HOMES = {
+    "ActivationDependencies": "dependencies",
     "CodeAssist": "code",
     "Completions": "code",
     "Location": "code",
@@ -48,6 +51,7 @@ _HOMES = {
 
 __all__ = [
     "KINDS",
+    "ActivationDependencies",
     "AtcReport",
     "CodeAssist",
     "Completions",

@@ -43,6 +43,12 @@ class NewObject:
     transport: str | None = None
     function_group: str | None = None
     test_classes: bool = False
+    template: bool = False
+    """Write the editor wizard's first text (:mod:`adt.workbench.templates`) into a new
+    CDS-family object, which a system creates empty."""
+    based_on: str = ""
+    """What the template builds on: a view's data source, the entity a service definition
+    exposes or an access control protects (a behavior definition: its own name)."""
 
     @property
     def type_code(self) -> str:
@@ -113,6 +119,7 @@ class ObjectLifecycle:
             raise NameRefused(
                 verdict.message or f"{new.name.upper()} cannot be used", name=new.name.upper()
             )
+        first = await self._first_text(new) if new.template else None
         target = url_of(code, new.name, group=new.function_group)
         transport = new.transport or await self._transport_for(target, new.package)
         try:
@@ -129,11 +136,40 @@ class ObjectLifecycle:
             if is_transport_refusal(exc):
                 raise await transport_required(self._client, target, new.package) from exc
             raise as_source_error(exc) from exc
+        if first is not None:
+            await self._write_first(created.source_url, created.object_url, first, transport)
         self._forget(created.object_url)
         tests = f"{created.object_url}/includes/testclasses" if new.test_classes else ""
         return CreatedObject(
             new.kind, created.name, created.object_url, created.source_url, transport, tests
         )
+
+    async def _first_text(self, new: NewObject) -> str | None:
+        """The template's text, or a refusal (an unknown basis) before anything is created."""
+        from adt.workbench.templates import first_text
+
+        try:
+            return await first_text(
+                self._client, new.type_code, new.name, new.description, new.based_on
+            )
+        except Exception as exc:
+            raise as_source_error(exc) from exc
+
+    async def _write_first(
+        self, source_url: str, object_url: str, text: str, transport: str
+    ) -> None:
+        """Write the first text under a lock, only into the empty source just created
+        (a system that generated a frame keeps it)."""
+        try:
+            async with self._client.locked(object_url) as held:
+                current = await self._client.read_source(source_url, stateful=True)
+                if current.text.strip():
+                    return
+                await self._client.write_source(
+                    source_url, text, lock_handle=held.handle, corr_nr=transport or None
+                )
+        except Exception as exc:
+            raise as_source_error(exc) from exc
 
     async def _transport_for(self, target: str, package: str) -> str:
         """``""`` when no request is needed; a refusal naming the candidates otherwise."""

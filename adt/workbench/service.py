@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adt.workbench.code import CodeAssist
+from adt.workbench.dependencies import ActivationDependencies
 from adt.workbench.history import History
 from adt.workbench.objects import ObjectLifecycle
 from adt.workbench.quality import Quality
@@ -29,6 +30,7 @@ class Workbench:
         self.transports = Transports(client)
         self.quality = Quality(client)
         self.history = History(client)
+        self.dependencies = ActivationDependencies(client, self.history)
 
     @property
     def system(self) -> str:

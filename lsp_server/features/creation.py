@@ -1,6 +1,7 @@
-"""New objects from the editor: a class, interface, program, include, function group or
-function module, with the transport question asked as on save; the answer names the
-document the editor opens next."""
+"""New objects from the editor: a class … function module, or a CDS-family object from its
+template (a view over the table or view named ``basedOn``, a behavior definition for its
+root entity, a service definition exposing ``basedOn``), with the transport question asked
+as on save; the answer names the document the editor opens next."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ def new_object(spec: dict[str, Any]) -> NewObject:
         package=_text(spec, "package").upper(),
         transport=_text(spec, "transport").upper() or None,
         function_group=_text(spec, "functionGroup").upper() or None,
+        template=True,  # the editor's wizard: a CDS-family object starts from its template
+        based_on=_text(spec, "basedOn").upper(),
     )
 
 

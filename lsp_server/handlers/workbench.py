@@ -89,7 +89,7 @@ def register(server: AdtLanguageServer) -> None:
     @rpc_errors
     async def create_object(ls: AdtLanguageServer, spec: Any) -> dict[str, Any]:
         """``[{"kind", "name", "description", "package", "transport"?, "functionGroup"?,
-        "system"?}]`` → the new object's document ``uri``."""
+        "basedOn"?, "system"?}]`` → the new object's document ``uri``."""
         if not isinstance(spec, dict):
             raise JsonRpcInvalidParams(message="adt.createObject takes one object argument")
         return await ls.adt.creation.create(spec)

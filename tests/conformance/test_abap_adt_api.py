@@ -212,14 +212,34 @@ def test_no_lock_is_left_behind(driver_run: DriverRun) -> None:
 # --- CDS, RAP and dictionary kinds (issue 19) -------------------------------------------
 
 KINDS_FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "kinds" / "$zkinds"
-_CDS_CREATED = ("DDLS/DF", "DDLX/EX", "DCLS/DL", "SRVD/SRV", "TABL/DT", "DTEL/DE", "MSAG/N")
-_CDS_SOURCES = ("DDLS/DF", "DDLX/EX", "DCLS/DL", "SRVD/SRV")
+#: Every kind abap-adt-api 8.4.3 creates among ours (its objectcreator has no BDEF); the
+#: source-based ones are then written, activated and read back.
+_CDS_CREATED = (
+    "DDLS/DF",
+    "DDLX/EX",
+    "DCLS/DL",
+    "SRVD/SRV",
+    "TABL/DT",
+    "TABL/DS",
+    "DTEL/DE",
+    "MSAG/N",
+)
+_CDS_SOURCES = ("DDLS/DF", "DDLX/EX", "DCLS/DL", "SRVD/SRV", "TABL/DT", "TABL/DS")
+#: The rows of ZKINDS_TRIP the data preview steps read (seeded beside the fixture's copy).
+TRIP_ROWS = [
+    {"CLIENT": "001", "TRIP_ID": "00000001", "STATUS": "O", "PRICE": "100.00", "CURRENCY": "EUR"},
+    {"CLIENT": "001", "TRIP_ID": "00000002", "STATUS": "A", "PRICE": "250.50", "CURRENCY": "USD"},
+    {"CLIENT": "001", "TRIP_ID": "00000003", "STATUS": "O", "PRICE": "75.00", "CURRENCY": "EUR"},
+]
 CDS_STEPS: tuple[str, ...] = (
     "login",
     "getObjectSource (zi_kinds_trip.ddls.asddls)",
     "getObjectSource (#zns#i_gadget.ddls.asddls)",
     "objectStructure (DDLS)",
     "searchObject (DDLS /ZNS/*)",
+    "tableContents (ZKINDS_TRIP, 2 rows)",
+    "tableContents (ZI_KINDS_TRIP, WHERE)",
+    "runQuery (SELECT FROM zkinds_trip)",
     *(
         step
         for code in _CDS_CREATED
@@ -245,13 +265,18 @@ CDS_STEPS: tuple[str, ...] = (
 
 
 @pytest.fixture(scope="module")
-def cds_run() -> DriverRun:
-    """The ``cds`` scenario against an emulator seeded with the kinds fixture."""
+def cds_run(tmp_path_factory: pytest.TempPathFactory) -> DriverRun:
+    """The ``cds`` scenario against an emulator seeded with the kinds fixture (a copy, with
+    ZKINDS_TRIP's rows in ``data/`` beside it)."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         pytest.skip("node and npm are needed for the abap-adt-api conformance test")
     _ensure_installed(npm)
-    emulator = Emulator(seed_dirs=[KINDS_FIXTURE], users=USERS)
+    root = tmp_path_factory.mktemp("kinds")
+    seeded = shutil.copytree(KINDS_FIXTURE, root / KINDS_FIXTURE.name)
+    (root / "data").mkdir()
+    (root / "data" / "zkinds_trip.tabu.json").write_text(json.dumps(TRIP_ROWS), "utf-8")
+    emulator = Emulator(seed_dirs=[seeded], users=USERS)
     with emulator.serve_in_thread() as url:
         result = subprocess.run(
             [

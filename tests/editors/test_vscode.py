@@ -26,6 +26,19 @@ import pytest_lsp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, client_capabilities
+from support.cds_loop import (
+    FIELD_LINE,
+    NEW_SERVICE,
+    NEW_URLS,
+    NEW_VIEW,
+    REFUSAL,
+    TRANSPORTABLE,
+    VIEW_SOURCE_URL,
+    assert_both_active,
+    assert_created_from_templates,
+    cds_emulator,
+    new_inactive_table_and_view,
+)
 from support.emulated import USERS
 from support.lsp_editor import EditorClient, make_editor_client
 from support.node_deps import NodeDepsError, ensure_node_modules
@@ -256,9 +269,11 @@ def _contract(mode: str, payload: object) -> dict[str, Any]:
 
 
 @pytest.fixture
-def emulator(tmp_path: Path) -> Emulator:
+def emulator(tmp_path: Path, request: pytest.FixtureRequest) -> Emulator:
     """A system with one namespaced class (and a colleague who changes it) and an empty
-    package."""
+    package; for a test marked ``cds``, the CDS samples and ZTRIP's rows instead."""
+    if request.node.get_closest_marker("cds"):
+        return cds_emulator(tmp_path)
     (tmp_path / "#abc#cl_x.clas.abap").write_text(SOURCE + "\n", encoding="utf-8")
     (tmp_path / "#abc#cl_x.clas.testclasses.abap").write_text("* tests\n", encoding="utf-8")
     (tmp_path / "$zabc").mkdir()
@@ -357,6 +372,94 @@ async def test_pure_modules_decide_right_on_the_servers_answers(
     testclasses = uri.replace("/source/main", "/includes/testclasses")
     assert {item["documentUri"] for item in seen["includeItems"]} == {uri, testclasses}
     assert seen["activation"] == {"level": "info", "message": f"Activated {NAME}."}
+
+
+@needs_node
+@pytest.mark.cds
+async def test_activate_offers_the_inactive_table_under_a_view_then_previews(
+    vscode: EditorClient, emulator: Emulator
+) -> None:
+    """*ABAP: Activate* on a CDS view over a table that was never activated: the refusal
+    names the table and offers "Activate Together" with its object URL; the set activates and
+    is said so; the data preview's first page follows."""
+    client = vscode
+    await new_inactive_table_and_view(emulator)
+    opened = await client.request("adt/openObject", {"name": "ZI_TRIP"})
+    uri = opened["uri"]
+    assert uri == f"adt://{SYSTEM}{VIEW_SOURCE_URL}"
+    await client.open(uri)
+    completion = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri=uri), client.position(uri, 3, 2))
+    )
+    assert completion is not None
+    items = completion.items if isinstance(completion, types.CompletionList) else completion
+    assert "CITY" in {i.label.upper() for i in items}
+    client.edit(uri, (3, 0), (3, 2), FIELD_LINE)
+    assert (await client.save(uri))["status"] == "saved"
+
+    async def activate(*arguments: object) -> Any:
+        return await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="adt.activate", arguments=list(arguments))
+        )
+
+    alone = await activate(uri)
+    assert REFUSAL in str(alone["findings"])
+    offer = _contract(
+        "activation", {"label": "ZI_TRIP", "alone": alone, "together": {}, "page": _EMPTY}
+    )["offer"]
+    assert offer["choice"] == "Activate Together"
+    assert offer["message"] == (
+        "ZI_TRIP was not activated: it uses ZTRIP (TABL/DT), which is not active. "
+        "Activate it together with ZI_TRIP (in dependency order)?"
+    )
+    together = await activate(uri, offer["together"])
+    page = await client.request("adt/dataPreview", {"uri": uri, "limit": 2})
+    seen = _contract(
+        "activation", {"label": "ZI_TRIP", "alone": alone, "together": together, "page": page}
+    )
+    assert seen["outcome"] == {"level": "info", "message": "Activated ZTRIP, ZI_TRIP."}
+    assert_both_active(emulator)
+    assert seen["paging"]["summary"] == "ZI_TRIP: rows 1–2 of 5" and seen["paging"]["hasNext"]
+    assert emulator.locks() == []
+
+
+_EMPTY = {"entity": "", "offset": 0, "rows": [], "totalRows": 0}
+
+
+@needs_node
+@pytest.mark.cds
+async def test_new_object_creates_a_view_its_behavior_and_service_from_templates(
+    vscode: EditorClient, emulator: Emulator
+) -> None:
+    """*ABAP: New Object* offers every kind the server creates, asks a view, an access
+    control and a service definition what they build on, and sends it; the server answers
+    the transport question for the package and writes the filled templates."""
+    from adt.workbench.objects import KINDS
+
+    client = vscode
+    await new_inactive_table_and_view(emulator)
+    common = {"description": "Trips", "package": TRANSPORTABLE.lower(), "system": SYSTEM}
+    entered = [
+        {"kind": "dataDefinition", "name": NEW_VIEW.lower(), "basedOn": "ztrip", **common},
+        {"kind": "behaviorDefinition", "name": NEW_VIEW.lower(), **common},
+        {"kind": "serviceDefinition", "name": NEW_SERVICE, "basedOn": NEW_VIEW, **common},
+    ]
+    seen = _contract("create", {"entered": entered})
+    assert seen["kinds"] == list(KINDS)
+    assert seen["asksBasis"] == ["dataDefinition", "accessControl", "serviceDefinition"]
+    created = []
+    for params in seen["params"]:
+        client.answers.append(
+            "Create new request…" if not created else f"{created[0]} Changes to {NEW_VIEW}"
+        )
+        result = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="adt.createObject", arguments=[params])
+        )
+        assert result["uri"] == f"adt://{SYSTEM}{NEW_URLS[params['kind']]}/source/main"
+        created.append(result["transport"])
+    assert len(set(created)) == 1 and len(client.questions) == 3
+    assert_created_from_templates(emulator)
+    assert emulator.locks() == []
 
 
 @needs_node

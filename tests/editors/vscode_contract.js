@@ -12,6 +12,10 @@
  * "Open Object" offers for the server's candidates, the status bar for `adt/documentState`.
  * `failure`: the message of a failed request (`error`) or save (`saved`).
  * `bases`: what the extension sends as `adt/restoreDocument` after the events it saw.
+ * `create`: the kinds "ABAP: New Object" offers and the parameters it sends.
+ * `activation`: "ABAP: Activate" on the server's answers — the offer after a refusal (what
+ * is inactive, what to activate with it), what is said after the set was activated, and
+ * the paging of the data preview that follows.
  */
 
 const { readFileSync } = require("node:fs");
@@ -19,6 +23,9 @@ const path = require("node:path");
 
 const src = path.join(__dirname, "..", "..", "editors", "vscode", "src");
 const results = require(path.join(src, "results.js"));
+const activation = require(path.join(src, "activation.js"));
+const { paging } = require(path.join(src, "previewTable.js"));
+const { OBJECT_KINDS, createParams } = require(path.join(src, "devloopResults.js"));
 const settings = require(path.join(src, "settings.js"));
 const { statusText } = require(path.join(src, "documentState.js"));
 const { DocumentStats } = require(path.join(src, "stats.js"));
@@ -117,7 +124,32 @@ function status(input) {
   return statusText(input.state, parts ? objectLabel(parts.path) : "");
 }
 
+/** @param {{label: string, alone: any, together: any, page: any}} input */
+function activate(input) {
+  const offer = activation.dependencyOffer(input.alone, input.label);
+  return {
+    offer: offer ?? null,
+    outcome: offer ? activation.togetherOutcome(input.together, input.label, offer) : null,
+    paging: paging(input.page),
+  };
+}
+
+/**
+ * "ABAP: New Object": the kinds offered (and which ask for a template's basis), and the
+ * `adt.createObject` parameters of what the user entered.
+ * @param {{entered: Array<Record<string, string>>}} input
+ */
+function create(input) {
+  return {
+    kinds: OBJECT_KINDS.map((kind) => kind.objectKind),
+    asksBasis: OBJECT_KINDS.filter((kind) => kind.basedOn).map((kind) => kind.objectKind),
+    params: input.entered.map((entered) => createParams(/** @type {any} */ (entered))),
+  };
+}
+
 const modes = {
+  activation: activate,
+  create,
   options,
   understand,
   logon,

@@ -1,59 +1,36 @@
-"""A RAP developer's loop in the editor, end to end (pytest-lsp, a real server process): open
-a CDS view over a new table, complete a field, save a token-checked patch, see activation
-refused for the inactive table and activate both together, then preview the view's rows
-(``adt/dataPreview``, a page at a time)."""
+"""A RAP developer's loop in the editor, end to end (pytest-lsp, a real server process): find
+and open a CDS view over a new table, complete a field, save a token-checked patch, see
+activation refused with the inactive table named (``inactiveDependencies``) and activate
+both with the command's second argument, then preview the view's rows (``adt/dataPreview``,
+a page at a time)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
-from support.cds_abapgit import write_samples
-from support.emulated import USERS, make_client
+from support.cds_loop import (
+    FIELD_LINE,
+    REFUSAL,
+    TABLE,
+    VIEW_SOURCE_URL,
+    assert_both_active,
+    cds_emulator,
+    new_inactive_table_and_view,
+)
 from support.lsp_editor import EditorClient
 
 from adt.emulator import Emulator
 
-TABLE = "/sap/bc/adt/ddic/tables/ztrip"
-VIEW = "/sap/bc/adt/ddic/ddl/sources/zi_trip"
-VIEW_URI = f"adt://A4H{VIEW}/source/main"
-TABLE_SOURCE = """define table ztrip {
-  key client : abap.clnt not null;
-  key trip_id : abap.numc(4) not null;
-  city : abap.char(20);
-}
-"""
-VIEW_SOURCE = (
-    "define view entity ZI_Trip as select from ztrip\n{\n  key trip_id as TripID,\n  \n}\n"
-)
-ROWS = [
-    {"CLIENT": "001", "TRIP_ID": f"{n:04d}", "CITY": city}
-    for n, city in enumerate(["Rome", "Oslo", "Lima", "Kyiv", "Nara"], start=1)
-]
+VIEW_URI = f"adt://A4H{VIEW_SOURCE_URL}"
 
 
 @pytest.fixture
 def emulator(tmp_path: Path) -> Emulator:
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / "ztrip.tabu.json").write_text(json.dumps(ROWS), encoding="utf-8")
-    return Emulator(users=USERS, seed_dirs=[write_samples(tmp_path / "$zcds")])
-
-
-async def _new_inactive_table_and_view(emulator: Emulator) -> None:
-    async with make_client(emulator) as adt:
-        for kind, url, name, source in (
-            ("TABL/DT", TABLE, "ZTRIP", TABLE_SOURCE),
-            ("DDLS/DF", VIEW, "ZI_TRIP", VIEW_SOURCE),
-        ):
-            created = await adt.objects.create(kind, name, description="Trips", package="$ZCDS")
-            assert created.object_url == url
-            async with adt.locked(url) as held:
-                await adt.write_source(f"{url}/source/main", source, lock_handle=held.handle)
+    return cds_emulator(tmp_path)
 
 
 async def _activate(client: EditorClient, *arguments: Any) -> dict[str, Any]:
@@ -67,7 +44,7 @@ async def _activate(client: EditorClient, *arguments: Any) -> dict[str, Any]:
 async def test_open_complete_save_activate_with_dependency_preview(
     client: EditorClient, emulator: Emulator
 ) -> None:
-    await _new_inactive_table_and_view(emulator)
+    await new_inactive_table_and_view(emulator)
     found = await client.request("adt/searchObjects", {"query": "ZI_TRIP"})
     assert [(f["type"], f.get("documentUri")) for f in found] == [("DDLS/DF", VIEW_URI)]
     symbols = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="ZI_TRI"))
@@ -84,17 +61,22 @@ async def test_open_complete_save_activate_with_dependency_preview(
     items = completion.items if isinstance(completion, types.CompletionList) else completion
     assert {"CITY", "TRIP_ID"} <= {i.label.upper() for i in items}
 
-    client.edit(VIEW_URI, (3, 2), (3, 2), "    city as City")
+    client.edit(VIEW_URI, (3, 0), (3, 2), FIELD_LINE)
     saved = await client.save(VIEW_URI)
     assert saved["status"] == "saved" and saved["hunks"] == 1
-    stored = emulator.source(f"{VIEW}/source/main")
-    assert stored is not None and "city as City" in stored
+    stored = emulator.source(VIEW_SOURCE_URL)
+    assert stored is not None and stored.splitlines()[3] == FIELD_LINE
 
     alone = await _activate(client, VIEW_URI)
-    assert not alone["activated"]
-    assert "ZTRIP is not active" in json.dumps(alone)
-    both = await _activate(client, VIEW_URI, [TABLE])
-    assert both["activated"], both
+    assert not alone["activated"] and REFUSAL in str(alone["findings"])
+    assert alone["inactiveDependencies"] == [
+        {"name": "ZTRIP", "type": "TABL/DT", "objectUrl": TABLE}
+    ]
+    both = await _activate(
+        client, VIEW_URI, [d["objectUrl"] for d in alone["inactiveDependencies"]]
+    )
+    assert both["activated"] and "inactiveDependencies" not in both, both
+    assert_both_active(emulator)
 
     page = await client.request("adt/dataPreview", {"uri": VIEW_URI, "offset": 2, "limit": 2})
     assert [c["name"] for c in page["columns"]] == ["TRIPID", "CITY"]
@@ -106,4 +88,20 @@ async def test_open_complete_save_activate_with_dependency_preview(
     assert narrowed["rows"] == [{"CITY": "Kyiv"}, {"CITY": "Nara"}]
     with pytest.raises(JsonRpcException, match="not a column name"):
         await client.request("adt/dataPreview", {"name": "ZI_TRIP", "columns": ["a;b"]})
+    assert emulator.locks() == []
+
+
+async def test_an_activation_over_active_objects_names_no_dependencies(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    """A refusal for another reason (an unknown field) names no inactive objects once the
+    table is active: nothing to offer."""
+    await new_inactive_table_and_view(emulator)
+    assert (await _activate(client, f"adt://A4H{TABLE}/source/main"))["activated"]
+    await client.open(VIEW_URI)
+    client.edit(VIEW_URI, (3, 0), (3, 2), "      nowhere as Nowhere")
+    assert (await client.save(VIEW_URI))["status"] == "saved"
+    refused = await _activate(client, VIEW_URI)
+    assert not refused["activated"] and refused["findings"], refused
+    assert "inactiveDependencies" not in refused
     assert emulator.locks() == []

@@ -1,16 +1,25 @@
 """An agent's RAP loop through the official MCP client (in memory): open a CDS view by
-``TYPE:NAME``, patch it token-checked, see activation refused for the inactive table under
-it and activate both (``also``), then preview its rows (``objectStructure`` with ``rows``):
-refused unless the bridge allows data preview, narrowed by columns and a WHERE when it does."""
+``TYPE:NAME``, find the fields of its data source (navigate to the table and read it: the
+agent's completion), patch the view token-checked, see activation refused with the inactive
+table named (``inactiveDependencies``) and activate both (``also``), then preview its rows
+(``objectStructure`` with ``rows``): refused unless the bridge allows data preview, narrowed
+by columns and a WHERE when it does."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from support.cds_abapgit import write_samples
-from support.emulated import USERS, make_client
+from support.cds_loop import (
+    FIELD_LINE,
+    REFUSAL,
+    TABLE,
+    VIEW,
+    VIEW_SOURCE_URL,
+    assert_both_active,
+    cds_emulator,
+    new_inactive_table_and_view,
+)
 from support.mcp_calls import call, error
 from support.mcp_memory import bridge
 
@@ -18,51 +27,36 @@ from adt.agent import WritePolicy
 from adt.emulator import Emulator
 from mcp_bridge.arguments import parser
 
-TABLE = "/sap/bc/adt/ddic/tables/ztrip"
-VIEW = "/sap/bc/adt/ddic/ddl/sources/zi_trip"
-TABLE_SOURCE = (
-    "define table ztrip {\n  key client : abap.clnt not null;\n"
-    "  key trip_id : abap.numc(4) not null;\n  city : abap.char(20);\n}\n"
-)
-VIEW_SOURCE = "define view entity ZI_Trip as select from ztrip\n{\n  key trip_id as TripID\n}\n"
-ROWS = [
-    {"CLIENT": "001", "TRIP_ID": f"{n:04d}", "CITY": city}
-    for n, city in enumerate(["Rome", "Oslo", "Lima"], start=1)
-]
-
 
 @pytest.fixture
 def emulator(tmp_path: Path) -> Emulator:
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / "ztrip.tabu.json").write_text(json.dumps(ROWS), encoding="utf-8")
-    return Emulator(users=USERS, seed_dirs=[write_samples(tmp_path / "$zcds")])
-
-
-async def _new_inactive_table_and_view(emulator: Emulator) -> None:
-    async with make_client(emulator) as adt:
-        for kind, url, name, source in (
-            ("TABL/DT", TABLE, "ZTRIP", TABLE_SOURCE),
-            ("DDLS/DF", VIEW, "ZI_TRIP", VIEW_SOURCE),
-        ):
-            await adt.objects.create(kind, name, description="Trips", package="$ZCDS")
-            async with adt.locked(url) as held:
-                await adt.write_source(f"{url}/source/main", source, lock_handle=held.handle)
+    return cds_emulator(tmp_path)
 
 
 async def test_open_patch_activate_with_dependency_and_preview(emulator: Emulator) -> None:
-    await _new_inactive_table_and_view(emulator)
+    await new_inactive_table_and_view(emulator)
     async with bridge(emulator, policy=WritePolicy(data_preview=True)) as client:
         read = (await call(client, "getObjectSourceV2", objectUrl="DDLS:ZI_TRIP"))["data"]
         assert read["objectUrl"] == VIEW and "key trip_id as TripID" in read["content"]
+        source = await call(
+            client,
+            "navigate",
+            action="definition",
+            objectUrl="DDLS:ZI_TRIP",
+            line=1,
+            identifier="ztrip",
+        )
+        assert source["data"]["objectUrl"] == TABLE, source
+        fields = (await call(client, "getObjectSourceV2", objectUrl=TABLE))["data"]["content"]
+        assert "city : abap.char(20)" in fields
         stale = await error(
             client,
             "setObjectSourceV2",
             objectUrl="DDLS:ZI_TRIP",
             token="0" * len(read["token"]),
-            startLine=3,
-            endLine=3,
-            content="  key trip_id as TripID,",
+            startLine=4,
+            endLine=4,
+            content=FIELD_LINE,
         )
         assert stale["name"] in {"VERSION_CONFLICT", "TOKEN_INVALID"}
         patched = await call(
@@ -70,33 +64,60 @@ async def test_open_patch_activate_with_dependency_and_preview(emulator: Emulato
             "setObjectSourceV2",
             objectUrl="DDLS:ZI_TRIP",
             token=read["token"],
-            startLine=3,
-            endLine=3,
-            content="  key trip_id as TripID,\n      city as City",
+            startLine=4,
+            endLine=4,
+            content=FIELD_LINE,
         )
         assert patched["ok"], patched
+        assert (emulator.source(VIEW_SOURCE_URL) or "").splitlines()[3] == FIELD_LINE
         alone = (await call(client, "activate", objectUrl="DDLS:ZI_TRIP"))["data"]
-        assert not alone["activated"] and "ZTRIP is not active" in json.dumps(alone)
-        both = (await call(client, "activate", objectUrl=VIEW, also=["TABL:ZTRIP"]))["data"]
-        assert both["activated"], both
+        assert not alone["activated"] and REFUSAL in str(alone["findings"])
+        assert alone["inactiveDependencies"] == [TABLE]
+        assert "also" in alone["notes"][0]
+        both = (await call(client, "activate", objectUrl=VIEW, also=alone["inactiveDependencies"]))[
+            "data"
+        ]
+        assert both["activated"] and "inactiveDependencies" not in both, both
+        assert_both_active(emulator)
         rows = (await call(client, "objectStructure", objectUrl="DDLS:ZI_TRIP", rows=2))["data"]
         assert rows["columns"] == ["TRIPID", "CITY"] and rows["keys"] == ["TRIPID"]
-        assert rows["rows"] == [["0001", "Rome"], ["0002", "Oslo"]] and rows["totalRows"] == 3
+        assert rows["rows"] == [["0001", "Rome"], ["0002", "Oslo"]] and rows["totalRows"] == 5
         narrowed = await call(
             client,
             "objectStructure",
             objectUrl=VIEW,
             rows=5,
             columns=["City"],
-            where="TripID > '0001'",
+            where="TripID > '0003'",
         )
-        assert narrowed["data"]["rows"] == [["Oslo"], ["Lima"]]
+        assert narrowed["data"]["rows"] == [["Kyiv"], ["Nara"]]
     async with bridge(emulator) as client:
         refused = await error(client, "objectStructure", objectUrl="TABL:ZTRIP", rows=5)
         assert (refused["code"], refused["name"]) == (4023, "PREVIEW_REFUSED")
         assert "--allow-data-preview" in refused["error"]
         bad = await error(client, "objectStructure", objectUrl="XYZ:ZTRIP")
         assert bad["name"] == "INVALID_ARGUMENT"
+    assert emulator.locks() == []
+
+
+async def test_also_by_type_and_name_is_not_named_again(emulator: Emulator) -> None:
+    """A dependency passed as ``TABL:ZTRIP`` counts as passed: a refusal for another reason
+    does not name it again."""
+    await new_inactive_table_and_view(emulator)
+    async with bridge(emulator) as client:
+        read = (await call(client, "getObjectSourceV2", objectUrl="DDLS:ZI_TRIP"))["data"]
+        await call(
+            client,
+            "setObjectSourceV2",
+            objectUrl="DDLS:ZI_TRIP",
+            token=read["token"],
+            startLine=4,
+            endLine=4,
+            content="      nowhere as Nowhere",
+        )
+        refused = (await call(client, "activate", objectUrl=VIEW, also=["TABL:ZTRIP"]))["data"]
+        assert not refused["activated"] and refused["findings"], refused
+        assert "inactiveDependencies" not in refused
     assert emulator.locks() == []
 
 

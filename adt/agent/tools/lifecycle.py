@@ -1,5 +1,6 @@
-"""``manageObject``: create an object (class, interface, program, include, function group
-or module) in a package, or delete one. The write policy applies to both; a transportable
+"""``manageObject``: create an object of a kind the development loop creates (class …
+function module, the CDS and RAP sources, tables and structures: ``adt.workbench.objects``)
+in a package, or delete one. The write policy applies to both; a transportable
 package without ``transport`` is TRANSPORT_REQUIRED naming the candidates, and nothing is
 created."""
 
@@ -9,28 +10,20 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from adt.agent.registry import OBJECT, TRANSPORT, ToolCall, ToolDefinition
+from adt.kinds import KINDS as ALL_KINDS
 from adt.source.changes import Change, check_patch_lines
 from adt.source.errors import InvalidArgument, WriteRefused
 from adt.source.lines import Patch
+from adt.workbench.objects import KINDS
 
 if TYPE_CHECKING:
     from adt.source import SourceRead, WriteOutcome
 
-KIND_NAMES = [  # the kinds adt.workbench.objects creates (tests/mcp keep them equal)
-    "class",
-    "interface",
-    "program",
-    "include",
-    "functionGroup",
-    "functionModule",
-    "dataDefinition",
-    "metadataExtension",
-    "accessControl",
-    "behaviorDefinition",
-    "serviceDefinition",
-    "table",
-    "structure",
-]
+KIND_NAMES = list(KINDS)  # the registry's creatable kinds (adt.workbench.objects)
+
+#: Kinds created here but never deleted here: a database table holds data.
+_KEPT = frozenset({"TABL/DT"})
+DELETABLE_KINDS = [name for name, code in KINDS.items() if code not in _KEPT]
 
 
 async def manage(call: ToolCall, args: dict[str, Any]) -> Any:
@@ -44,22 +37,30 @@ async def manage(call: ToolCall, args: dict[str, Any]) -> Any:
     return await _create(call, args)
 
 
+def _collection_pattern(code: str) -> str:
+    kind = ALL_KINDS.get(code)
+    assert kind is not None, code
+    return re.escape(kind.collection).replace(re.escape("{group}"), "[^/]+")
+
+
 _DELETABLE = re.compile(
-    r"^/sap/bc/adt/(?:oo/classes|oo/interfaces|programs/programs|programs/includes"
-    r"|functions/groups(?:/[^/]+/fmodules)?)/[^/]+$"
+    r"^/sap/bc/adt/(?:"
+    + "|".join(_collection_pattern(KINDS[name]) for name in DELETABLE_KINDS)
+    + r")/[^/]+$"
 )
 
 
 def refuse_undeletable(object_url: str) -> None:
-    """Only the kinds this tool creates may be deleted through it: never a package, a
-    transport request or anything else an object URL could name."""
+    """Only the kinds this tool creates (a database table excepted) may be deleted through
+    it: never a package, a transport request or anything else an object URL could name."""
     if not _DELETABLE.match(object_url):
         raise WriteRefused(
-            f"manageObject delete refused: {object_url} is not a {', '.join(KIND_NAMES)}; "
-            "packages, transport requests and other objects are deleted in SAP's own tools",
+            f"manageObject delete refused: {object_url} is not a {', '.join(DELETABLE_KINDS)}; "
+            "packages, transport requests, database tables and other objects are deleted in "
+            "SAP's own tools",
             tool="manageObject",
             objectUrl=object_url,
-            deletableKinds=KIND_NAMES,
+            deletableKinds=DELETABLE_KINDS,
         )
 
 
@@ -137,7 +138,6 @@ def _new_target(args: dict[str, Any]) -> tuple[str, str, str] | None:
     if args.get("action") != "create" or "name" not in args:
         return None
     from adt.urls import object_url
-    from adt.workbench.objects import KINDS
 
     code = KINDS.get(args.get("kind", ""))
     if code is None:

@@ -91,8 +91,22 @@ async def check(call: ToolCall, args: dict[str, Any]) -> Any:
 
 
 async def activate(call: ToolCall, args: dict[str, Any]) -> Any:
-    outcome = await call.service.activate(args["objectUrl"], args.get("also", ()))
-    return outcome.to_dict()
+    """A refusal names the inactive objects the object builds on (not yet in ``also``), so
+    that the agent can activate them together with the next call."""
+    also = [call.service.resolve(url).ref.object_url for url in args.get("also", ())]
+    outcome = await call.service.activate(args["objectUrl"], also)
+    data: dict[str, Any] = outcome.to_dict()
+    if outcome.success:
+        return data
+    under = await call.workbench.dependencies.inactive_under(outcome.object_url)
+    waiting = [entry.object_url for entry in under if entry.object_url not in also]
+    if waiting:
+        data["inactiveDependencies"] = waiting
+        data["notes"] = [
+            "it builds on inactive objects: activate again with also: inactiveDependencies "
+            "(in the same run, in dependency order)"
+        ]
+    return data
 
 
 async def lock(call: ToolCall, args: dict[str, Any]) -> Any:
@@ -181,7 +195,8 @@ TOOLS = (
     ToolDefinition(
         "activate",
         "Activate an object after writing (unlock first), with also: inactive objects it "
-        "builds on. Returns whether activated and errors with lines.",
+        "builds on (a refusal lists them: inactiveDependencies). Returns whether activated "
+        "and errors with lines.",
         {"objectUrl": OBJECT, "also": {"type": "array", "items": {"type": "string"}}},
         activate,
         required=("objectUrl",),

@@ -7,6 +7,7 @@
  */
 
 const vscode = require('vscode');
+const { dependencyOffer, togetherOutcome } = require('./activation');
 const { toEditorUri, toServerUri } = require('./editorUris');
 const {
   ACTIVATE_COMMAND,
@@ -162,12 +163,41 @@ async function activate(connection, resource) {
       return;
     }
   }
+  await activateWithDependencies(connection, document, label);
+}
+
+/**
+ * `adt.activate` of a saved document; when the system refuses because the object builds on
+ * inactive objects, say which and offer to activate them together (in dependency order).
+ * The outcome is shown; the last answer is returned.
+ * @param {ServerConnection} connection
+ * @param {vscode.TextDocument} document
+ * @param {string} label
+ * @returns {Promise<ActivationResult>}
+ */
+async function activateWithDependencies(connection, document, label) {
+  const uri = toServerUri(document.uri);
   /** @type {ActivationResult} */
   const result = await connection.request(EXECUTE_COMMAND, {
     command: ACTIVATE_COMMAND,
-    arguments: [toServerUri(document.uri)],
+    arguments: [uri],
   });
-  show(activationOutcome(result, label));
+  const offer = dependencyOffer(result, label);
+  if (!offer) {
+    show(activationOutcome(result, label));
+    return result;
+  }
+  const answer = await vscode.window.showWarningMessage(offer.message, offer.choice);
+  if (answer !== offer.choice) {
+    return result;
+  }
+  /** @type {ActivationResult} */
+  const together = await connection.request(EXECUTE_COMMAND, {
+    command: ACTIVATE_COMMAND,
+    arguments: [uri, offer.together],
+  });
+  show(togetherOutcome(together, label, offer));
+  return together;
 }
 
 /**
@@ -315,6 +345,7 @@ function show(outcome) {
 }
 
 module.exports = {
+  activateWithDependencies,
   adtDocument,
   openDocument,
   show,

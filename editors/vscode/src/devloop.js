@@ -9,7 +9,13 @@
  */
 
 const vscode = require('vscode');
-const { adtDocument, openDocument, show, systemParam } = require('./commands');
+const {
+  activateWithDependencies,
+  adtDocument,
+  openDocument,
+  show,
+  systemParam,
+} = require('./commands');
 const {
   OBJECT_KINDS,
   createParams,
@@ -18,9 +24,7 @@ const {
   versionItems,
 } = require('./devloopResults');
 const { toServerUri } = require('./editorUris');
-const { activationOutcome } = require('./results');
 const {
-  ACTIVATE_COMMAND,
   CHOOSE_TRANSPORT_COMMAND,
   CREATE_OBJECT_COMMAND,
   EXECUTE_COMMAND,
@@ -83,7 +87,8 @@ async function runAtc(connection, resource) {
 }
 
 /**
- * Kind → name → description → package (→ function group) → `adt.createObject` → editor.
+ * Kind → name → description → package (→ function group; → what a CDS template builds on)
+ * → `adt.createObject` → editor.
  * @param {ServerConnection} connection
  */
 async function createObject(connection) {
@@ -105,7 +110,14 @@ async function createObject(connection) {
   const description = name && group !== undefined && (await ask(`Description of ${upper}`));
   const pkg =
     description && !isModule ? await ask(`Package of ${upper}, e.g. $TMP or ZPACKAGE`) : '';
-  if (!system || !name || !description || pkg === undefined) {
+  // the template's basis; empty leaves its placeholders, Escape cancels
+  const basedOn =
+    pkg && kind.basedOn
+      ? await vscode.window.showInputBox({
+          title: `${kind.basedOn}, e.g. ZMY_TABLE (empty: fill it in later)`,
+        })
+      : '';
+  if (!system || !name || !description || pkg === undefined || basedOn === undefined) {
     return;
   }
   const params = createParams({
@@ -115,6 +127,7 @@ async function createObject(connection) {
     description,
     package: pkg,
     functionGroup: group,
+    basedOn,
   });
   /** @type {CreateObjectResult} */
   const created = await execute(connection, CREATE_OBJECT_COMMAND, [params]);
@@ -248,12 +261,12 @@ async function activeFirst(connection, document, what) {
   if (!(await document.save())) {
     return false;
   }
-  const result = await execute(connection, ACTIVATE_COMMAND, [toServerUri(document.uri)]);
-  if (!result?.activated) {
-    show(activationOutcome(result ?? { activated: false }, objectLabel(document.uri.path)));
-    return false;
-  }
-  return true;
+  const result = await activateWithDependencies(
+    connection,
+    document,
+    objectLabel(document.uri.path),
+  );
+  return result.activated;
 }
 
 /**

@@ -28,6 +28,7 @@ const OBJECT_KINDS = Object.freeze([
     objectKind: 'dataDefinition',
     maxLength: 30,
     example: 'ZI_MY_VIEW',
+    basedOn: 'Table or CDS view it selects from (its fields become the elements)',
   },
   {
     label: 'Metadata Extension',
@@ -35,7 +36,13 @@ const OBJECT_KINDS = Object.freeze([
     maxLength: 30,
     example: 'ZC_MY_VIEW',
   },
-  { label: 'Access Control', objectKind: 'accessControl', maxLength: 30, example: 'ZI_MY_VIEW' },
+  {
+    label: 'Access Control',
+    objectKind: 'accessControl',
+    maxLength: 30,
+    example: 'ZI_MY_VIEW',
+    basedOn: 'CDS entity it protects',
+  },
   {
     label: 'Behavior Definition',
     objectKind: 'behaviorDefinition',
@@ -47,6 +54,7 @@ const OBJECT_KINDS = Object.freeze([
     objectKind: 'serviceDefinition',
     maxLength: 30,
     example: 'ZUI_MY_SERVICE',
+    basedOn: 'CDS entity it exposes',
   },
   { label: 'Database Table', objectKind: 'table', maxLength: 16, example: 'ZMY_TABLE' },
   { label: 'Structure', objectKind: 'structure', maxLength: 30, example: 'ZMY_STRUCTURE' },
@@ -91,7 +99,7 @@ function createParams(input) {
   if (input.kind !== 'functionModule') {
     params.package = input.package.trim().toUpperCase(); // a module lives in its group's package
   }
-  for (const key of /** @type {const} */ (['system', 'transport', 'functionGroup'])) {
+  for (const key of /** @type {const} */ (['system', 'transport', 'functionGroup', 'basedOn'])) {
     const value = input[key]?.trim();
     if (value) {
       params[key] = key === 'system' ? value : value.toUpperCase();

@@ -124,6 +124,8 @@ const INVALID_PARAMS = -32602;
  * @property {boolean} activated
  * @property {string} [reason] why nothing was tried (unsaved changes)
  * @property {Finding[]} [findings]
+ * @property {Array<{name: string, type: string, objectUrl: string}>} [inactiveDependencies]
+ *   refused: the inactive objects it builds on, dependencies first
  */
 
 /**
@@ -155,12 +157,15 @@ const INVALID_PARAMS = -32602;
  * @typedef {object} CreateObjectParams
  * @property {string} [system]
  * @property {'class' | 'interface' | 'program' | 'include' | 'functionGroup'
- *   | 'functionModule'} kind
+ *   | 'functionModule' | 'dataDefinition' | 'metadataExtension' | 'accessControl'
+ *   | 'behaviorDefinition' | 'serviceDefinition' | 'table' | 'structure'} kind
  * @property {string} name
  * @property {string} description
  * @property {string} [package] not for a function module (it lives in its group's package)
  * @property {string} [transport]
  * @property {string} [functionGroup] for a function module
+ * @property {string} [basedOn] what the template builds on: a view's data source, the entity
+ *   a service definition exposes or an access control protects
  */
 
 /**

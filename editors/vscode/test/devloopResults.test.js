@@ -65,6 +65,35 @@ describe('new objects', () => {
     );
   });
 
+  it('asks what a CDS template builds on, and sends it in upper case', () => {
+    const asking = OBJECT_KINDS.filter((kind) => kind.basedOn).map((kind) => kind.objectKind);
+    assert.deepEqual(asking, ['dataDefinition', 'accessControl', 'serviceDefinition']);
+    assert.deepEqual(
+      createParams({
+        kind: 'dataDefinition',
+        name: 'zi_trip',
+        description: 'Trips',
+        package: '$zcds',
+        basedOn: ' ztrip ',
+      }),
+      {
+        kind: 'dataDefinition',
+        name: 'ZI_TRIP',
+        description: 'Trips',
+        package: '$ZCDS',
+        basedOn: 'ZTRIP',
+      },
+    );
+    const none = createParams({
+      kind: 'serviceDefinition',
+      name: 'zui_trip',
+      description: 'Trips',
+      package: '$zcds',
+      basedOn: '',
+    });
+    assert.equal('basedOn' in none, false);
+  });
+
   it('gives a function module its group and no package', () => {
     assert.deepEqual(
       createParams({

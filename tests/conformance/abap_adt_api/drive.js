@@ -1479,7 +1479,8 @@ const CDS_CREATIONS = [
   ["DDLX/EX", "ZC_CONF_VIEW", "ddic/ddlx/sources", "@Metadata.layer: #CORE\nannotate entity ZI_CONF_VIEW with\n{\n}"],
   ["DCLS/DL", "ZI_CONF_VIEW", "acm/dcl/sources", "@MappingRole: true\ndefine role ZI_CONF_VIEW {\n  grant select on ZI_CONF_VIEW;\n}"],
   ["SRVD/SRV", "ZUI_CONF", "ddic/srvd/sources", "define service ZUI_CONF {\n  expose ZI_CONF_VIEW;\n}"],
-  ["TABL/DT", "ZCONF_TAB", "ddic/tables", null],
+  ["TABL/DT", "ZCONF_TAB", "ddic/tables", "@EndUserText.label : 'conformance'\n@AbapCatalog.tableCategory : #TRANSPARENT\n@AbapCatalog.deliveryClass : #A\n@AbapCatalog.dataMaintenance : #RESTRICTED\ndefine table zconf_tab {\n  key client : abap.clnt not null;\n  key id     : abap.numc(8) not null;\n  name       : abap.char(40);\n}"],
+  ["TABL/DS", "ZCONF_STRUC", "ddic/structures", "@EndUserText.label : 'conformance'\ndefine structure zconf_struc {\n  id   : abap.numc(8);\n  name : abap.char(40);\n}"],
   ["DTEL/DE", "ZCONF_DTEL", "ddic/dataelements", null],
   ["MSAG/N", "ZCONF_MSG", "messageclass", null],
 ];
@@ -1503,6 +1504,33 @@ async function cds() {
   await runStep(S, "searchObject (DDLS /ZNS/*)", () => c.searchObject("/ZNS/*", "DDLS"), {
     check: r => { expectShape(r.length === 1 && r[0]["adtcore:uri"] === NS_DDLS, JSON.stringify(r)); return r[0]["adtcore:name"]; }
   });
+  // data preview (the seeded rows of ZKINDS_TRIP, see test_abap_adt_api.py): a table, a CDS
+  // view narrowed by a WHERE, and a free-style SELECT
+  await runStep(S, "tableContents (ZKINDS_TRIP, 2 rows)", () => c.tableContents("ZKINDS_TRIP", 2), {
+    check: r => {
+      const names = r.columns.map(col => col.name);
+      expectShape(r.values.length === 2, `${r.values.length} rows`);
+      // the include ZKINDS_S_ADMIN adds its fields at the end
+      expectShape(names.join() === "CLIENT,TRIP_ID,STATUS,PRICE,CURRENCY,CHANGED_BY,CHANGED_AT", names.join());
+      expectShape(r.columns.find(col => col.name === "TRIP_ID").keyAttribute === true, "TRIP_ID is no key");
+      expectShape(r.values[0].TRIP_ID === "00000001" && r.values[1].STATUS === "A", JSON.stringify(r.values));
+      return `${r.values.length} rows of ${names.length} columns`;
+    }
+  });
+  await runStep(S, "tableContents (ZI_KINDS_TRIP, WHERE)", () => c.tableContents("ZI_KINDS_TRIP", 10, true, "SELECT * FROM ZI_KINDS_TRIP WHERE Status = 'O'"), {
+    check: r => {
+      expectShape(r.values.length === 2 && r.values.every(row => row.STATUS === "O"), JSON.stringify(r.values));
+      expectShape(r.values.map(row => row.TRIPID).join() === "00000001,00000003", JSON.stringify(r.values));
+      return `${r.values.length} rows with Status O`;
+    }
+  });
+  await runStep(S, "runQuery (SELECT FROM zkinds_trip)", () => c.runQuery("SELECT trip_id, currency FROM zkinds_trip WHERE currency = 'USD'", 10), {
+    check: r => {
+      expectShape(r.columns.map(col => col.name).join() === "TRIP_ID,CURRENCY", JSON.stringify(r.columns));
+      expectShape(r.values.length === 1 && r.values[0].TRIP_ID === "00000002", JSON.stringify(r.values));
+      return "1 row";
+    }
+  });
   for (const [objtype, name, collection, source] of CDS_CREATIONS) {
     const url = `${ADT}/${collection}/${name.toLowerCase()}`;
     await runStep(S, `validateNewObject (${objtype})`, () => c.validateNewObject({ objtype, objname: name, packagename: KINDS_PACKAGE, description: "conformance" }), {
@@ -1523,7 +1551,13 @@ async function cds() {
       check: r => { expectShape(r.success, JSON.stringify(r.messages)); return "activated"; }
     });
     await runStep(S, `getObjectSource (${objtype}, active)`, () => c.getObjectSource(`${url}/source/main`, { version: "active" }), {
-      check: r => { expectShape(r === source, `read back ${JSON.stringify(r)}`); return "as written"; }
+      check: r => {
+        // the CDS family is kept byte for byte; a table's source is served as ABAP source is,
+        // with CRLF line ends: the same lines
+        const back = objtype.startsWith("TABL/") ? r.replace(/\r\n/g, "\n") : r;
+        expectShape(back === source, `read back ${JSON.stringify(r)}`);
+        return "as written";
+      }
     });
   }
   await c.dropSession().catch(() => {});

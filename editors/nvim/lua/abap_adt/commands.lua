@@ -1,5 +1,6 @@
 --- The user commands (:Adt...). Every one takes -bar: ABAP names never contain "|" or '"',
 --- so `:AdtOpen zdemo_report | AdtActivate` runs both and a trailing comment is a comment.
+local activation = require('abap_adt.activation')
 local compare = require('abap_adt.compare')
 local create = require('abap_adt.create')
 local document = require('abap_adt.document')
@@ -79,10 +80,13 @@ M.COMMANDS = {
     opts = { desc = 'Open another include of the object in this buffer' },
   },
   AdtActivate = {
-    run = function()
-      document.activate(current_buffer())
+    run = function(opts)
+      activation.activate(current_buffer(), nil, { together = opts.bang })
     end,
-    opts = { desc = 'Activate the object in this buffer' },
+    opts = {
+      bang = true,
+      desc = 'Activate the object in this buffer (!: with the inactive objects it builds on)',
+    },
   },
   AdtResolve = {
     run = function(opts)

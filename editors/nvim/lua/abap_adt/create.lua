@@ -1,6 +1,8 @@
---- :AdtNew: create a class, interface, program, include, function group or function module,
---- then open it. Asks what it needs through vim.ui.select and vim.ui.input (so input and
---- picker plugins show the questions); the server asks for a transport request when the
+--- :AdtNew: create an object of any kind the server creates (class … function module, the
+--- CDS and RAP sources, tables, structures), then open it. Asks what it needs through
+--- vim.ui.select and vim.ui.input (so input and picker plugins show the questions); a data
+--- definition, access control or service definition also asks what its template builds on
+--- (the server fills the template from it); the server asks for a transport request when the
 --- package needs one.
 local client = require('abap_adt.client')
 local objects = require('abap_adt.objects')
@@ -18,11 +20,15 @@ M.KINDS = {
   { kind = 'include', label = 'include' },
   { kind = 'functionGroup', label = 'function group' },
   { kind = 'functionModule', label = 'function module' },
-  { kind = 'dataDefinition', label = 'data definition (CDS)' },
+  {
+    kind = 'dataDefinition',
+    label = 'data definition (CDS)',
+    based_on = 'table or CDS view it selects from',
+  },
   { kind = 'metadataExtension', label = 'metadata extension' },
-  { kind = 'accessControl', label = 'access control' },
+  { kind = 'accessControl', label = 'access control', based_on = 'CDS entity it protects' },
   { kind = 'behaviorDefinition', label = 'behavior definition' },
-  { kind = 'serviceDefinition', label = 'service definition' },
+  { kind = 'serviceDefinition', label = 'service definition', based_on = 'CDS entity it exposes' },
   { kind = 'table', label = 'database table' },
   { kind = 'structure', label = 'structure' },
 }
@@ -131,6 +137,17 @@ local function collect(kind_name, name, context)
     return nil
   end
   params.package = params.package:upper()
+  if kind.based_on then
+    -- empty leaves the template's placeholders; cancelling cancels
+    local basis = util.input({
+      prompt = ('abap-adt: %s (empty: fill it in later): '):format(kind.based_on),
+    })
+    if basis == nil then
+      return nil
+    end
+    basis = vim.trim(basis)
+    params.basedOn = basis ~= '' and basis:upper() or nil
+  end
   return params
 end
 

@@ -8,6 +8,7 @@
 ---
 --- Then :edit adt://A4H/sap/bc/adt/programs/programs/zdemo_report/source/main, or
 --- :AdtOpen zdemo_report. See editors/nvim/README.md.
+local activation = require('abap_adt.activation')
 local client = require('abap_adt.client')
 local commands = require('abap_adt.commands')
 local compare = require('abap_adt.compare')
@@ -30,7 +31,7 @@ M.includes = objects.includes
 M.read = document.read
 M.write = document.write
 M.resolve = document.resolve
-M.activate = document.activate
+M.activate = activation.activate
 M.test = quality.test
 M.atc = quality.atc
 M.new = create.new
