@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, settings
 from support.captures import CAPTURES
 from support.emulated import USERS, ServiceFactory, make_client, no_sleep
 from support.scratch import ROOT, scratch
@@ -23,6 +24,11 @@ from adt.emulator import Emulator
 from adt.source import SourceConfig, SourceService
 
 DEFAULT_AUTH = ("DEVELOPER", "developer")
+
+# Properties assert results, not speed (speed goals live in bench/): on two busy cores a
+# slow example must not fail a run by hypothesis's 200 ms deadline or its too_slow check.
+settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci")
 
 # Every server a test starts announces itself here, not in the user's runtime directory.
 os.environ["ABAP_ADT_RUNTIME_DIR"] = scratch("runtime")
