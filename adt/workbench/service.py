@@ -9,6 +9,7 @@ from adt.workbench.code import CodeAssist
 from adt.workbench.history import History
 from adt.workbench.objects import ObjectLifecycle
 from adt.workbench.quality import Quality
+from adt.workbench.renaming import Renaming
 from adt.workbench.transports import Transports
 from adt.workbench.usages import WhereUsed
 
@@ -29,6 +30,7 @@ class Workbench:
         self.transports = Transports(client)
         self.quality = Quality(client)
         self.history = History(client)
+        self.renaming = Renaming(source)
 
     @property
     def system(self) -> str:
