@@ -15,6 +15,7 @@ from lsp_server.handlers import (
     documents,
     formatting,
     intelligence,
+    refactoring,
     requests,
     state,
     symbols,
@@ -22,7 +23,16 @@ from lsp_server.handlers import (
 )
 from lsp_server.server import AdtLanguageServer
 
-HANDLERS = (documents, requests, state, symbols, intelligence, formatting, workbench)
+HANDLERS = (
+    documents,
+    requests,
+    state,
+    symbols,
+    intelligence,
+    refactoring,
+    formatting,
+    workbench,
+)
 
 
 def create_server() -> AdtLanguageServer:

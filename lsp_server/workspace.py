@@ -30,6 +30,7 @@ from lsp_server.features.objects import Objects
 from lsp_server.features.preview import DataPreview
 from lsp_server.features.quality import Quality
 from lsp_server.features.remote import RemoteChanges
+from lsp_server.features.renaming import Renaming
 from lsp_server.features.restoring import Restoring
 from lsp_server.features.saving import Saving
 from lsp_server.features.transports import TransportChoices
@@ -60,6 +61,7 @@ class EditorWorkspace:
         self.versions = Versions(self.ctx)
         self.creation = ObjectCreation(self.ctx, self.transports)
         self.preview = DataPreview(self.ctx)
+        self.renaming = Renaming(self.ctx, self.locks, self.transports)
         self.features: tuple[Feature, ...] = (
             self.objects,
             self.diagnostics,
@@ -78,6 +80,7 @@ class EditorWorkspace:
             self.versions,
             self.creation,
             self.preview,
+            self.renaming,
         )
         # Told of every keystroke: only the features that listen (the others' hook is empty).
         self._on_change = tuple(

@@ -71,8 +71,11 @@ class WrittenSource:
 
 @dataclass(frozen=True)
 class RenameOutcome:
+    """What was written; the activation's outcome, or why it did not run."""
+
     written: tuple[WrittenSource, ...]
     activation: ActivationOutcome | None
+    activation_failure: str | None = None
 
 
 def apply_replacements(
@@ -143,28 +146,48 @@ class Renaming:
     async def write_all(
         self, edits: Sequence[SourceEdit], transport: str | None = None, *, activate: bool = True
     ) -> RenameOutcome:
-        """Lock every object, check every token, write every source — or nothing."""
+        """Lock every object, check every token, write every source — or nothing. A lock
+        held through this server already (an editor's, an agent's) is used, not taken."""
         objects = sorted({e.object_url: e.name for e in edits}.items())
-        locked: list[str] = []
+        handles: dict[str, str] = {}
+        taken: list[str] = []
         try:
             for object_url, name in objects:
-                await self._lock(object_url, name, objects)
-                locked.append(object_url)
-            await self._verify(edits)
+                handles[object_url], own = await self._lock(object_url, name, objects)
+                if own:
+                    taken.append(object_url)
+            await self.verify(edits)
             self._require_transport(objects, transport)
-            written = await self._write(edits, transport)
+            written = await self._write(edits, transport, handles)
         finally:
-            for object_url in locked:
+            for object_url in taken:
                 await self._source.locks.unlock(object_url, owner=RENAME_OWNER)
-        outcome = None
-        if activate and objects:
-            first, *rest = [url for url, _ in objects]
-            outcome = await self._source.activate(first, together=rest)
-        return RenameOutcome(tuple(written), outcome)
+        if not activate:
+            return RenameOutcome(tuple(written), None)
+        activation, failure = await self.activate([url for url, _ in objects])
+        return RenameOutcome(tuple(written), activation, failure)
 
-    async def _lock(self, object_url: str, name: str, objects: list[tuple[str, str]]) -> None:
+    async def activate(
+        self, object_urls: Sequence[str]
+    ) -> tuple[ActivationOutcome | None, str | None]:
+        """Activate the objects together; a refusal is reported, not raised (the rename is
+        written either way)."""
+        if not object_urls:
+            return None, None
+        first, *rest = object_urls
         try:
-            await self._source.locks.lock(object_url, owner=RENAME_OWNER)
+            return await self._source.activate(first, together=rest), None
+        except SourceError as exc:
+            return None, exc.message
+
+    async def _lock(
+        self, object_url: str, name: str, objects: list[tuple[str, str]]
+    ) -> tuple[str, bool]:
+        held = self._source.locks.find(object_url)
+        if held is not None:
+            return held[1].lock_handle, False
+        try:
+            info = await self._source.locks.lock(object_url, owner=RENAME_OWNER)
         except SourceError as exc:
             names = ", ".join(n for _, n in objects)
             raise ObjectLocked(
@@ -173,8 +196,11 @@ class Renaming:
                 objects=[n for _, n in objects],
                 blocked=name,
             ) from exc
+        return info.lock_handle, True
 
-    async def _verify(self, edits: Sequence[SourceEdit]) -> None:
+    async def verify(self, edits: Sequence[SourceEdit]) -> None:
+        """Refuse (naming the objects) when any source is no longer the version its new
+        text was derived from."""
         changed = []
         for edit in edits:
             current = await self._source.get_source_v2(
@@ -208,14 +234,14 @@ class Renaming:
                 )
 
     async def _write(
-        self, edits: Sequence[SourceEdit], transport: str | None
+        self, edits: Sequence[SourceEdit], transport: str | None, handles: dict[str, str]
     ) -> list[WrittenSource]:
         written: list[tuple[SourceEdit, WrittenSource, str]] = []
         try:
             for edit in edits:
                 before = await self._source.get_source_v2(object_source_url=edit.source_url)
                 outcome = await self._replace(
-                    edit.source_url, edit.token, before.content, edit.text, transport
+                    edit, edit.token, before.content, edit.text, (transport, handles)
                 )
                 written.append(
                     (
@@ -228,12 +254,17 @@ class Renaming:
                 )
         except Exception:
             for edit, done, old_text in reversed(written):  # put back what was written
-                await self._replace(edit.source_url, done.token, edit.text, old_text, transport)
+                await self._replace(edit, done.token, edit.text, old_text, (transport, handles))
             raise
         return [done for _, done, _ in written]
 
     async def _replace(
-        self, source_url: str, token: str, current: str, text: str, transport: str | None
+        self,
+        edit: SourceEdit,
+        token: str,
+        current: str,
+        text: str,
+        lease: tuple[str | None, dict[str, str]],
     ) -> str:
         """Write ``text`` over ``current`` as one patch from the first to the last changed
         line, checked against ``token``."""
@@ -241,11 +272,11 @@ class Renaming:
         if patch is None:
             return token
         outcome = await self._source.set_source_v2(
-            object_source_url=source_url,
+            object_source_url=edit.source_url,
             token=token,
             patches=[patch],
-            transport=transport,
-            owner=RENAME_OWNER,
+            transport=lease[0],
+            lock_handle=lease[1][edit.object_url],
         )
         return outcome.token
 
