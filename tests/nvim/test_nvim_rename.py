@@ -31,7 +31,7 @@ vim.cmd('wall')  -- the written version is the buffers' base: nothing to send, b
 T.wait('clean buffers', function() return not vim.bo.modified end)
 local tests = vim.fn.bufnr('adt://{SYSTEM}{TESTS}')
 T.out.tests_modified = tests > 0 and vim.bo[tests].modified
-T.out.tests = tests > 0 and table.concat(vim.api.nvim_buf_get_lines(tests, 0, -1, false), '\\n') or nil
+T.out.tests = tests > 0 and T.text(tests) or nil
 """
 
 
