@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adt.agent.fitting import cut_note, keep_within
-from adt.agent.registry import LINE, TARGET, ToolCall, ToolDefinition
+from adt.agent.registry import LINE, TARGET, TRANSPORT, ToolCall, ToolDefinition
 from adt.source.errors import InvalidArgument, ObjectNotFound
 
 MAX_USAGES = 200
@@ -158,6 +158,12 @@ async def navigate(call: ToolCall, args: dict[str, Any]) -> Any:
         place = await _position(call, args)
     else:
         place, part = await _named(call, args["name"])
+    if args["action"] == "rename":
+        if place.line is None or place.column is None:
+            raise InvalidArgument("rename needs a position or ZCL_X=>PART, not an object name")
+        from adt.agent.tools.renaming import rename
+
+        return await rename(call, place.source_url, place.line, place.column, place.text, args)
     if args["action"] == "definition":
         data = await _definition(call, place, args)
         if part is not None:
@@ -182,9 +188,14 @@ TOOLS = (
         "navigate",
         "Definition or usages (a page of lines with snippets; more: offset=nextOffset) of a "
         "name (ZCL_X, ZCL_X=>METHOD, /DMO/I_X) or position (objectUrl, line, identifier or "
-        "1-based column). A definition has its symbol, for getObjectSourceV2 symbol=...",
+        "1-based column). A definition has its symbol, for getObjectSourceV2 symbol=... "
+        "rename: newName everywhere it is declared or used, all objects or none, activated; "
+        "per object the changed lines and new tokens (preview: plan only)",
         {
-            "action": {"type": "string", "enum": ["definition", "usages"]},
+            "action": {"type": "string", "enum": ["definition", "usages", "rename"]},
+            "newName": {"type": "string", "minLength": 1, "maxLength": 30},
+            "preview": {"type": "boolean"},
+            "transport": TRANSPORT,
             "name": {"type": "string", "minLength": 1, "maxLength": 200},
             **TARGET,
             "line": LINE,
@@ -199,8 +210,7 @@ TOOLS = (
         },
         navigate,
         required=("action",),
-        read_only=True,
-        idempotent=True,
         fit=fit_usages,
+        writes_if=lambda args: args.get("action") == "rename" and not args.get("preview"),
     ),
 )
