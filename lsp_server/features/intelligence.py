@@ -198,6 +198,17 @@ class CodeIntelligence(Feature):
         target = make_uri(doc.ref.system, found.source_url)
         return Target(target, max(found.line - 1, 0), found.column)
 
+    async def highlights(self, uri: str, point: Point) -> list[tuple[int, int, int, str]]:
+        """Where the symbol at ``point`` occurs in this buffer (saved or not): (line,
+        start, end, kind) with ADT's kinds (``definition``, ``implementation``, ``read``,
+        ``write``)."""
+        doc = self.ctx.documents.require(uri)
+        line, column = point
+        markers = await self.workbench_of(doc).code.occurrences(
+            doc.ref.source_url, doc.buffer.text, line + 1, column
+        )
+        return [(m.line - 1, m.start, m.end, m.kind) for m in markers]
+
     # --- where-used -----------------------------------------------------------------------
 
     async def references(self, uri: str, point: Point) -> list[Target]:

@@ -104,6 +104,13 @@ def _with_details(
     return item
 
 
+#: ADT's occurrence kinds as LSP highlight kinds (a declaration is neither read nor write).
+_HIGHLIGHTS = {
+    "write": types.DocumentHighlightKind.Write,
+    "read": types.DocumentHighlightKind.Read,
+}
+
+
 def _location(ls: AdtLanguageServer, target: Target) -> types.Location:
     start = ls.position(target.uri, (target.line, target.column))
     end_column = target.end_column if target.end_column is not None else target.column
@@ -190,6 +197,25 @@ def register(server: AdtLanguageServer) -> None:
         ls: AdtLanguageServer, params: types.ImplementationParams
     ) -> list[types.Location]:
         return await go_to(ls, params.text_document, params.position, True)
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    async def highlight(
+        ls: AdtLanguageServer, params: types.DocumentHighlightParams
+    ) -> list[types.DocumentHighlight]:
+        uri = params.text_document.uri
+        if uri not in ls.adt.documents:
+            return []
+        try:
+            found = await ls.adt.intelligence.highlights(uri, ls.point(uri, params.position))
+        except AdtError as exc:
+            raise source_error(exc) from exc
+        return [
+            types.DocumentHighlight(
+                range=ls.range(uri, (line, start), (line, end)),
+                kind=_HIGHLIGHTS.get(kind, types.DocumentHighlightKind.Text),
+            )
+            for line, start, end, kind in found
+        ]
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES, types.ReferenceOptions(work_done_progress=True))
     async def references(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adt.agent.fitting import cut_note, keep_within
-from adt.agent.registry import LINE, TARGET, TRANSPORT, ToolCall, ToolDefinition
+from adt.agent.registry import LINE, TARGET, ToolCall, ToolDefinition
 from adt.source.errors import InvalidArgument, ObjectNotFound
 
 MAX_USAGES = 200
@@ -186,16 +186,15 @@ def fit_usages(payload: dict[str, Any], limit: int) -> None:
 TOOLS = (
     ToolDefinition(
         "navigate",
-        "Definition or usages (a page of lines with snippets; more: offset=nextOffset) of a "
-        "name (ZCL_X, ZCL_X=>METHOD, /DMO/I_X) or position (objectUrl, line, identifier or "
-        "1-based column). A definition has its symbol, for getObjectSourceV2 symbol=... "
-        "rename: newName everywhere it is declared or used, all objects or none, activated; "
-        "per object the changed lines and new tokens (preview: plan only)",
+        "Definition, usages (pages of snippets: offset=nextOffset) or rename (newName; all "
+        "objects or none; preview: plan) of a name (ZCL_X, ZCL_X=>METHOD, /DMO/I_X) or "
+        "position (objectUrl, line, identifier or 1-based column). A definition has its "
+        "symbol (for getObjectSourceV2)",
         {
             "action": {"type": "string", "enum": ["definition", "usages", "rename"]},
-            "newName": {"type": "string", "minLength": 1, "maxLength": 30},
+            "newName": {"type": "string"},
             "preview": {"type": "boolean"},
-            "transport": TRANSPORT,
+            "transport": {"type": "string"},
             "name": {"type": "string", "minLength": 1, "maxLength": 200},
             **TARGET,
             "line": LINE,

@@ -1,0 +1,71 @@
+"""Language features beyond navigation, end to end for a UTF-16 (VS Code) and a UTF-8
+(Neovim) client, on unsaved text with non-ASCII characters before the positions asked about:
+document highlight (ADT's occurrence markers: reads and writes)."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from support.lsp_editor import EditorClient
+
+SYSTEM = "A4H"
+GREETER_MAIN = f"adt://{SYSTEM}/sap/bc/adt/oo/classes/zcl_demo_greeter/source/main"
+NON_ASCII = "ä😀"
+
+
+def _doc(uri: str) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri=uri)
+
+
+def _spans(client: EditorClient, uri: str, name: str) -> list[tuple[int, int]]:
+    """(line, index) of every whole-word ``name`` in the client's text."""
+    found = []
+    for number, line in enumerate(client.texts[uri].split("\n")):
+        start = line.find(name)
+        while start >= 0:
+            found.append((number, start))
+            start = line.find(name, start + 1)
+    return found
+
+
+async def test_document_highlight_marks_reads_and_writes_on_unsaved_text(
+    client: EditorClient,
+) -> None:
+    await client.open(GREETER_MAIN)
+    # an unsaved write in the constructor, with non-ASCII text before the attribute
+    client.insert_line(
+        GREETER_MAIN, 29, f"    DATA(lv_tag) = |{NON_ASCII}|. mv_salutation = lv_tag."
+    )
+    spans = _spans(client, GREETER_MAIN, "mv_salutation")
+    line, index = spans[-1]  # the last read, in greet
+    highlights = await client.text_document_document_highlight_async(
+        types.DocumentHighlightParams(
+            text_document=_doc(GREETER_MAIN),
+            position=client.position(GREETER_MAIN, line, index + 2),
+        )
+    )
+    assert highlights is not None
+    got = {
+        (h.range.start.line, h.range.start.character, h.range.end.character, h.kind)
+        for h in highlights
+    }
+    length = len("mv_salutation")
+
+    def expect(at: tuple[int, int], kind: types.DocumentHighlightKind) -> tuple[object, ...]:
+        start = client.position(GREETER_MAIN, at[0], at[1])
+        end = client.position(GREETER_MAIN, at[0], at[1] + length)
+        return (start.line, start.character, end.character, kind)
+
+    declaration, unsaved, constructor, read1, read2 = spans
+    assert got == {
+        expect(declaration, types.DocumentHighlightKind.Text),
+        expect(unsaved, types.DocumentHighlightKind.Write),
+        expect(constructor, types.DocumentHighlightKind.Write),
+        expect(read1, types.DocumentHighlightKind.Read),
+        expect(read2, types.DocumentHighlightKind.Read),
+    }
+    nothing = await client.text_document_document_highlight_async(
+        types.DocumentHighlightParams(
+            text_document=_doc(GREETER_MAIN), position=types.Position(line=22, character=0)
+        )
+    )
+    assert not nothing
