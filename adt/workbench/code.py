@@ -61,6 +61,8 @@ class Parameter:
     name: str
     kind: str
     type: str
+    optional: bool = False
+    default: str = ""
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,8 @@ def _symbol_info(info: ElementInfo) -> SymbolInfo:
             p.name,
             p.properties.get("paramType", "").upper(),
             p.properties.get("abapType", ""),
+            p.properties.get("optional") == "true",
+            p.properties.get("paramDefaultValue", ""),
         )
         for p in info.parameters
     )

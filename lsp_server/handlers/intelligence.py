@@ -15,7 +15,7 @@ from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads
 
 if TYPE_CHECKING:
     from adt.workbench import SymbolInfo
-    from lsp_server.features.intelligence import Proposal, ProposalDetails, Target
+    from lsp_server.features.intelligence import Proposal, ProposalDetails, Signature, Target
 
 TRIGGERS = [">", "~"]  # after -> => and ~ the system proposes components
 _KINDS = {
@@ -102,6 +102,44 @@ def _with_details(
             kind=types.MarkupKind.Markdown, value="\n\n".join(parts)
         )
     return item
+
+
+def _parameter(kind: str, name: str, typing: str, optional: bool, default: str) -> tuple[str, str]:
+    """A parameter's label (``IV_A TYPE I``) and its documentation (kind, optional,
+    default)."""
+    head = typing.split(" ", 1)[0].upper()
+    label = f"{name} {typing if head in ('TYPE', 'LIKE') else f'TYPE {typing}'}" if typing else name
+    notes = [kind.lower() or "parameter"]
+    if optional or default:
+        notes.append("optional")
+    if default:
+        notes.append(f"default {default}")
+    return label, ", ".join(notes)
+
+
+def signature_help(found: Signature) -> types.SignatureHelp:
+    """One signature: ``NAME( IMPORTING IV_A TYPE I … )`` with a label per parameter; the
+    active one is the parameter named last before the cursor, else the first importing
+    one (a call with one unnamed argument passes that)."""
+    info = found.info
+    parameters, parts = [], []
+    for p in info.parameters:
+        label, notes = _parameter(p.kind, p.name, p.type, p.optional, p.default)
+        parts.append(f"{p.kind} {label}" if p.kind else label)
+        parameters.append(types.ParameterInformation(label=label, documentation=notes))
+    names = [p.name.upper() for p in info.parameters]
+    kinds = [p.kind.upper() for p in info.parameters]
+    if found.current is not None and found.current in names:
+        active = names.index(found.current)
+    else:
+        active = kinds.index("IMPORTING") if "IMPORTING" in kinds else 0
+    signature = types.SignatureInformation(
+        label=f"{info.name}( {' '.join(parts)} )",
+        documentation=info.description or None,
+        parameters=parameters,
+        active_parameter=active,
+    )
+    return types.SignatureHelp(signatures=[signature], active_signature=0, active_parameter=active)
 
 
 #: ADT's occurrence kinds as LSP highlight kinds (a declaration is neither read nor write).
@@ -197,6 +235,22 @@ def register(server: AdtLanguageServer) -> None:
         ls: AdtLanguageServer, params: types.ImplementationParams
     ) -> list[types.Location]:
         return await go_to(ls, params.text_document, params.position, True)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_SIGNATURE_HELP,
+        types.SignatureHelpOptions(trigger_characters=["("], retrigger_characters=[" ", "="]),
+    )
+    async def signature(
+        ls: AdtLanguageServer, params: types.SignatureHelpParams
+    ) -> types.SignatureHelp | None:
+        uri = params.text_document.uri
+        if uri not in ls.adt.documents:
+            return None
+        try:
+            found = await ls.adt.intelligence.signature(uri, ls.point(uri, params.position))
+        except AdtError as exc:
+            raise source_error(exc) from exc
+        return signature_help(found) if found is not None else None
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     async def highlight(

@@ -69,3 +69,44 @@ async def test_document_highlight_marks_reads_and_writes_on_unsaved_text(
         )
     )
     assert not nothing
+
+
+SHOUT = (
+    "    METHODS shout IMPORTING iv_text TYPE string iv_times TYPE i DEFAULT 2 "
+    "RETURNING VALUE(rv_text) TYPE string."
+)
+
+
+async def _signature(client: EditorClient, line: int, index: int) -> types.SignatureHelp | None:
+    return await client.text_document_signature_help_async(
+        types.SignatureHelpParams(
+            text_document=_doc(GREETER_MAIN), position=client.position(GREETER_MAIN, line, index)
+        )
+    )
+
+
+async def test_signature_help_names_the_parameter_being_written(client: EditorClient) -> None:
+    await client.open(GREETER_MAIN)
+    client.insert_line(GREETER_MAIN, 6, SHOUT)  # declared in the buffer only
+    call = f"    DATA(lv_s) = shout( iv_text = |{NON_ASCII}| iv_times = 3 )."
+    client.insert_line(GREETER_MAIN, 30, call)  # in the constructor
+    options = client.server_capabilities and client.server_capabilities.signature_help_provider
+    assert options is not None and "(" in (options.trigger_characters or [])
+
+    at_times = await _signature(client, 30, call.index("= 3") + 2)
+    assert at_times is not None and len(at_times.signatures) == 1
+    signature = at_times.signatures[0]
+    labels = [str(p.label) for p in signature.parameters or []]
+    assert [label.split(" ")[0].upper() for label in labels] == ["IV_TEXT", "IV_TIMES", "RV_TEXT"]
+    assert all(label in signature.label for label in labels)
+    assert signature.label.upper().startswith("SHOUT(")
+    assert at_times.active_parameter == 1, "iv_times is being written"
+    times = (signature.parameters or [])[1]
+    assert "TYPE I" in str(times.label).upper()
+    assert "optional" in str(times.documentation) and "default 2" in str(times.documentation)
+    assert "optional" not in str((signature.parameters or [])[0].documentation)
+
+    at_open = await _signature(client, 30, call.index("( ") + 2)
+    assert at_open is not None and at_open.active_parameter == 0, "the first importing one"
+    outside = await _signature(client, 30, call.index("DATA") + 2)
+    assert outside is None
