@@ -17,6 +17,7 @@ from lsp_server.handlers import (
     intelligence,
     refactoring,
     requests,
+    semantic,
     state,
     symbols,
     workbench,
@@ -30,6 +31,7 @@ HANDLERS = (
     symbols,
     intelligence,
     refactoring,
+    semantic,
     formatting,
     workbench,
 )

@@ -24,6 +24,7 @@ from lsp_server.features.conflicts import Conflicts
 from lsp_server.features.creation import ObjectCreation
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.formatting import Formatting
+from lsp_server.features.highlighting import SemanticHighlighting
 from lsp_server.features.intelligence import CodeIntelligence
 from lsp_server.features.locks import EditLocks
 from lsp_server.features.objects import Objects
@@ -62,6 +63,7 @@ class EditorWorkspace:
         self.creation = ObjectCreation(self.ctx, self.transports)
         self.preview = DataPreview(self.ctx)
         self.renaming = Renaming(self.ctx, self.locks, self.transports)
+        self.highlighting = SemanticHighlighting(self.ctx)
         self.features: tuple[Feature, ...] = (
             self.objects,
             self.diagnostics,
@@ -81,6 +83,7 @@ class EditorWorkspace:
             self.creation,
             self.preview,
             self.renaming,
+            self.highlighting,
         )
         # Told of every keystroke: only the features that listen (the others' hook is empty).
         self._on_change = tuple(

@@ -110,3 +110,67 @@ async def test_signature_help_names_the_parameter_being_written(client: EditorCl
     assert at_open is not None and at_open.active_parameter == 0, "the first importing one"
     outside = await _signature(client, 30, call.index("DATA") + 2)
     assert outside is None
+
+
+def _decode(
+    data: list[int], legend: types.SemanticTokensLegend
+) -> dict[tuple[int, int], tuple[int, str, set[str]]]:
+    """(line, start in client units) → (length, type, modifiers)."""
+    found, line, start = {}, 0, 0
+    for i in range(0, len(data), 5):
+        delta_line, delta_start, length, kind, bits = data[i : i + 5]
+        line += delta_line
+        start = start + delta_start if delta_line == 0 else delta_start
+        modifiers = {m for b, m in enumerate(legend.token_modifiers) if bits & (1 << b)}
+        found[(line, start)] = (length, legend.token_types[kind], modifiers)
+    return found
+
+
+async def test_semantic_tokens_full_and_delta(client: EditorClient) -> None:
+    capabilities = client.server_capabilities
+    assert capabilities is not None and capabilities.semantic_tokens_provider is not None
+    options = capabilities.semantic_tokens_provider
+    legend = options.legend
+    assert isinstance(options.full, types.SemanticTokensFullDelta) and options.full.delta
+    await client.open(GREETER_MAIN)
+    line_text = f"    DATA(lv_tag) = |{NON_ASCII}|. mv_salutation = lv_tag."
+    client.insert_line(GREETER_MAIN, 29, line_text)
+    first = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=_doc(GREETER_MAIN))
+    )
+    assert first is not None and first.result_id
+    tokens = _decode(first.data, legend)
+
+    def at(line: int, index: int) -> tuple[int, str, set[str]]:
+        position = client.position(GREETER_MAIN, line, index)
+        return tokens[(position.line, position.character)]
+
+    attribute = line_text.index("mv_salutation")
+    assert at(29, attribute) == (len("mv_salutation"), "property", set())
+    literal = at(29, line_text.index("|"))
+    assert literal[1] == "string"
+    assert literal[0] == client.position(GREETER_MAIN, 29, line_text.index(".")).character - (
+        client.position(GREETER_MAIN, 29, line_text.index("|")).character
+    ), "the literal's length in the client's units"
+    assert at(29, 4)[1] == "keyword"  # DATA
+    declared = client.texts[GREETER_MAIN].split("\n")[19].index("mv_salutation")
+    assert at(19, declared) == (len("mv_salutation"), "property", {"declaration"})
+    assert at(11, 16)[1:] == ("parameter", {"declaration"})  # iv_salutation
+    comment = client.texts[GREETER_MAIN].split("\n")[35].index('"')
+    assert at(35, comment)[1] == "comment"
+
+    client.insert_line(GREETER_MAIN, 0, "* a new first line")
+    delta = await client.text_document_semantic_tokens_full_delta_async(
+        types.SemanticTokensDeltaParams(
+            text_document=_doc(GREETER_MAIN), previous_result_id=first.result_id
+        )
+    )
+    assert isinstance(delta, types.SemanticTokensDelta), "an edit, not the whole list"
+    data = list(first.data)
+    for edit in sorted(delta.edits, key=lambda e: e.start, reverse=True):
+        data[edit.start : edit.start + edit.delete_count] = list(edit.data or [])
+    again = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=_doc(GREETER_MAIN))
+    )
+    assert again is not None and data == list(again.data)
+    assert len(delta.edits[0].data or []) < len(again.data) / 4, "the delta is small"
