@@ -27,6 +27,8 @@ from adt.areas.formatting import Formatting
 from adt.areas.history import History
 from adt.areas.lifecycle import Lifecycle
 from adt.areas.navigation import Navigation
+from adt.areas.occurrences import OccurrenceMarkers
+from adt.areas.refactoring import Refactorings
 from adt.areas.structure import Structure
 from adt.areas.transports import Transports
 from adt.areas.unit import AbapUnit
@@ -235,6 +237,16 @@ class AdtClient:
     def fixes(self) -> QuickFixes:
         """Quick fixes: what ADT offers at a position, and the edits of one."""
         return QuickFixes(self)
+
+    @functools.cached_property
+    def occurrences(self) -> OccurrenceMarkers:
+        """Where the symbol at a position occurs in one source (reads, writes)."""
+        return OccurrenceMarkers(self)
+
+    @functools.cached_property
+    def refactorings(self) -> Refactorings:
+        """ADT's rename refactoring: evaluate, preview, execute."""
+        return Refactorings(self)
 
     @functools.cached_property
     def unit(self) -> AbapUnit:

@@ -15,14 +15,26 @@ from lsp_server.handlers import (
     documents,
     formatting,
     intelligence,
+    refactoring,
     requests,
+    semantic,
     state,
     symbols,
     workbench,
 )
 from lsp_server.server import AdtLanguageServer
 
-HANDLERS = (documents, requests, state, symbols, intelligence, formatting, workbench)
+HANDLERS = (
+    documents,
+    requests,
+    state,
+    symbols,
+    intelligence,
+    refactoring,
+    semantic,
+    formatting,
+    workbench,
+)
 
 
 def create_server() -> AdtLanguageServer:

@@ -24,12 +24,14 @@ from lsp_server.features.conflicts import Conflicts
 from lsp_server.features.creation import ObjectCreation
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.formatting import Formatting
+from lsp_server.features.highlighting import SemanticHighlighting
 from lsp_server.features.intelligence import CodeIntelligence
 from lsp_server.features.locks import EditLocks
 from lsp_server.features.objects import Objects
 from lsp_server.features.preview import DataPreview
 from lsp_server.features.quality import Quality
 from lsp_server.features.remote import RemoteChanges
+from lsp_server.features.renaming import Renaming
 from lsp_server.features.restoring import Restoring
 from lsp_server.features.saving import Saving
 from lsp_server.features.transports import TransportChoices
@@ -60,6 +62,8 @@ class EditorWorkspace:
         self.versions = Versions(self.ctx)
         self.creation = ObjectCreation(self.ctx, self.transports)
         self.preview = DataPreview(self.ctx)
+        self.renaming = Renaming(self.ctx, self.locks, self.transports)
+        self.highlighting = SemanticHighlighting(self.ctx)
         self.features: tuple[Feature, ...] = (
             self.objects,
             self.diagnostics,
@@ -78,6 +82,8 @@ class EditorWorkspace:
             self.versions,
             self.creation,
             self.preview,
+            self.renaming,
+            self.highlighting,
         )
         # Told of every keystroke: only the features that listen (the others' hook is empty).
         self._on_change = tuple(

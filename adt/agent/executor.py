@@ -102,6 +102,7 @@ class AgentTools:
             self.views,
             lambda: self.connections.workbench(system),
             self.policy.data_preview,
+            lambda url: self._check_object(tool, service, url),
         )
         data = await tool.handler(call, args)
         return _fit(tool, {"status": "success", "data": data}, limit)
@@ -130,7 +131,18 @@ class AgentTools:
         if known is not None:
             self.policy.check(tool.name, *known)
             return
-        url = args.get("objectUrl") or args.get("objectSourceUrl")
+        await self._check_object(
+            tool, service, args.get("objectUrl") or args.get("objectSourceUrl")
+        )
+
+    async def _check_object(
+        self, tool: ToolDefinition, service: SourceService, url: str | None
+    ) -> None:
+        """The write policy for one object (any URL of it)."""
+        if self.policy.read_only:
+            self.policy.check(tool.name, "", "", "")
+        if not self.policy.restricts:
+            return
         target = service.resolve(url).ref.object_url
         name, package = await service.object_identity(target)
         self.policy.check(tool.name, target, name, package)

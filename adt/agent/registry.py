@@ -72,6 +72,8 @@ class ToolCall:
     views: DocumentViews | None = None
     workbench_of: Callable[[], Workbench] | None = field(default=None, repr=False)
     data_preview: bool = False
+    #: The write policy for one more object a call changes (a rename's other objects).
+    may_write: Callable[[str], Awaitable[None]] | None = field(default=None, repr=False)
 
     @property
     def workbench(self) -> Workbench:

@@ -16,6 +16,7 @@ from adt.errors import BadRequestError, NotFoundError
 if TYPE_CHECKING:
     from adt.areas.fixes import FixEdits, FixProposal
     from adt.areas.navigation import ElementInfo
+    from adt.areas.occurrences import Marker
     from adt.client import AdtClient
 
 
@@ -60,6 +61,8 @@ class Parameter:
     name: str
     kind: str
     type: str
+    optional: bool = False
+    default: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,8 @@ def _symbol_info(info: ElementInfo) -> SymbolInfo:
             p.name,
             p.properties.get("paramType", "").upper(),
             p.properties.get("abapType", ""),
+            p.properties.get("optional") == "true",
+            p.properties.get("paramDefaultValue", ""),
         )
         for p in info.parameters
     )
@@ -161,6 +166,14 @@ class CodeAssist:
         except (BadRequestError, NotFoundError):
             return None
         return Location(target.object_url, target.source_url, target.line, target.column)
+
+    async def occurrences(self, source_url: str, text: str, line: int, column: int) -> list[Marker]:
+        """Where the symbol at the position occurs in ``text`` (the editor's, saved or not),
+        each a declaration, implementation, read or write; none is an empty list."""
+        try:
+            return await self._client.occurrences.markers(source_url, text, line, column)
+        except (BadRequestError, NotFoundError):
+            return []
 
     async def format(self, text: str) -> str:
         """The text as the system's pretty printer (with the user's settings) writes it."""

@@ -10,6 +10,7 @@ from adt.workbench.dependencies import ActivationDependencies
 from adt.workbench.history import History
 from adt.workbench.objects import ObjectLifecycle
 from adt.workbench.quality import Quality
+from adt.workbench.renaming import Renaming
 from adt.workbench.transports import Transports
 from adt.workbench.usages import WhereUsed
 
@@ -31,6 +32,7 @@ class Workbench:
         self.quality = Quality(client)
         self.history = History(client)
         self.dependencies = ActivationDependencies(client, self.history)
+        self.renaming = Renaming(source)
 
     @property
     def system(self) -> str:

@@ -69,6 +69,14 @@ class Description:
 
 
 @dataclass(frozen=True)
+class Signature:
+    """A call's signature and the parameter named at the cursor (``None``: not named yet)."""
+
+    info: SymbolInfo
+    current: str | None
+
+
+@dataclass(frozen=True)
 class Target:
     """A place in a document (``column`` in code points); ``end_column`` marks the end of
     the name when known."""
@@ -185,6 +193,25 @@ class CodeIntelligence(Feature):
         )
         return Description(info, (line, start), (line, end)) if info is not None else None
 
+    async def signature(self, uri: str, point: Point) -> Signature | None:
+        """The method or function called around ``point`` (element info of its name) and
+        the parameter being written; ``None`` outside a call or for one without
+        parameters."""
+        from adt.abap.callsite import call_at
+
+        doc = self.ctx.documents.require(uri)
+        line, column = point
+        text = doc.buffer.text
+        site = call_at(text, line + 1, column)
+        if site is None:
+            return None
+        info = await self.workbench_of(doc).code.symbol_info(
+            doc.ref.source_url, text, site.line, site.column
+        )
+        if info is None or not info.parameters:
+            return None
+        return Signature(info, site.current)
+
     async def definition(self, uri: str, point: Point, *, implementation: bool) -> Target | None:
         """Where the identifier at ``point`` is declared (or implemented); another object
         or include opens as its ``adt://`` document."""
@@ -197,6 +224,17 @@ class CodeIntelligence(Feature):
             return None
         target = make_uri(doc.ref.system, found.source_url)
         return Target(target, max(found.line - 1, 0), found.column)
+
+    async def highlights(self, uri: str, point: Point) -> list[tuple[int, int, int, str]]:
+        """Where the symbol at ``point`` occurs in this buffer (saved or not): (line,
+        start, end, kind) with ADT's kinds (``definition``, ``implementation``, ``read``,
+        ``write``)."""
+        doc = self.ctx.documents.require(uri)
+        line, column = point
+        markers = await self.workbench_of(doc).code.occurrences(
+            doc.ref.source_url, doc.buffer.text, line + 1, column
+        )
+        return [(m.line - 1, m.start, m.end, m.kind) for m in markers]
 
     # --- where-used -----------------------------------------------------------------------
 
@@ -250,6 +288,7 @@ __all__ = [
     "Proposal",
     "ProposalDetails",
     "ProposalList",
+    "Signature",
     "Target",
     "word_at",
 ]

@@ -15,7 +15,7 @@ from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads
 
 if TYPE_CHECKING:
     from adt.workbench import SymbolInfo
-    from lsp_server.features.intelligence import Proposal, ProposalDetails, Target
+    from lsp_server.features.intelligence import Proposal, ProposalDetails, Signature, Target
 
 TRIGGERS = [">", "~"]  # after -> => and ~ the system proposes components
 _KINDS = {
@@ -104,6 +104,51 @@ def _with_details(
     return item
 
 
+def _parameter(kind: str, name: str, typing: str, optional: bool, default: str) -> tuple[str, str]:
+    """A parameter's label (``IV_A TYPE I``) and its documentation (kind, optional,
+    default)."""
+    head = typing.split(" ", 1)[0].upper()
+    label = f"{name} {typing if head in ('TYPE', 'LIKE') else f'TYPE {typing}'}" if typing else name
+    notes = [kind.lower() or "parameter"]
+    if optional or default:
+        notes.append("optional")
+    if default:
+        notes.append(f"default {default}")
+    return label, ", ".join(notes)
+
+
+def signature_help(found: Signature) -> types.SignatureHelp:
+    """One signature: ``NAME( IMPORTING IV_A TYPE I … )`` with a label per parameter; the
+    active one is the parameter named last before the cursor, else the first importing
+    one (a call with one unnamed argument passes that)."""
+    info = found.info
+    parameters, parts = [], []
+    for p in info.parameters:
+        label, notes = _parameter(p.kind, p.name, p.type, p.optional, p.default)
+        parts.append(f"{p.kind} {label}" if p.kind else label)
+        parameters.append(types.ParameterInformation(label=label, documentation=notes))
+    names = [p.name.upper() for p in info.parameters]
+    kinds = [p.kind.upper() for p in info.parameters]
+    if found.current is not None and found.current in names:
+        active = names.index(found.current)
+    else:
+        active = kinds.index("IMPORTING") if "IMPORTING" in kinds else 0
+    signature = types.SignatureInformation(
+        label=f"{info.name}( {' '.join(parts)} )",
+        documentation=info.description or None,
+        parameters=parameters,
+        active_parameter=active,
+    )
+    return types.SignatureHelp(signatures=[signature], active_signature=0, active_parameter=active)
+
+
+#: ADT's occurrence kinds as LSP highlight kinds (a declaration is neither read nor write).
+_HIGHLIGHTS = {
+    "write": types.DocumentHighlightKind.Write,
+    "read": types.DocumentHighlightKind.Read,
+}
+
+
 def _location(ls: AdtLanguageServer, target: Target) -> types.Location:
     start = ls.position(target.uri, (target.line, target.column))
     end_column = target.end_column if target.end_column is not None else target.column
@@ -190,6 +235,41 @@ def register(server: AdtLanguageServer) -> None:
         ls: AdtLanguageServer, params: types.ImplementationParams
     ) -> list[types.Location]:
         return await go_to(ls, params.text_document, params.position, True)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_SIGNATURE_HELP,
+        types.SignatureHelpOptions(trigger_characters=["("], retrigger_characters=[" ", "="]),
+    )
+    async def signature(
+        ls: AdtLanguageServer, params: types.SignatureHelpParams
+    ) -> types.SignatureHelp | None:
+        uri = params.text_document.uri
+        if uri not in ls.adt.documents:
+            return None
+        try:
+            found = await ls.adt.intelligence.signature(uri, ls.point(uri, params.position))
+        except AdtError as exc:
+            raise source_error(exc) from exc
+        return signature_help(found) if found is not None else None
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    async def highlight(
+        ls: AdtLanguageServer, params: types.DocumentHighlightParams
+    ) -> list[types.DocumentHighlight]:
+        uri = params.text_document.uri
+        if uri not in ls.adt.documents:
+            return []
+        try:
+            found = await ls.adt.intelligence.highlights(uri, ls.point(uri, params.position))
+        except AdtError as exc:
+            raise source_error(exc) from exc
+        return [
+            types.DocumentHighlight(
+                range=ls.range(uri, (line, start), (line, end)),
+                kind=_HIGHLIGHTS.get(kind, types.DocumentHighlightKind.Text),
+            )
+            for line, start, end, kind in found
+        ]
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES, types.ReferenceOptions(work_done_progress=True))
     async def references(

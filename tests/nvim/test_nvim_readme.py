@@ -133,3 +133,43 @@ def test_the_folding_snippet_folds_every_window_and_starts_open(
     assert {w["method"] for w in windows} == {"expr"}, "every window folds"
     assert all(w["folds"] > 0 for w in windows)
     assert all(w["closed"] == 0 for w in windows), "nothing starts folded"
+
+
+def _on_attach_snippet() -> str:
+    [snippet] = [b for b in _blocks(_section("Language features"), "lua") if "signature_help" in b]
+    return snippet
+
+
+def test_the_on_attach_snippet_shows_signature_help_on_a_parenthesis(
+    tmp_path: Path, emulator: Emulator, emulator_url: str
+) -> None:
+    """The README's ``on_attach`` as printed: typing ``(`` after a method name opens the
+    signature of that method; resting the cursor on a name highlights its occurrences."""
+    steps = f"""
+local captured
+local real = adt.setup
+adt.setup = function(opts) captured = opts end
+{_on_attach_snippet()}
+adt.setup = real
+vim.cmd('AdtOpen zcl_demo_greeter')
+captured.on_attach(adt.client(), vim.api.nvim_get_current_buf())
+vim.fn.search('METHOD greet_all')
+-- typed as a user would, staying in insert mode after the parenthesis
+vim.api.nvim_feedkeys('oDATA(lv_x) = greet_all(', 'xt!', false)
+local function floats()
+  local found = {{}}
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(win).relative ~= '' then
+      local lines = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false)
+      table.insert(found, table.concat(lines, '\\n'))
+    end
+  end
+  return found
+end
+T.wait('the signature', function() return #floats() > 0 end)
+T.out.signature = floats()[1]
+"""
+    result = run_nvim(tmp_path, emulator_url, steps)
+    assert result["ok"], result["error"]
+    signature = result["signature"].upper()
+    assert "GREET_ALL(" in signature and "IT_NAMES" in signature, result["signature"]

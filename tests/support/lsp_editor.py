@@ -54,6 +54,10 @@ class EditorClient(LanguageClient):
         self.answers: list[str | None] = []
         self.questions: list[types.ShowMessageRequestParams] = []
         self.applied_edits: list[types.ApplyWorkspaceEditParams] = []
+        # rename: open a document an edit names (as editors do), or decline every edit
+        self.open_on_edit = False
+        self.decline_edits = False
+        self.before_apply: Callable[[], Any] | None = None  # e.g. a colleague's change
         self.base_versions: list[dict[str, Any]] = []  # adt/baseVersion, in arrival order
         self.refused_agent_edits: list[dict[str, Any]] = []  # adt/agentEditRefused
         self.server_capabilities: types.ServerCapabilities | None = None
@@ -227,16 +231,28 @@ def make_editor_client() -> EditorClient:
     register_lsp_features(client)
 
     @client.feature(types.WORKSPACE_APPLY_EDIT)
-    def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+    async def apply_edit(
+        params: types.ApplyWorkspaceEditParams,
+    ) -> types.ApplyWorkspaceEditResult:
         client.applied_edits.append(params)
+        if client.decline_edits:
+            return types.ApplyWorkspaceEditResult(applied=False, failure_reason="declined")
+        if client.before_apply is not None:
+            client.before_apply()
         requested: list[tuple[str, int | None, list[types.TextEdit]]] = [
             (uri, None, list(edits)) for uri, edits in (params.edit.changes or {}).items()
         ]
         for change in params.edit.document_changes or []:
             if isinstance(change, types.TextDocumentEdit):
-                edits = [e for e in change.edits if isinstance(e, types.TextEdit)]
+                edits = [
+                    types.TextEdit(range=e.range, new_text=e.new_text)
+                    for e in change.edits
+                    if isinstance(e, types.TextEdit | types.AnnotatedTextEdit)
+                ]
                 requested.append((change.text_document.uri, change.text_document.version, edits))
         for uri, version, _ in requested:
+            if uri not in client.texts and client.open_on_edit and version is None:
+                await client.open(uri)
             if uri not in client.texts:
                 return types.ApplyWorkspaceEditResult(applied=False, failure_reason="not open")
             if version is not None and version != client.versions[uri]:  # as VS Code does

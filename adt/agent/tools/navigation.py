@@ -175,6 +175,12 @@ async def navigate(call: ToolCall, args: dict[str, Any]) -> Any:
         place = await _position(call, args)
     else:
         place, part = await _named(call, args["name"])
+    if args["action"] == "rename":
+        if place.line is None or place.column is None:
+            raise InvalidArgument("rename needs a position or ZCL_X=>PART, not an object name")
+        from adt.agent.tools.renaming import rename
+
+        return await rename(call, place.source_url, place.line, place.column, place.text, args)
     if args["action"] == "definition":
         data = await _definition(call, place, args)
         if part is not None:
@@ -197,11 +203,15 @@ def fit_usages(payload: dict[str, Any], limit: int) -> None:
 TOOLS = (
     ToolDefinition(
         "navigate",
-        "Definition or usages (a page of lines with snippets; more: offset=nextOffset) of a "
-        "name (ZCL_X, ZCL_X=>METHOD, /DMO/I_X) or position (objectUrl, line, identifier or "
-        "1-based column). A definition has its symbol, for getObjectSourceV2 symbol=...",
+        "Definition, usages (pages of snippets: offset=nextOffset) or rename (newName; all "
+        "objects or none; preview: plan) of a name (ZCL_X, ZCL_X=>METHOD, /DMO/I_X) or "
+        "position (objectUrl, line, identifier or 1-based column). A definition has its "
+        "symbol (for getObjectSourceV2)",
         {
-            "action": {"type": "string", "enum": ["definition", "usages"]},
+            "action": {"type": "string", "enum": ["definition", "usages", "rename"]},
+            "newName": {"type": "string"},
+            "preview": {"type": "boolean"},
+            "transport": {"type": "string"},
             "name": {"type": "string", "minLength": 1, "maxLength": 200},
             **TARGET,
             "line": LINE,
@@ -216,8 +226,7 @@ TOOLS = (
         },
         navigate,
         required=("action",),
-        read_only=True,
-        idempotent=True,
         fit=fit_usages,
+        writes_if=lambda args: args.get("action") == "rename" and not args.get("preview"),
     ),
 )

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from starlette.responses import Response
 
 from adt.emulator.areas import Handler, Route
+from adt.emulator.areas.refactoring import rename_routes
 from adt.emulator.intelligence.handlers import CodeIntelligence
 from adt.emulator.intelligence.structure import StructureAnswers
 
@@ -37,7 +38,7 @@ def routes(state: SystemState) -> list[Route]:
         ("repository/informationsystem/usageSnippets", serve.usage_snippets),
     ]
     fixed = [Route.at(f"{ADT}/{path}", _ignoring_match(handler)) for path, handler in table]
-    return fixed + _structure_routes(StructureAnswers(serve))
+    return fixed + _structure_routes(StructureAnswers(serve)) + rename_routes(serve)
 
 
 def _structure_routes(serve: StructureAnswers) -> list[Route]:

@@ -10,6 +10,7 @@ from urllib.parse import unquote
 
 from starlette.responses import Response
 
+from adt.abap.index import ProgramIndex
 from adt.abap.symbols import Occurrence
 
 from .. import errors
@@ -22,7 +23,7 @@ from .fragments import locate, parse_fragment
 from .handlers import CodeIntelligence
 from .outline import hierarchy_of
 from .outline import object_structure as structure_of
-from .requests import Position, parse_uri
+from .requests import Position, body_text, parse_uri
 
 if TYPE_CHECKING:
     from ..calls import Call
@@ -92,7 +93,7 @@ class StructureAnswers:
         _only(call, "POST")
         value = call.query.get("uri") or ""
         position = self._marker_position(call, value)
-        index, unit, _ = self.intelligence.edited(call, position)
+        index, unit = self._whole_text(call, position)
         found = index.occurrence_at(unit, position.line or 1, position.column)
         markers: list[OccurrenceMarker] = []
         if found is not None:
@@ -102,6 +103,17 @@ class StructureAnswers:
                 if occurrence.symbol.key == found.symbol.key and occurrence.unit == unit
             ]
         return _respond(occurrence_markers(markers), XML_UTF8)
+
+    def _whole_text(self, call: Call, position: Position) -> tuple[ProgramIndex, str]:
+        """The program indexed with the posted text in full: markers cover the whole source
+        (an editor highlights every occurrence), not only the method at the cursor."""
+        index, unit, obj = self.intelligence.edited(call, position)
+        posted = body_text(call.body, call.headers.get("content-type")) if call.body else None
+        stored = next((u.text for u in self.repo.program(obj).units if u.id == unit), None)
+        if posted is None or posted.replace("\r\n", "\n") == stored:
+            return index, unit
+        whole = self.repo.program(obj).with_text(unit, posted)
+        return self.repo.scratch_index(whole), unit
 
     def _marker_position(self, call: Call, value: str) -> Position:
         if "start=" in value or "#" not in value:

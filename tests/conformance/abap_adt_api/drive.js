@@ -562,6 +562,7 @@ async function devLoop() {
   await devLoopActivateAndTest(S, c, o);
   await devLoopIntelligence(S, c, o);
   await devLoopPrettyPrinter(S, c, o);
+  await devLoopRename(S, c, o);
   await devLoopDelete(S, c, o, jar);
   await runStep(S, "logout", () => c.logout());
 }
@@ -867,6 +868,48 @@ async function devLoopPrettyPrinter(S, c, o) {
     await c.setPrettyPrinterSetting(p["abapformatter:indentation"], p["abapformatter:style"]);
     return c.prettyPrinterSetting();
   }, { check: r => JSON.stringify(r) });
+}
+
+/** Rename the method twice to doubled: evaluate at its declaration, preview with the
+ * request (contentNew filled in as abap-adt-api's own test does), execute, read back, activate. */
+async function devLoopRename(S, c, o) {
+  const src = classSource(o.lower);
+  const decl = position(src, "methods twice"), col = decl.column + "methods ".length;
+  let evaluated, preview;
+  await runStep(S, "renameEvaluate (method twice)", async () => (evaluated = await c.renameEvaluate(o.mainUrl, decl.line, col, col + "twice".length)), {
+    check: r => {
+      expectShape(r.oldName === "twice" && r.newName === "twice", `oldName ${r.oldName}, newName ${r.newName}`);
+      const uris = r.affectedObjects.map(x => x.uri);
+      expectShape(uris.includes(o.mainUrl) && uris.includes(o.testUrl), `affected ${uris.join(", ")}`);
+      expectShape(r.affectedObjects.every(x => x.parentUri === o.url && x.type === "CLAS/OC"), `parentUri/type ${JSON.stringify(r.affectedObjects.map(x => [x.parentUri, x.type]))}`);
+      return `${r.affectedObjects.length} sources, ${r.affectedObjects.reduce((n, x) => n + x.textReplaceDeltas.length, 0)} places`;
+    }
+  });
+  await runStep(S, "renamePreview (twice → doubled, with the transport)", async () => {
+    const proposal = Object.assign({}, evaluated, { newName: "doubled" });
+    proposal.affectedObjects.forEach(x => x.textReplaceDeltas.forEach(d => { d.contentNew = "doubled"; d.contentOld = "twice"; }));
+    return (preview = await c.renamePreview(proposal, o.transport));
+  }, {
+    check: r => {
+      const deltas = r.affectedObjects.reduce((a, x) => a.concat(x.textReplaceDeltas), []);
+      expectShape(deltas.length >= 5 && deltas.every(d => d.contentNew === "doubled" && /^twice$/i.test(d.contentOld)), `deltas ${JSON.stringify(deltas)}`);
+      expectShape(r.transport === o.transport, `transport ${r.transport}, expected ${o.transport}`);
+      return `${deltas.length} replacements`;
+    }
+  });
+  await runStep(S, "renameExecute", () => c.renameExecute(preview), {
+    check: r => { expectShape(r.affectedObjects.length === preview.affectedObjects.length, `executed ${r.affectedObjects.length} objects`); return `${r.affectedObjects.length} sources`; }
+  });
+  await runStep(S, "getObjectSource (renamed: main and test classes)", async () => [await c.getObjectSource(o.mainUrl), await c.getObjectSource(o.testUrl)], {
+    check: ([main, tests]) => {
+      expectShape(!/\btwice\b/i.test(main) && /methods doubled/i.test(main) && /method doubled\./i.test(main), `main still says twice: ${short(main, 300)}`);
+      expectShape(/lo_cut->doubled\( 2 \)/.test(tests), `test classes: ${short(tests, 300)}`);
+      return "renamed";
+    }
+  });
+  await runStep(S, "activate (renamed class)", () => c.activate(o.name, o.url), {
+    check: r => { expectShape(r.success, `not activated: ${JSON.stringify(r.messages)}`); return "activated"; }
+  });
 }
 
 /** lock → deleteObject with the transport; the class is gone and the request records it. */

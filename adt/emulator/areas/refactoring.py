@@ -1,0 +1,273 @@
+"""The rename refactoring at ``/sap/bc/adt/refactorings`` (evaluate → preview → execute).
+
+``step=evaluate&rel=…/rename&uri=<source>#start=L,C1;end=L,C2`` names the symbol at the
+cursor and every place that changes with it; ``step=preview`` takes the new name back and
+answers the text replacements; ``step=execute`` applies the replacements it is sent (all of
+them or none) as inactive versions. The places come from the emulator's where-used index
+(:class:`~adt.emulator.intelligence.whereused.WhereUsed`, declarations included), so a
+rename changes exactly what where-used lists. Evidence and deviations:
+docs/protocol/refactoring.md, docs/emulator.md ("Rename refactoring").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from lxml import etree
+from starlette.responses import Response
+
+from adt.abap.keywords import KEYWORDS
+from adt.abap.symbols import Occurrence, Symbol, SymbolKind
+
+from .. import errors
+from ..calls import Call, respond
+from ..documents import refactoring as docs
+from ..documents.common import NS_ADTCORE
+from ..intelligence.requests import Position, parse_uri
+from ..model import ADT, RepoObject
+from . import Route
+
+if TYPE_CHECKING:
+    from ..cts import Booking
+    from ..intelligence.handlers import CodeIntelligence
+
+GENERIC = "{" + docs.NS_GENERIC + "}"
+RENAME = "{" + docs.NS_RENAME + "}"
+CORE = "{" + NS_ADTCORE + "}"
+_NAME = re.compile(r"^(?:/[A-Z0-9_]+/)?[A-Z_][A-Z0-9_]*$")
+_RANGE = re.compile(r"start=(\d+),(\d+);end=(\d+),(\d+)")
+#: Repository objects are renamed by other means (a new object), not by this refactoring.
+_OBJECTS = frozenset({SymbolKind.PROGRAM, SymbolKind.INCLUDE, SymbolKind.FUNCTION})
+_MAX_NAME = 30
+
+
+def refused(message: str) -> errors.AdtException:
+    """What the emulator answers when a rename is not possible (assumed shape)."""
+    return errors.AdtException(400, "ExceptionRefactoring", message)
+
+
+class Renaming:
+    """Evaluate, preview and execute over the where-used index of one system."""
+
+    def __init__(self, serve: CodeIntelligence) -> None:
+        self.serve = serve
+        self.state = serve.state
+
+    def handle(self, call: Call, match: re.Match[str]) -> Response:
+        if call.method != "POST":
+            raise errors.method_not_supported(call.method)
+        step = call.query.get("step", "")
+        if step == "execute":
+            return self.execute(call)
+        if call.query.get("rel") != docs.RENAME_REL:
+            raise errors.no_suitable_resource()  # extract method, change package: not served
+        if step == "evaluate":
+            return self.evaluate(call)
+        if step == "preview":
+            return self.preview(call)
+        raise errors.bad_request(f"Unknown refactoring step '{step}'")
+
+    # evaluate / preview ------------------------------------------------------------------
+    def evaluate(self, call: Call) -> Response:
+        position = parse_uri(call.query.get("uri"))
+        occurrence, _ = self._target(position)
+        old = self._spelled(occurrence)
+        generic = docs.Generic(
+            "Rename", _object_uri(position), self._affected(occurrence.symbol, old, old)
+        )
+        return _answer(docs.rename_document(old, old, generic))
+
+    def preview(self, call: Call) -> Response:
+        root = _root(call.body)
+        old = (root.findtext(f"{RENAME}oldName") or "").strip()
+        new = (root.findtext(f"{RENAME}newName") or "").strip()
+        generic = _generic_of(root)
+        object_uri = (generic.findtext(f"{GENERIC}adtObjectUri") or "").strip()
+        transport = (generic.findtext(f"{GENERIC}transport") or "").strip()
+        occurrence, _ = self._target(parse_uri(object_uri))
+        if occurrence.symbol.name != old.upper():
+            raise refused(
+                f"The source changed: there is no {old} at {object_uri} any more; evaluate again"
+            )
+        self._check_name(occurrence.symbol, new)
+        affected = self._affected(occurrence.symbol, old, new)
+        title = (generic.findtext(f"{GENERIC}title") or "Rename").strip()
+        answer = docs.Generic(title, object_uri, affected, transport)
+        return _answer(docs.rename_document(old, new, answer))
+
+    def _target(self, position: Position) -> tuple[Occurrence, RepoObject]:
+        repo = self.serve.repo
+        repo.refresh()
+        resolved = repo.unit_owner(position.path)
+        if resolved is None or resolved[1] not in resolved[0].parts:
+            raise errors.not_found(None, position.path.rsplit("/", 1)[-1].upper())
+        obj, part = resolved
+        index = repo.index(repo.program(obj))
+        unit = obj.source_uri(part)
+        columns = [position.column] + ([position.end[1]] if position.end else [])
+        found = None
+        for column in columns:
+            found = found or index.occurrence_at(unit, position.line or 1, column)
+        if found is None or found.role == "anchor":
+            raise refused("Rename is not possible here: place the cursor on a name")
+        symbol = found.symbol
+        if symbol.kind in _OBJECTS or (
+            symbol.is_global and symbol.kind in (SymbolKind.CLASS, SymbolKind.INTERFACE)
+        ):
+            raise refused(
+                f"{symbol.name} is a repository object; the rename refactoring renames "
+                "its components and local declarations only"
+            )
+        return found, obj
+
+    def _spelled(self, occurrence: Occurrence) -> str:
+        line = self._lines(occurrence.unit)[occurrence.line - 1]
+        return line[occurrence.column : occurrence.end] or occurrence.symbol.name.lower()
+
+    def _lines(self, unit: str) -> list[str]:
+        return (self.state.source_text(unit, "inactive") or "").split("\n")
+
+    def _check_name(self, symbol: Symbol, new: str) -> None:
+        upper = new.upper()
+        if not _NAME.match(upper) or len(upper) > _MAX_NAME:
+            raise refused(f"{new} is not a valid ABAP name (letters, digits, _; at most 30)")
+        if upper in KEYWORDS and symbol.kind in (SymbolKind.CLASS, SymbolKind.INTERFACE):
+            raise refused(f"{new} is an ABAP keyword")
+        taken = symbol.scope.local(upper) if symbol.scope is not None else None
+        if taken is not None and taken is not symbol and upper != symbol.name:
+            raise refused(f"{new} already exists in {symbol.scope.name if symbol.scope else ''}")
+
+    def _affected(self, symbol: Symbol, old: str, new: str) -> list[docs.Affected]:
+        """Every source with a declaration, implementation or use of ``symbol``."""
+        places: dict[str, tuple[RepoObject, dict[tuple[int, int], int]]] = {}
+        for usage in self.serve.where.usages(symbol, definitions=True):
+            occ = usage.occurrence
+            owner = self.serve.repo.unit_owner(occ.unit)
+            if owner is None:
+                continue
+            entry = places.setdefault(occ.unit, (owner[0], {}))
+            entry[1][(occ.line, occ.column)] = occ.end
+        affected = []
+        for unit in sorted(places):
+            obj, spots = places[unit]
+            lines = self._lines(unit)
+            deltas = tuple(
+                docs.Delta(line, start, end, lines[line - 1][start:end], new)
+                for (line, start), end in sorted(spots.items())
+                if 0 < line <= len(lines) and lines[line - 1][start:end].upper() == old.upper()
+            )
+            if deltas:
+                affected.append(docs.Affected(unit, obj.uri, obj.name, obj.kind.code, deltas))
+        return affected
+
+    # execute -----------------------------------------------------------------------------
+    def execute(self, call: Call) -> Response:
+        """Apply the sent replacements: every source checked first, then all written."""
+        generic = _generic_of(_root(call.body))
+        transport = (generic.findtext(f"{GENERIC}transport") or "").strip() or None
+        planned = [self._planned(element) for element in _affected_elements(generic)]
+        with self.state.lock:
+            bookings = [self._checked(obj, transport, call.user) for obj, _, _, _ in planned]
+            for booking in bookings:
+                if booking is not None:
+                    booking.apply()
+            for _, unit, text, _ in planned:
+                self.state.write_as(call.user, unit, text)
+        answer = docs.Generic(
+            (generic.findtext(f"{GENERIC}title") or "Rename").strip(),
+            (generic.findtext(f"{GENERIC}adtObjectUri") or "").strip(),
+            [affected for _, _, _, affected in planned],
+            transport or "",
+        )
+        return _answer(docs.execute_document(answer))
+
+    def _planned(self, element: etree._Element) -> tuple[RepoObject, str, str, docs.Affected]:
+        uri = element.get(f"{CORE}uri") or ""
+        resolved = self.state.resolve(uri.partition("#")[0])
+        if resolved is None:
+            raise errors.not_found(None, uri.rsplit("/", 1)[-1].upper())
+        obj, part = resolved
+        unit = obj.source_uri(part or "main")
+        lines = self._lines(unit)
+        deltas = [_delta(d) for d in element.iter(f"{GENERIC}textReplaceDelta")]
+        for delta in sorted(deltas, key=lambda d: (d.line, d.start), reverse=True):
+            current = lines[delta.line - 1] if 0 < delta.line <= len(lines) else ""
+            if current[delta.start : delta.end] != delta.old:
+                raise refused(
+                    f"{obj.name} was changed since the preview (line {delta.line} no longer "
+                    f"reads {delta.old}); nothing was renamed"
+                )
+            lines[delta.line - 1] = current[: delta.start] + delta.new + current[delta.end :]
+        if any(len(line) > 255 for line in lines):
+            raise refused(f"A line of {obj.name} would exceed 255 characters")
+        affected = docs.Affected(unit, obj.uri, obj.name, obj.kind.code, tuple(deltas))
+        return obj, unit, "\n".join(lines), affected
+
+    def _checked(self, obj: RepoObject, transport: str | None, user: str) -> Booking | None:
+        held = self.state.locks.get(obj.uri)
+        if held is not None and held.user != user:
+            raise errors.lock_conflict(held.user, obj.name)
+        return self.state.cts.book(obj, transport, user)
+
+
+def _answer(body: str) -> Response:
+    return respond(body, content_type=docs.REFACTORING_TYPE)
+
+
+def _object_uri(position: Position) -> str:
+    end = position.end or (position.line or 1, position.column)
+    return f"{position.path}#start={position.line},{position.column};end={end[0]},{end[1]}"
+
+
+def _root(body: bytes) -> etree._Element:
+    try:
+        parser = etree.XMLParser(resolve_entities=False, no_network=True)
+        root = etree.fromstring(body, parser) if body else None
+    except etree.XMLSyntaxError:
+        root = None
+    if root is None or root.tag not in (
+        f"{RENAME}renameRefactoring",
+        f"{GENERIC}genericRefactoring",
+    ):
+        raise errors.AdtException(
+            400,
+            "ExceptionInvalidData",
+            f"System expected the element '{RENAME}renameRefactoring'",
+        )
+    return root
+
+
+def _generic_of(root: etree._Element) -> etree._Element:
+    if root.tag == f"{GENERIC}genericRefactoring":
+        return root
+    found = root.find(f"{GENERIC}genericRefactoring")
+    if found is None:
+        raise errors.bad_request("The refactoring has no genericRefactoring part")
+    return found
+
+
+def _affected_elements(generic: etree._Element) -> Iterable[etree._Element]:
+    return generic.iterfind(f"{GENERIC}affectedObjects/{GENERIC}affectedObject")
+
+
+def _delta(element: etree._Element) -> docs.Delta:
+    fragment = element.findtext(f"{GENERIC}rangeFragment") or ""
+    match = _RANGE.search(fragment)
+    if match is None:
+        raise errors.bad_request(f"A text replacement without a range: {fragment!r}")
+    line, start, end_line, end = (int(g) for g in match.groups())
+    if end_line != line:
+        raise errors.bad_request("A rename replacement spans lines")
+    old = element.findtext(f"{GENERIC}contentOld") or ""
+    new = element.findtext(f"{GENERIC}contentNew") or ""
+    return docs.Delta(line, start, end, old, new)
+
+
+def rename_routes(serve: CodeIntelligence) -> list[Route]:
+    """``/sap/bc/adt/refactorings``, sharing the where-used index of ``serve``."""
+    return [Route.at(f"{ADT}/refactorings", Renaming(serve).handle)]
+
+
+__all__ = ["Renaming", "rename_routes"]

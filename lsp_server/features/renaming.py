@@ -1,0 +1,200 @@
+"""Rename across objects from the editor, all or nothing.
+
+ADT plans the rename on the saved sources (evaluate, preview). The plan is placed in the
+editor's buffers: an open document's replacements land where its saved lines are now, so
+its unsaved edits stay and are written with the rename; an unopened source gets them on its
+saved text. The editor confirms and applies the plan (the handler sends it as an annotated
+``WorkspaceEdit``); only then :meth:`Renaming.commit` writes every source through
+:class:`adt.workbench.renaming.Renaming` — each object locked, each source checked against
+the version its buffer was based on, all or none — adopts the written versions as the open
+documents' bases and activates the objects together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from adt.source.errors import InvalidArgument, VersionConflict
+from lsp_server.buffer import Edit
+from lsp_server.context import WorkspaceContext
+from lsp_server.documents import OpenDocument
+from lsp_server.features import Feature
+from lsp_server.features.intelligence import word_at
+from lsp_server.features.locks import EditLocks
+from lsp_server.features.transports import TransportChoices
+from lsp_server.uris import make_uri
+
+if TYPE_CHECKING:
+    from adt.areas.refactoring import AffectedSource
+    from adt.workbench import Workbench
+    from adt.workbench.renaming import RenameOutcome, SourceEdit
+
+Point = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class DocumentPlan:
+    """The replacements in one document, in the coordinates of ``lines`` (the open
+    buffer's, or the saved text's); ``version`` is the open document's version."""
+
+    uri: str
+    name: str
+    version: int | None
+    lines: tuple[str, ...]
+    edits: tuple[Edit, ...]
+    saved_lines: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RenamePlan:
+    system: str
+    old_name: str
+    new_name: str
+    documents: tuple[DocumentPlan, ...]
+    sources: tuple[SourceEdit, ...]
+
+    @property
+    def places(self) -> int:
+        return sum(len(d.edits) for d in self.documents)
+
+    @property
+    def objects(self) -> list[str]:
+        return sorted({s.name for s in self.sources})
+
+
+@dataclass(frozen=True)
+class Prepared:
+    start: Point
+    end: Point
+    name: str
+
+
+class Renaming(Feature):
+    def __init__(
+        self, ctx: WorkspaceContext, locks: EditLocks, transports: TransportChoices
+    ) -> None:
+        super().__init__(ctx)
+        self._locks = locks
+        self._transports = transports
+
+    def _workbench(self, doc: OpenDocument) -> Workbench:
+        return self.ctx.connections.workbench(doc.ref.system)
+
+    async def prepare(self, uri: str, point: Point) -> Prepared:
+        """The name at ``point`` if ADT can rename it (one evaluate; refusals raise)."""
+        doc, saved_line, start, end = self._cursor(uri, point)
+        evaluated = await self._workbench(doc).source.client.refactorings.rename_evaluate(
+            doc.ref.source_url, saved_line + 1, start, end
+        )
+        return Prepared((point[0], start), (point[0], end), evaluated.old_name)
+
+    def _cursor(self, uri: str, point: Point) -> tuple[OpenDocument, int, int, int]:
+        doc = self.ctx.documents.require(uri)
+        line, column = point
+        text = doc.buffer.lines[line] if 0 <= line < len(doc.buffer.lines) else ""
+        start, end = word_at(text, column)
+        if start == end:
+            raise InvalidArgument("place the cursor on the name to rename")
+        saved_line = doc.buffer.base_line(line)
+        if saved_line is None:
+            raise InvalidArgument(
+                "rename works on the saved source, and the line under the cursor has unsaved "
+                "changes: save first"
+            )
+        return doc, saved_line, start, end
+
+    async def plan(self, uri: str, point: Point, new_name: str) -> RenamePlan:
+        """Every place of the symbol at ``point``, in the buffers, and the new texts;
+        refused before the editor sees anything when a source changed on the server."""
+        doc, saved_line, start, end = self._cursor(uri, point)
+        renaming = self._workbench(doc).renaming
+        transport = self._transports.remembered(doc.ref.system, doc.ref.object_url) or ""
+        proposal = await renaming.propose(
+            doc.ref.source_url, saved_line + 1, start, end, new_name, transport
+        )
+        documents, sources = [], []
+        for affected in proposal.affected:
+            placed, source = await self._place(doc.ref.system, affected)
+            documents.append(placed)
+            sources.append(source)
+        await renaming.verify(sources)
+        return RenamePlan(
+            doc.ref.system, proposal.old_name, proposal.new_name, tuple(documents), tuple(sources)
+        )
+
+    async def _place(
+        self, system: str, affected: AffectedSource
+    ) -> tuple[DocumentPlan, SourceEdit]:
+        """The replacements of one source in its open buffer (or its saved text), each
+        checked to still find the old name there."""
+        from adt.workbench.renaming import SourceEdit
+
+        uri = make_uri(system, affected.source_url)
+        doc = self.ctx.documents.get(uri)
+        if doc is not None and doc.base_token is not None:
+            lines, token, version = list(doc.buffer.lines), doc.base_token, doc.version
+        else:
+            read = await self.ctx.connections.service(system).get_source_v2(
+                object_source_url=affected.source_url, fresh=True
+            )
+            lines, token, version = read.content.split("\n"), read.token, None
+        edits = []
+        for r in affected.replacements:
+            line = (
+                r.line - 1
+                if version is None or doc is None
+                else doc.buffer.line_of_base(r.line - 1)
+            )
+            if line is None or lines[line][r.start : r.end].upper() != r.old.upper():
+                raise VersionConflict(
+                    f"nothing was renamed: line {r.line} of {affected.name} has unsaved changes "
+                    f"where the rename must change {r.old}: save or undo them first",
+                    objects=[affected.name],
+                )
+            edits.append(Edit((line, r.start), (line, r.end), r.new))
+        plan = DocumentPlan(
+            uri,
+            affected.name,
+            version,
+            tuple(lines),
+            tuple(edits),
+            tuple(r.line for r in affected.replacements),
+        )
+        text = _applied(lines, edits)
+        source = SourceEdit(
+            affected.source_url, affected.object_url, affected.name, token, text, len(edits)
+        )
+        return plan, source
+
+    async def commit(self, plan: RenamePlan) -> RenameOutcome:
+        """Write every source (all or none), adopt the written versions in the open
+        documents, then activate the objects together."""
+        if not plan.sources:
+            raise InvalidArgument("nothing to rename")
+        renaming = self.ctx.connections.workbench(plan.system).renaming
+        first = plan.sources[0].object_url
+        transport = self._transports.remembered(plan.system, first)
+        outcome = await renaming.write_all(plan.sources, transport, activate=False)
+        texts = {s.source_url: s.text for s in plan.sources}
+        for written in outcome.written:
+            doc = self.ctx.documents.get(make_uri(plan.system, written.source_url))
+            if doc is not None:
+                doc.adopt_base(texts[written.source_url], written.token)
+                await self._locks.release_if_unused(doc.ref)
+        objects = sorted({s.object_url for s in plan.sources})
+        activation, failure = await renaming.activate(objects)
+        from adt.workbench.renaming import RenameOutcome
+
+        return RenameOutcome(outcome.written, activation, failure)
+
+
+def _applied(lines: list[str], edits: list[Edit]) -> str:
+    result = list(lines)
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        line, start = edit.start
+        result[line] = result[line][:start] + edit.text + result[line][edit.end[1] :]
+    return "\n".join(result)
+
+
+__all__ = ["DocumentPlan", "Prepared", "RenamePlan", "Renaming"]

@@ -1,0 +1,79 @@
+"""Rename for agents: ``navigate`` with ``action: rename`` through the official MCP client
+(in memory). The answer lists, per object, the sources with the changed lines and new
+tokens; every object answers to the write policy; a colleague's change writes nothing."""
+
+from __future__ import annotations
+
+from support.emulated import GREETER, make_client
+from support.mcp_calls import call, error
+from support.mcp_memory import bridge
+
+from adt.agent import WritePolicy
+from adt.emulator import Emulator
+
+MAIN = f"{GREETER}/source/main"
+TESTS = f"{GREETER}/includes/testclasses"
+INTF = "/sap/bc/adt/oo/interfaces/zif_demo_greeting"
+#: ``METHOD zif_demo_greeting~greet.`` in the class: renaming it changes the interface too
+IMPLEMENTED_GREET = {"action": "rename", "objectUrl": GREETER, "line": 34, "identifier": "greet"}
+
+
+async def test_rename_by_name_lists_every_object_with_new_tokens(emulator: Emulator) -> None:
+    async with bridge(emulator) as client:
+        planned = await call(
+            client,
+            "navigate",
+            action="rename",
+            name="ZCL_DEMO_GREETER=>GREET_ALL",
+            newName="greet_each",
+            preview=True,
+        )
+        assert planned["ok"], planned
+        assert planned["data"]["written"] is False
+        assert "greet_each" not in (emulator.source(MAIN) or "")
+        done = await call(
+            client,
+            "navigate",
+            action="rename",
+            name="ZCL_DEMO_GREETER=>GREET_ALL",
+            newName="greet_each",
+        )
+        assert done["ok"], done
+        data = done["data"]
+        assert (data["oldName"], data["newName"], data["written"]) == (
+            "greet_all",
+            "greet_each",
+            True,
+        )
+        assert data["activated"] is True
+        [greeter] = data["objects"]
+        sources = {s["sourceUrl"]: s for s in greeter["sources"]}
+        assert set(sources) == {MAIN, TESTS}
+        read = await call(client, "getObjectSourceV2", objectSourceUrl=TESTS)
+        assert sources[TESTS]["token"] == read["data"]["token"], "the new token, usable at once"
+        assert "mo_cut->greet_each(" in read["data"]["content"]
+    assert emulator.locks() == []
+
+
+async def test_rename_answers_to_the_policy_for_every_object(emulator: Emulator) -> None:
+    policy = WritePolicy(allow=("$ZDEMO",), allow_objects=("ZCL_DEMO_GREETER",))
+    async with bridge(emulator, policy=policy) as client:
+        refused = await error(client, "navigate", **IMPLEMENTED_GREET, newName="salute")
+        assert refused["name"] == "WRITE_REFUSED" and "ZIF_DEMO_GREETING" in refused["error"]
+    assert "salute" not in (emulator.source(MAIN) or "").lower()
+    assert emulator.locks() == []
+
+
+async def test_a_colleagues_lock_writes_nothing(emulator: Emulator) -> None:
+    async with bridge(emulator) as client:
+        colleague = make_client(emulator, "COLLEAGUE")
+        lock = await colleague.lock(INTF)
+        try:
+            refused = await error(client, "navigate", **IMPLEMENTED_GREET, newName="salute")
+            assert "nothing was renamed" in refused["error"]
+            assert "ZIF_DEMO_GREETING" in refused["error"]
+        finally:
+            await colleague.unlock(INTF, lock.handle)
+            await colleague.close()
+    assert "salute" not in (emulator.source(MAIN) or "").lower()
+    assert emulator.locks() == []
