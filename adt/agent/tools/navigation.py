@@ -203,10 +203,10 @@ def fit_usages(payload: dict[str, Any], limit: int) -> None:
 TOOLS = (
     ToolDefinition(
         "navigate",
-        "Definition, usages (pages of snippets: offset=nextOffset) or rename (newName; all "
-        "objects or none; preview: plan) of a name (ZCL_X, ZCL_X=>METHOD, /DMO/I_X) or "
-        "position (objectUrl, line, identifier or 1-based column). A definition has its "
-        "symbol (for getObjectSourceV2)",
+        "Definition, usages (snippet pages: offset=nextOffset) or rename (newName; all or "
+        "none; preview: plan) of a name (ZCL_X, ZCL_X=>METHOD, /DMO/I_X) or position "
+        "(objectUrl, line, identifier or 1-based column). A definition has its symbol (for "
+        "getObjectSourceV2)",
         {
             "action": {"type": "string", "enum": ["definition", "usages", "rename"]},
             "newName": {"type": "string"},

@@ -303,8 +303,8 @@ TOOLS = (
         "setObjectSourceV2",
         "Replace lines startLine..endLine, or a named symbol, with content (endLine="
         "startLine-1 inserts; delete: true removes), or apply several patches, against token. "
-        "Changes made since that do not touch yours are kept (rebasedOver); else "
-        "VERSION_CONFLICT, nothing written. Locks by itself unless lockHandle is given. "
+        "Changes since that don't touch yours are kept (rebasedOver); else "
+        "VERSION_CONFLICT, nothing written. Locks itself unless lockHandle is given. "
         "Returns the new token.",
         {
             **TARGET,
