@@ -24,7 +24,7 @@ WORDS = {READ_SOURCE: "getObjectSourceV2", TRANSPORT_ACTION: "transports"}
 INCLUDES = ["main", "definitions", "implementations", "macros", "testclasses"]
 
 OBJECT = {"type": "string", "description": "URL or TYPE:NAME (DDLS:/DMO/I_X)"}
-SOURCE = {"type": "string", "description": "…/source/main or …/includes/<type>"}
+SOURCE = {"type": "string", "description": ".../source/main or .../includes/<type>"}
 INCLUDE = {"type": "string", "enum": INCLUDES, "description": "Class part; ignored otherwise"}
 LINE = {"type": "integer", "minimum": 1}
 TOKEN = {"type": "string", "description": "Token from getObjectSourceV2 or the last write"}

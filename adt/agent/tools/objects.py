@@ -158,7 +158,7 @@ TOOLS = (
     ),
     ToolDefinition(
         "searchObjects",
-        "Find objects by name (* wildcard), e.g. ZCL_*; optional type: CLAS, DDLS, BDEF, TABL…",
+        "Find objects by name (* wildcard), e.g. ZCL_*; optional type: CLAS, DDLS, BDEF, TABL...",
         {
             "query": {"type": "string", "minLength": 1},
             "objectType": {"type": "string"},
