@@ -62,6 +62,8 @@ class Current:
     token: str
     changed_at: int
     etag: str
+    line_break: str | None = None
+    """The break the stored text has between lines; the write keeps it."""
 
 
 Build = Callable[[Current], tuple[str, Applied]]
@@ -341,11 +343,18 @@ class SourceWrites:
             return _Done(current, current, applied)
         sent.append(_Attempt(current, new_text, applied))
         written = await self._client.write_source(
-            target.ref.source_url, new_text, lock_handle=lease.handle, corr_nr=lease.corr_nr or None
+            target.ref.source_url,
+            new_text,
+            lock_handle=lease.handle,
+            corr_nr=lease.corr_nr or None,
+            line_break=current.line_break,
         )
-        return _Done(current, await self._after_put(target, new_text, written), applied)
+        after = await self._after_put(target, new_text, written, current.line_break)
+        return _Done(current, after, applied)
 
-    async def _after_put(self, target: Target, sent: str, written: WriteResult) -> Current:
+    async def _after_put(
+        self, target: Target, sent: str, written: WriteResult, line_break: str | None
+    ) -> Current:
         """The source as stored now, without moving it again when we can know it: SAP stores
         a text that is already in its canonical form (no trailing blanks, no final newline)
         exactly as sent, and its PUT answer carries the new change stamp. Otherwise (or when
@@ -353,12 +362,13 @@ class SourceWrites:
         if written.last_modified is None or server_canonical(sent) != sent:
             return await self._read_locked(target)
         changed_at = written.last_modified.ms
-        return Current(sent, make_token(changed_at, sent), changed_at, written.etag)
+        return Current(sent, make_token(changed_at, sent), changed_at, written.etag, line_break)
 
     async def _read_locked(self, target: Target) -> Current:
         source = await self._client.read_source(target.ref.source_url, stateful=True)
         changed_at = await self._metadata.changed_at(target, source)
-        return Current(source.text, make_token(changed_at, source.text), changed_at, source.etag)
+        token = make_token(changed_at, source.text)
+        return Current(source.text, token, changed_at, source.etag, source.line_break)
 
     def _store(self, target: Target, current: Current) -> None:
         self._cache.put(
