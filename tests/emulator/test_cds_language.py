@@ -54,6 +54,28 @@ async def test_check_run_resolves_names_and_reports_planted_errors(client: AdtCl
     ]
 
 
+async def test_a_behavior_without_its_handler_is_a_warning_that_activation_passes(
+    client: AdtClient,
+) -> None:
+    """Every action, determination and validation of the samples' BDEF has its handler in
+    the behavior pool's local class; a new action without one is reported at its name as
+    a warning (``W``), and the BDEF still activates."""
+    url = BEHAVIOR.removesuffix("/source/main")
+    clean = await client.check_syntax(url)
+    assert clean.messages == ()
+    planted = s.BEHAVIOR.replace(
+        "  action acceptTravel", "  action rejectTravel;\n  action acceptTravel"
+    )
+    line = planted[: planted.index("rejectTravel")].count("\n") + 1
+    result = await client.check_syntax(url, text=planted)
+    assert [(m.severity, m.line, m.column) for m in result.messages] == [("W", line, 9)]
+    assert "'rejectTravel' of 'Travel'" in result.messages[0].text
+    async with client.locked(url) as held:
+        await client.write_source(BEHAVIOR, planted, lock_handle=held.handle)
+    activation = await client.activate(url)
+    assert activation.success, activation.messages
+
+
 async def test_completion_element_info_and_navigation(client: AdtClient) -> None:
     text, line, column = _at(s.TRAVEL_VIEW.replace("_Agency.Name as", "_Agency.|Name as"), "|")
     proposals = await client.completion.proposals(TRAVEL, text, line, column)
