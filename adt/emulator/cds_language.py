@@ -112,9 +112,9 @@ def dependencies(obj: RepoObject, text: str) -> list[tuple[str, int, int]] | Non
     return list(found.values())
 
 
-def abap_sources(state: Repository) -> list[tuple[str, str, str, str]]:
-    """(name, type code, source URI, text) of every ABAP source unit (where-used)."""
-    found: list[tuple[str, str, str, str]] = []
+def abap_sources(state: Repository) -> list[tuple[RepoObject, str, str]]:
+    """(object, part, text) of every ABAP source unit (where-used)."""
+    found: list[tuple[RepoObject, str, str]] = []
     repository = list(state.objects.values())  # a copy: the state may change meanwhile
     for obj in repository:
         if is_cds(obj) or not obj.kind.source_based or obj.kind.language not in ("abap", ""):
@@ -122,7 +122,7 @@ def abap_sources(state: Repository) -> list[tuple[str, str, str, str]]:
         for part in obj.parts:
             text = newest_text(obj, part)
             if text is not None:
-                found.append((obj.name, obj.kind.code, obj.source_uri(part), text))
+                found.append((obj, part, text))
     return found
 
 

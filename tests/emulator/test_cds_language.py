@@ -114,6 +114,33 @@ async def test_where_used_lists_every_kind_that_uses_the_entity(client: AdtClien
     assert result.number_of_results == 6
 
 
+async def test_where_used_rows_of_an_entity_lead_to_snippets_of_every_use(
+    client: AdtClient,
+) -> None:
+    """Like the ABAP where-used: each using object carries an identifier, and the snippets
+    behind it are the lines that name the entity, at the name's columns, with the line."""
+    result = await client.navigation.usages(f"{DDLS}/zc_travel")
+    identifiers = {u.object.name + " " + u.object.type: u.identifiers for u in result.objects}
+    assert all(len(found) == 1 for found in identifiers.values()), identifiers
+    assert identifiers["ZC_TRAVEL BDEF/BDO"] == ("ObjectType_BDEF/BDO;ZC_TRAVEL;\\TY:ZC_TRAVEL",)
+    groups = await client.navigation.snippets(result)
+    assert len(groups) == 6
+    seen: set[str] = set()
+    for group in groups:
+        assert group.snippets, group.object_identifier
+        for snippet in group.snippets:
+            for match in snippet.matches:
+                assert snippet.content[match.start : match.end].upper() == "ZC_TRAVEL"
+            assert snippet.end_column - snippet.column == len("ZC_TRAVEL")
+            seen.add(snippet.source_url)
+            source = await client.read_source(snippet.source_url)
+            assert source.text.split("\n")[snippet.line - 1] == snippet.content
+    assert f"{DDLS}/zc_booking/source/main" in seen
+    assert "/sap/bc/adt/programs/programs/zr_travels/source/main" in seen
+    stale = await client.navigation.snippets(["ObjectType_DDLS/DF;ZNOTHERE;\\TY:ZC_TRAVEL"])
+    assert [group.snippets for group in stale] == [()]
+
+
 async def test_activation_refuses_a_view_over_a_new_table_then_activates_both(
     client: AdtClient,
 ) -> None:
