@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from adt.abap.cds.identifiers import recase
 from adt.emulator.areas import Handler, Route
-from adt.emulator.areas.formatting import _negotiate, _only, _text
+from adt.emulator.areas.formatting import negotiate, only_methods, request_text
 from adt.emulator.calls import Call, respond
 
 from ..cds_language import catalog, parsed
@@ -48,9 +48,9 @@ class DdlFormatterArea:
         return handle
 
     def format(self, call: Call, kind: str) -> Response:
-        _only(call, "POST")
-        _negotiate(call, "text/plain")
-        text = _text(call)
+        only_methods(call, "POST")
+        negotiate(call, "text/plain")
+        text = request_text(call)
         formatted = recase(text, parsed(kind, text), catalog(self.state))
         return respond(formatted, content_type="text/plain; charset=utf-8")
 
