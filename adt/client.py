@@ -42,6 +42,7 @@ from adt.errors import (
     ServerErrorInfo,
     ServerFailure,
 )
+from adt.kinds import KINDS
 from adt.models import (
     ActivationResult,
     CheckResult,
@@ -55,7 +56,7 @@ from adt.models import (
 )
 from adt.profile import ConnectionProfile
 from adt.release import RELEASE_DELAYS, ReleaseJournal
-from adt.text import check_line_lengths, to_canonical, to_wire
+from adt.text import CRLF, check_line_lengths, line_break_of, to_canonical, to_wire
 from adt.urls import check_adt_path, decode_name, encode_name, validate_adt_path
 
 log = logging.getLogger("adt.client")
@@ -283,10 +284,12 @@ class AdtClient:
         response = await session.request(
             "GET", path, params=_version_params(version), headers={"Accept": "text/plain"}
         )
+        raw = response.content.decode("utf-8")
         return SourceText(
-            text=to_canonical(response.content.decode("utf-8")),
+            text=to_canonical(raw),
             etag=response.headers.get("etag", ""),
             last_modified=Timestamp.parse_http_date(response.headers.get("last-modified")),
+            line_break=line_break_of(raw),
         )
 
     async def quick_search(
@@ -412,11 +415,22 @@ class AdtClient:
                     log.warning("unlock of %s failed: %s", lock.object_url, exc)
 
     async def write_source(
-        self, source_url: str, text: str, *, lock_handle: str, corr_nr: str | None = None
+        self,
+        source_url: str,
+        text: str,
+        *,
+        lock_handle: str,
+        corr_nr: str | None = None,
+        line_break: str | None = None,
     ) -> WriteResult:
         """Replace a whole source (PUT) under a lock. Lines over 255 characters are refused
-        before anything is sent; the text goes out with CRLF line ends, as SAP stores it."""
+        before anything is sent; the text goes out with ``line_break`` between lines (the
+        one :attr:`SourceText.line_break` read), else with its kind's (CRLF; LF for behavior
+        definitions): SAP keeps CDS-family sources byte for byte."""
         path = validate_adt_path(source_url)
+        if line_break is None:
+            kind = KINDS.for_url(path)
+            line_break = kind.line_break if kind is not None else CRLF
         check_line_lengths(text)
         params = {"lockHandle": lock_handle}
         if corr_nr:
@@ -427,7 +441,7 @@ class AdtClient:
                 path,
                 params=params,
                 headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"},
-                content=to_wire(text).encode("utf-8"),
+                content=to_wire(text, line_break).encode("utf-8"),
             )
         except InvalidLockHandleError:
             for object_url, handle in list(self._stateful.locks.items()):

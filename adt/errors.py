@@ -50,6 +50,20 @@ class StaleDocumentError(AdtError):
         self.current = current
 
 
+class FormattingNotOfferedError(AdtError):
+    """ADT offers no formatter for this kind of source (behavior definitions, access
+    controls, tables): nothing was changed. Data definitions, metadata extensions and
+    service definitions have the system's identifier formatter; ABAP the pretty printer."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(
+            f"ADT offers no formatter for a {label}; the source was left as it is "
+            "(data definitions, metadata extensions and service definitions get their "
+            "identifiers in defined case, ABAP sources the pretty printer)"
+        )
+        self.label = label
+
+
 class ConfigurationError(AdtError, ValueError):
     """A connection profile or system configuration that cannot work."""
 

@@ -146,6 +146,9 @@ class SourceText:
     text: str
     etag: str
     last_modified: Timestamp | None
+    line_break: str | None = None
+    """The break the server sent between lines (``None``: one line); a write of this
+    source sends it back with the same one (:func:`adt.text.line_break_of`)."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from adt.errors import LineTooLongError
 
 MAX_LINE_LENGTH = 255
+CRLF = "\r\n"
 
 
 def to_canonical(text: str) -> str:
@@ -19,9 +20,20 @@ def to_canonical(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def to_wire(text: str) -> str:
-    """The form SAP stores and serves: CRLF between lines."""
-    return to_canonical(text).replace("\n", "\r\n")
+def to_wire(text: str, line_break: str = CRLF) -> str:
+    """The form SAP stores and serves: CRLF between lines (or the ``line_break`` a
+    verbatim source was read with, so that it goes back as it came)."""
+    return to_canonical(text).replace("\n", line_break)
+
+
+def line_break_of(raw: str) -> str | None:
+    """The break a text as served uses between its lines: ``\\r\\n``, ``\\n``, or ``None``
+    for a text of one line. SAP keeps the CDS-family sources (DDLS, DDLX, DCLS, BDEF, SRVD)
+    as they were written — the flight scenario's behavior definitions with LF, the others
+    with CRLF — so a write sends them back with the break they were read with."""
+    if CRLF in raw:
+        return CRLF
+    return "\n" if "\n" in raw else None
 
 
 def split_lines(text: str) -> list[str]:

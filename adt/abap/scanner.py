@@ -17,12 +17,14 @@ MULTILINE_LITERAL = "Literals that take up more than one line are not permitted.
 
 @dataclass(frozen=True)
 class ScanIssue:
-    """One error: where and what."""
+    """One finding: where and what; ``severity`` as ADT writes it (``E`` error, ``W``
+    warning, which does not stop an activation)."""
 
     line: int
     column: int
     end_column: int
     message: str
+    severity: str = "E"
 
 
 @dataclass

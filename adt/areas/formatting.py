@@ -23,9 +23,23 @@ SETTINGS_ACCEPT = "application/vnd.sap.adt.ppsettings.v5+xml, application/*;q=0.
 #: ``abapformatter:style`` values: everything lower / upper, keywords upper / lower,
 #: keywords by a heuristic, no case change.
 STYLES = ("toLower", "toUpper", "keywordUpper", "keywordLower", "keywordAuto", "none")
+#: ADT's case preserving formatter for identifiers, per language of the CDS family that has
+#: one (discovery "DDL Case Preserving Formatter for Identifiers"; protocol in
+#: docs/protocol/cds-rap-dictionary.md).
+IDENTIFIER_FORMATTERS = {
+    "DDLS": "/sap/bc/adt/ddic/ddl/formatter/identifiers",
+    "DDLX": "/sap/bc/adt/ddic/ddlx/formatter/identifiers",
+    "SRVD": "/sap/bc/adt/ddic/srvd/formatter/identifiers",
+}
 
 
-__all__ = ["STYLES", "FormattedText", "Formatting", "PrettyPrinterSettings"]
+__all__ = [
+    "IDENTIFIER_FORMATTERS",
+    "STYLES",
+    "FormattedText",
+    "Formatting",
+    "PrettyPrinterSettings",
+]
 
 
 @dataclass(frozen=True)
@@ -89,6 +103,25 @@ class Formatting(Area):
         response = await self._send(
             "POST",
             PRETTY_PRINTER,
+            headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"},
+            content=to_wire(text).encode("utf-8"),
+        )
+        original = to_canonical(text)
+        if not response.content:
+            return FormattedText(original, changed=False)
+        formatted = to_canonical(response.content.decode(response.encoding or "utf-8"))
+        return FormattedText(formatted, changed=formatted != original)
+
+    async def cds_identifiers(self, text: str, kind: str = "DDLS") -> FormattedText:
+        """``text`` of a CDS-family source (``kind``: ``DDLS``, ``DDLX`` or ``SRVD``) with
+        the names of what CDS defines written as their definitions write them; nothing
+        else changes (ADT lays DDL out on the client)."""
+        path = IDENTIFIER_FORMATTERS.get(kind.split("/")[0].upper())
+        if path is None:
+            raise ValueError(f"ADT has no identifier formatter for {kind}")
+        response = await self._send(
+            "POST",
+            path,
             headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"},
             content=to_wire(text).encode("utf-8"),
         )

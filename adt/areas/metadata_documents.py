@@ -135,11 +135,18 @@ def _service_binding(root: etree._Element) -> dict[str, Any]:
     ]
     return {
         "published": root.get(f"{srvb}published") == "true",
+        "contract": root.get(f"{srvb}contract", ""),
+        "implementation": _implementation(binding),
         "bindingType": binding.get(f"{srvb}type", "") if binding is not None else "",
         "bindingVersion": binding.get(f"{srvb}version", "") if binding is not None else "",
         "category": binding.get(f"{srvb}category", "") if binding is not None else "",
         "services": services,
     }
+
+
+def _implementation(binding: etree._Element | None) -> str:
+    found = binding.find(f"{{{NS['srvb']}}}implementation") if binding is not None else None
+    return found.get(f"{{{ADTCORE}}}name", "") if found is not None else ""
 
 
 def _definition(content: etree._Element) -> str:
@@ -148,13 +155,21 @@ def _definition(content: etree._Element) -> str:
 
 
 def _table_type(root: etree._Element) -> dict[str, Any]:
-    content = "ttyp:content/ttyp:"
+    """Row type, access and primary key of ``ttyp:tableType`` (the shape public clients
+    write back: ``ttyp:rowType``, ``ttyp:accessType``, ``ttyp:primaryKey``)."""
+    ttyp = f"{{{NS['ttyp']}}}"
+    key = root.find(f"{ttyp}primaryKey")
+    components = [
+        c.get(f"{ttyp}name", "") for c in root.iterfind(f"{ttyp}primaryKey/{ttyp}components/*")
+    ]
     return {
-        "rowType": _text(root, f"{content}rowType"),
-        "rowTypeKind": _text(root, f"{content}rowTypeKind"),
-        "accessType": _text(root, f"{content}accessType"),
-        "keyDefinition": _text(root, f"{content}keyDefinition"),
-        "keyUnique": _text(root, f"{content}keyUnique") == "true",
+        "rowType": _text(root, "ttyp:rowType/ttyp:typeName"),
+        "rowTypeKind": _text(root, "ttyp:rowType/ttyp:typeKind"),
+        "builtInType": _text(root, "ttyp:rowType/ttyp:builtInType/ttyp:dataType"),
+        "accessType": _text(root, "ttyp:accessType"),
+        "keyDefinition": _text(root, "ttyp:primaryKey/ttyp:definition"),
+        "keyUnique": key is not None and _text(root, "ttyp:primaryKey/ttyp:kind") == "unique",
+        "keyComponents": components,
     }
 
 

@@ -1,7 +1,8 @@
 """The emulator's CDS knowledge over its repository: the catalog of every CDS-family object
-and table (the newest version of each, the way its developer sees it), data elements and
-classes; the syntax check of one source; and what a source builds on, for activation's
-order and refusals (``adt.emulator.activation``)."""
+and table (the newest version of each, the way its developer sees it), data elements,
+classes and the handler methods of a behavior pool (read when the check asks); the syntax
+check of one source; and what a source builds on, for activation's order and refusals
+(``adt.emulator.activation``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from adt.abap.cds.catalog import Catalog, CatalogObject, DataElement
 from adt.abap.cds.check import check
 from adt.abap.cds.model import Source
 from adt.abap.cds.parse import parse
+from adt.abap.cds.pool import handled
 from adt.abap.scanner import ScanIssue
 
 from .model import RepoObject, Repository
@@ -20,6 +22,7 @@ from .model import RepoObject, Repository
 CDS_TYPES = frozenset({"DDLS", "DDLX", "DCLS", "BDEF", "SRVD", "TABL"})
 _PARSED: dict[tuple[str, str], Source] = {}
 _PARSED_LIMIT = 4000
+_SEVERITIES = {"error": "E", "warning": "W"}
 _DTEL_FIELD = re.compile(r"<dtel:(typeName|dataType|dataTypeLength|mediumFieldLabel)>([^<]*)<")
 
 
@@ -61,7 +64,7 @@ def catalog(state: Repository, overrides: dict[str, str] | None = None) -> Catal
     overrides = overrides or {}
     objects: list[CatalogObject] = []
     elements: list[DataElement] = []
-    classes: list[str] = []
+    classes: dict[str, RepoObject] = {}
     repository = list(state.objects.values())  # a copy: the state may change meanwhile
     for obj in repository:
         r3tr = obj.kind.r3tr
@@ -74,15 +77,25 @@ def catalog(state: Repository, overrides: dict[str, str] | None = None) -> Catal
             if element is not None:
                 elements.append(element)
         elif r3tr == "CLAS":
-            classes.append(obj.name)
-    return Catalog(objects, elements, classes)
+            classes[obj.name.upper()] = obj
+
+    def handlers(name: str) -> set[str] | None:
+        pool = classes.get(name)
+        if pool is None:
+            return None
+        return handled(t for part in pool.parts if (t := newest_text(pool, part)) is not None)
+
+    return Catalog(objects, elements, classes, handlers)
 
 
 def check_source(obj: RepoObject, text: str, state: Repository) -> list[ScanIssue]:
     """The findings of the syntax check with name resolution for one source."""
     kind = obj.kind.r3tr
     found = check(parsed(kind, text), catalog(state, {obj.uri: text}))
-    return [ScanIssue(d.line, d.column, d.column + d.length, d.message) for d in found]
+    return [
+        ScanIssue(d.line, d.column, d.column + d.length, d.message, _SEVERITIES[d.severity])
+        for d in found
+    ]
 
 
 def dependencies(obj: RepoObject, text: str) -> list[tuple[str, int, int]] | None:
@@ -99,9 +112,9 @@ def dependencies(obj: RepoObject, text: str) -> list[tuple[str, int, int]] | Non
     return list(found.values())
 
 
-def abap_sources(state: Repository) -> list[tuple[str, str, str, str]]:
-    """(name, type code, source URI, text) of every ABAP source unit (where-used)."""
-    found: list[tuple[str, str, str, str]] = []
+def abap_sources(state: Repository) -> list[tuple[RepoObject, str, str]]:
+    """(object, part, text) of every ABAP source unit (where-used)."""
+    found: list[tuple[RepoObject, str, str]] = []
     repository = list(state.objects.values())  # a copy: the state may change meanwhile
     for obj in repository:
         if is_cds(obj) or not obj.kind.source_based or obj.kind.language not in ("abap", ""):
@@ -109,7 +122,7 @@ def abap_sources(state: Repository) -> list[tuple[str, str, str, str]]:
         for part in obj.parts:
             text = newest_text(obj, part)
             if text is not None:
-                found.append((obj.name, obj.kind.code, obj.source_uri(part), text))
+                found.append((obj, part, text))
     return found
 
 

@@ -39,6 +39,11 @@ def iso_date(ts: int) -> str:
     return time.strftime("%Y-%m-%dT00:00:00Z", time.gmtime(ts))
 
 
+def day(ts: int) -> str:
+    """``2026-07-31``: the day of a message class's ``mc:lastmodified``."""
+    return time.strftime("%Y-%m-%d", time.gmtime(ts))
+
+
 def http_date(ts: int) -> str:
     """RFC 1123 date for ``Last-Modified`` (``Fri, 31 Jul 2026 15:09:42 GMT``)."""
     return email.utils.formatdate(ts, usegmt=True)

@@ -384,6 +384,7 @@ class SystemState:
                 column=finding.column,
                 end_column=finding.end_column,
                 text=finding.message,
+                severity=finding.severity,
                 obj_descr=f"{obj.kind.label} {obj.name}",
             )
             for part, finding in findings

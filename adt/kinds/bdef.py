@@ -36,6 +36,9 @@ BDEF = ObjectKind(
     language="abap-bdef",
     media_type="application/vnd.sap.adt.blues.v1+xml",
     template=_behavior_definition,
+    # Every behavior definition of the RAP reference scenario (53 on the 2023 and cloud
+    # branches) is stored with LF line ends, its other CDS-family sources with CRLF.
+    line_break="\n",
 )
 
 KINDS = (BDEF,)

@@ -36,12 +36,7 @@ from adt.source.errors import (
     VersionConflict,
     as_source_error,
 )
-from adt.source.lines import (
-    Patch,
-    apply_patches,
-    check_replacement,
-    replace_unique,
-)
+from adt.source.lines import Patch, apply_patches, check_replacement, replace_unique
 from adt.source.locks import DEFAULT_OWNER, LockTable
 from adt.source.metadata import MetadataCache, changed_by
 from adt.source.rebase import Moved, Rebaser, Refusal
@@ -64,6 +59,8 @@ class Current:
     token: str
     changed_at: int
     etag: str
+    line_break: str | None = None
+    """The break the stored text has between lines; the write keeps it."""
 
 
 Build = Callable[[Current], tuple[str, Applied]]
@@ -373,24 +370,31 @@ class SourceWrites:
             return _Done(current, current, applied, over)
         sent.append(_Attempt(current, new_text, applied, over))
         written = await self._client.write_source(
-            target.ref.source_url, new_text, lock_handle=lease.handle, corr_nr=lease.corr_nr or None
+            target.ref.source_url,
+            new_text,
+            lock_handle=lease.handle,
+            corr_nr=lease.corr_nr or None,
+            line_break=current.line_break,
         )
-        return _Done(current, await self._after_put(target, new_text, written), applied, over)
+        after = await self._after_put(target, new_text, written, current.line_break)
+        return _Done(current, after, applied, over)
 
-    async def _after_put(self, target: Target, sent: str, written: WriteResult) -> Current:
-        """The source as stored now, without moving it again when we can know it: SAP stores
-        a text that is already in its canonical form (no trailing blanks, no final newline)
-        exactly as sent, and its PUT answer carries the new change stamp. Otherwise (or when
-        the stamp is malformed, as some systems send it) read it back under the lock."""
+    async def _after_put(
+        self, target: Target, sent: str, written: WriteResult, line_break: str | None
+    ) -> Current:
+        """The source as stored now: a canonical text (no trailing blanks or final newline) is
+        stored as sent and the PUT answer has its stamp; else (or with a malformed stamp, as
+        some systems send) it is read back under the lock."""
         if written.last_modified is None or server_canonical(sent) != sent:
             return await self._read_locked(target)
         changed_at = written.last_modified.ms
-        return Current(sent, make_token(changed_at, sent), changed_at, written.etag)
+        return Current(sent, make_token(changed_at, sent), changed_at, written.etag, line_break)
 
     async def _read_locked(self, target: Target) -> Current:
         source = await self._client.read_source(target.ref.source_url, stateful=True)
         changed_at = await self._metadata.changed_at(target, source)
-        return Current(source.text, make_token(changed_at, source.text), changed_at, source.etag)
+        token = make_token(changed_at, source.text)
+        return Current(source.text, token, changed_at, source.etag, source.line_break)
 
     def _store(self, target: Target, current: Current) -> None:
         self._cache.put(
@@ -453,8 +457,7 @@ class SourceWrites:
 
 @dataclass(frozen=True)
 class _Plan:
-    """How a write builds its text, and the change to rebase when the token is older
-    (``None``: the strict check)."""
+    """How a write builds its text; the change to rebase on an older token (None: strict)."""
 
     build: Build
     change: Change | None = None

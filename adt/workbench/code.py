@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from adt.errors import BadRequestError, NotFoundError
+from adt.areas.formatting import IDENTIFIER_FORMATTERS
+from adt.errors import BadRequestError, FormattingNotOfferedError, NotFoundError
+from adt.kinds import KINDS
 
 if TYPE_CHECKING:
     from adt.areas.fixes import FixEdits, FixProposal
@@ -175,9 +177,17 @@ class CodeAssist:
         except (BadRequestError, NotFoundError):
             return []
 
-    async def format(self, text: str) -> str:
-        """The text as the system's pretty printer (with the user's settings) writes it."""
-        return (await self._client.formatting.pretty_print(text)).text
+    async def format(self, text: str, object_url: str | None = None) -> str:
+        """The text as the system formats it: ABAP through the pretty printer (with the
+        user's settings), a data definition, metadata extension or service definition
+        through ADT's identifier formatter (names in their defined case; ADT lays DDL out
+        on the client). Other kinds have no formatter: :class:`FormattingNotOfferedError`."""
+        kind = KINDS.for_url(object_url) if object_url else None
+        if kind is None or kind.language == "abap":
+            return (await self._client.formatting.pretty_print(text)).text
+        if kind.r3tr in IDENTIFIER_FORMATTERS:
+            return (await self._client.formatting.cds_identifiers(text, kind.r3tr)).text
+        raise FormattingNotOfferedError(kind.label)
 
     async def format_lines(self, text: str, start_line: int, end_line: int) -> str:
         """``text`` with only lines ``start_line``..``end_line`` (1-based, inclusive) taken

@@ -109,7 +109,8 @@ class Formatting(Feature):
         whole text, because indentation depends on the enclosing blocks)."""
         doc = self.ctx.documents.require(uri)
         version, current = doc.version, list(doc.buffer.lines)
-        formatted = split_text(await self._workbench(doc).code.format("\n".join(current)))
+        code = self._workbench(doc).code
+        formatted = split_text(await code.format("\n".join(current), doc.ref.object_url))
         if lines is not None:
             formatted = only_lines(current, formatted, *lines)
         return DocumentEdits(uri, version, tuple(line_edits(current, formatted)))

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.capabilities import get_capability
 
-from adt.errors import AdtError
+from adt.errors import AdtError, FormattingNotOfferedError
+from lsp_server.editor import Severity
 from lsp_server.handlers.requests import source_error
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
 
@@ -125,6 +126,9 @@ async def _format(
         return None
     try:
         found = await ls.adt.formatting.format(uri, lines)
+    except FormattingNotOfferedError as exc:
+        ls.notify(Severity.INFO, str(exc))  # said, not silently nothing
+        return None
     except AdtError as exc:
         raise source_error(exc) from exc
     return ls.text_edits(uri, found.edits)

@@ -12,6 +12,7 @@ from support.flight import catalog, checkouts
 from adt.abap.cds import model as m
 from adt.abap.cds.catalog import FAILED, OPEN, Scope
 from adt.abap.cds.check import check
+from adt.abap.cds.pool import required
 
 CHECKOUTS = checkouts()
 
@@ -76,3 +77,19 @@ def test_element_paths_resolve_to_fields_with_types(scenario: Path) -> None:
     price = travel.field("TotalPrice")
     assert price is not None and price.type == "/dmo/total_price" and price.label
     assert travel.target("_Booking") == "/DMO/C_Booking_A_D"
+
+
+def test_the_behavior_pools_are_read_for_every_handler_the_bdefs_need(scenario: Path) -> None:
+    """Not a vacuous clean run: each action, function, determination and validation that
+    needs a handler is looked up in a pool whose source was read (44 on the 2023 branch)."""
+    cat = catalog(scenario / "src")
+    looked_up = 0
+    for obj in cat.sources():
+        definition = obj.source.definition
+        if obj.type != "BDEF" or definition is None:
+            continue
+        for behavior, _item in required(definition):
+            pool = behavior.pool or definition.pool
+            assert cat.handlers_of(pool) is not None, (obj.name, pool)
+            looked_up += 1
+    assert looked_up >= 40, looked_up

@@ -54,6 +54,28 @@ async def test_check_run_resolves_names_and_reports_planted_errors(client: AdtCl
     ]
 
 
+async def test_a_behavior_without_its_handler_is_a_warning_that_activation_passes(
+    client: AdtClient,
+) -> None:
+    """Every action, determination and validation of the samples' BDEF has its handler in
+    the behavior pool's local class; a new action without one is reported at its name as
+    a warning (``W``), and the BDEF still activates."""
+    url = BEHAVIOR.removesuffix("/source/main")
+    clean = await client.check_syntax(url)
+    assert clean.messages == ()
+    planted = s.BEHAVIOR.replace(
+        "  action acceptTravel", "  action rejectTravel;\n  action acceptTravel"
+    )
+    line = planted[: planted.index("rejectTravel")].count("\n") + 1
+    result = await client.check_syntax(url, text=planted)
+    assert [(m.severity, m.line, m.column) for m in result.messages] == [("W", line, 9)]
+    assert "'rejectTravel' of 'Travel'" in result.messages[0].text
+    async with client.locked(url) as held:
+        await client.write_source(BEHAVIOR, planted, lock_handle=held.handle)
+    activation = await client.activate(url)
+    assert activation.success, activation.messages
+
+
 async def test_completion_element_info_and_navigation(client: AdtClient) -> None:
     text, line, column = _at(s.TRAVEL_VIEW.replace("_Agency.Name as", "_Agency.|Name as"), "|")
     proposals = await client.completion.proposals(TRAVEL, text, line, column)
@@ -90,6 +112,33 @@ async def test_where_used_lists_every_kind_that_uses_the_entity(client: AdtClien
         ("ZR_TRAVELS", "PROG/P"),
     }
     assert result.number_of_results == 6
+
+
+async def test_where_used_rows_of_an_entity_lead_to_snippets_of_every_use(
+    client: AdtClient,
+) -> None:
+    """Like the ABAP where-used: each using object carries an identifier, and the snippets
+    behind it are the lines that name the entity, at the name's columns, with the line."""
+    result = await client.navigation.usages(f"{DDLS}/zc_travel")
+    identifiers = {u.object.name + " " + u.object.type: u.identifiers for u in result.objects}
+    assert all(len(found) == 1 for found in identifiers.values()), identifiers
+    assert identifiers["ZC_TRAVEL BDEF/BDO"] == ("ObjectType_BDEF/BDO;ZC_TRAVEL;\\TY:ZC_TRAVEL",)
+    groups = await client.navigation.snippets(result)
+    assert len(groups) == 6
+    seen: set[str] = set()
+    for group in groups:
+        assert group.snippets, group.object_identifier
+        for snippet in group.snippets:
+            for match in snippet.matches:
+                assert snippet.content[match.start : match.end].upper() == "ZC_TRAVEL"
+            assert snippet.end_column - snippet.column == len("ZC_TRAVEL")
+            seen.add(snippet.source_url)
+            source = await client.read_source(snippet.source_url)
+            assert source.text.split("\n")[snippet.line - 1] == snippet.content
+    assert f"{DDLS}/zc_booking/source/main" in seen
+    assert "/sap/bc/adt/programs/programs/zr_travels/source/main" in seen
+    stale = await client.navigation.snippets(["ObjectType_DDLS/DF;ZNOTHERE;\\TY:ZC_TRAVEL"])
+    assert [group.snippets for group in stale] == [()]
 
 
 async def test_activation_refuses_a_view_over_a_new_table_then_activates_both(

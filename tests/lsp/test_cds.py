@@ -77,3 +77,39 @@ async def test_hover_definition_and_completion(client: EditorClient) -> None:
     assert completion is not None
     items = completion.items if isinstance(completion, types.CompletionList) else completion
     assert {i.label.upper() for i in items} >= {"NAME", "AGENCYID"}
+
+
+async def _format(client: EditorClient, uri: str) -> list[types.TextEdit] | None:
+    return await client.text_document_formatting_async(
+        types.DocumentFormattingParams(
+            text_document=_document(uri),
+            options=types.FormattingOptions(tab_size=2, insert_spaces=True),
+        )
+    )
+
+
+async def test_formatting_writes_defined_names_in_their_case_and_says_when_there_is_none(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    """A data definition is formatted by ADT's identifier formatter: names of what CDS
+    defines come back in their defined case and nothing else moves (not the ABAP pretty
+    printer, which would rewrite a DDL source as ABAP); for a behavior definition ADT has no
+    formatter, and the server says so instead of doing nothing."""
+    read = await client.open(PROJECTION)
+    original = client.texts[PROJECTION]
+    for marker, lowered in (("ZI_Travel", "zi_travel"), ("_Agency.Name", "_AGENCY.name")):
+        at = _position(client.texts[PROJECTION], marker)
+        end = (at.line, at.character + len(marker))
+        client.edit(PROJECTION, (at.line, at.character), end, lowered)
+    edits = await _format(client, PROJECTION)
+    assert edits
+    client.apply_text_edits(PROJECTION, edits)
+    assert client.texts[PROJECTION] == original
+    assert not await _format(client, PROJECTION), "formatting twice changes nothing"
+    assert emulator.source(PROJECTION.removeprefix("adt://A4H")) == read["text"], "not saved"
+    await client.open(BEHAVIOR)
+    before = client.texts[BEHAVIOR]
+    assert await _format(client, BEHAVIOR) is None
+    assert client.texts[BEHAVIOR] == before
+    said = [m.message for m in client.messages]
+    assert any("no formatter for a Behavior Definition" in m for m in said), said

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from support.emulated import USERS, socket_client
+from support.emulated import USERS, make_client, socket_client
 
 from adt.emulator import Emulator, samples_dir
 from adt.source import SourceConfig, SourceService
@@ -77,3 +77,32 @@ async def test_unique_replacement_in_a_behavior_definition(
     assert outcome.updated
     stored = emulator.source(f"{url}/source/main")
     assert stored is not None and "action approve result [1] $self;" in stored
+
+
+async def test_sources_are_written_with_the_line_break_they_were_read_with(
+    emulator: Emulator,
+) -> None:
+    """The CDS family is kept byte for byte: a behavior definition read with LF goes back
+    with LF, a data definition read with CRLF with CRLF, and a text written without a
+    break read before goes out with its kind's (LF for behavior definitions)."""
+    bdef = f"{ADT}/bo/behaviordefinitions/zi_kinds_trip"
+    ddls = f"{ADT}/ddic/ddl/sources/zi_kinds_trip"
+    client = make_client(emulator)
+    try:
+        for url in (bdef, ddls):
+            source = await client.read_source(f"{url}/source/main")
+            async with client.locked(url) as lock:
+                await client.write_source(
+                    f"{url}/source/main",
+                    source.text + "\n// added",
+                    lock_handle=lock.handle,
+                    line_break=source.line_break,
+                )
+        assert "\r" not in (emulator.source(f"{bdef}/source/main") or "")
+        assert (emulator.source(f"{ddls}/source/main") or "").endswith("\r\n// added")
+        async with client.locked(bdef) as lock:
+            await client.write_source(f"{bdef}/source/main", "a\nb", lock_handle=lock.handle)
+        assert emulator.source(f"{bdef}/source/main") == "a\nb"
+    finally:
+        await client.close()
+    assert emulator.locks() == []

@@ -85,6 +85,29 @@ def _description(kind: str, name: str) -> str:
     return _HEAD.format(t=serializer, body=body)
 
 
+#: The local handler class of the samples' behavior pool: one method per action,
+#: determination and validation of ``cds_samples.BEHAVIOR``.
+HANDLERS = """CLASS lhc_travel DEFINITION INHERITING FROM cl_abap_behavior_handler.
+  PRIVATE SECTION.
+    METHODS accept FOR MODIFY IMPORTING keys FOR ACTION Travel~acceptTravel RESULT result.
+    METHODS discount FOR MODIFY IMPORTING keys FOR ACTION Travel~discount RESULT result.
+    METHODS set_total FOR DETERMINE ON MODIFY IMPORTING keys FOR Travel~setTotal.
+    METHODS validate_agency FOR VALIDATE ON SAVE IMPORTING keys FOR Travel~validateAgency.
+ENDCLASS.
+
+CLASS lhc_travel IMPLEMENTATION.
+  METHOD accept.
+  ENDMETHOD.
+  METHOD discount.
+  ENDMETHOD.
+  METHOD set_total.
+  ENDMETHOD.
+  METHOD validate_agency.
+  ENDMETHOD.
+ENDCLASS.
+"""
+
+
 def write_samples(folder: Path, replace: dict[tuple[str, str], str] | None = None) -> Path:
     """The samples (and a report that selects from them) as an abapGit folder."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -109,6 +132,8 @@ def write_samples(folder: Path, replace: dict[tuple[str, str], str] | None = Non
             f"ENDCLASS.\n\nCLASS {lower} IMPLEMENTATION.\nENDCLASS.\n"
         )
         (folder / f"{lower}.clas.abap").write_text(source, encoding="utf-8")
+        if name == "ZBP_I_TRAVEL":
+            (folder / f"{lower}.clas.locals_imp.abap").write_text(HANDLERS, encoding="utf-8")
         body = f"   <VSEOCLASS>\n    <CLSNAME>{name}</CLSNAME>\n   </VSEOCLASS>\n"
         (folder / f"{lower}.clas.xml").write_text(_HEAD.format(t="CLAS", body=body), "utf-8")
     return folder

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 from adt.abap.cds.catalog import Catalog, CatalogObject, DataElement
 from adt.abap.cds.parse import parse
+from adt.abap.cds.pool import handled
 from adt.emulator.kinds.base import parse_xml
 from adt.emulator.kinds.tabl_source import table_source as _table_source
 
@@ -79,8 +81,28 @@ def objects(root: Path) -> list[CatalogObject]:
     return found
 
 
+def class_sources(root: Path) -> dict[str, list[Path]]:
+    """Class name → its ABAP files (main, local definitions and implementations, tests)."""
+    found: dict[str, list[Path]] = {}
+    for path in sorted(root.rglob("*.clas*.abap")):
+        found.setdefault(object_name(path), []).append(path)
+    return found
+
+
+def handler_reader(root: Path) -> Callable[[str], set[str] | None]:
+    """The handler methods a class of the checkout declares, by class name."""
+    sources = class_sources(root)
+
+    def handlers(name: str) -> set[str] | None:
+        files = sources.get(name)
+        return handled(read(path) for path in files) if files else None
+
+    return handlers
+
+
 def catalog(root: Path) -> Catalog:
-    """The scenario's catalog: its objects, data elements and classes."""
+    """The scenario's catalog: its objects, data elements, classes and the handler methods
+    of each class (read when the check asks)."""
     elements = [data_element(path) for path in sorted(root.rglob("*.dtel.xml"))]
     classes = [object_name(path) for path in root.rglob("*.clas.xml")]
-    return Catalog(objects(root), elements, classes)
+    return Catalog(objects(root), elements, classes, handler_reader(root))

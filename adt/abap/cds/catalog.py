@@ -1,7 +1,8 @@
 """The entities a set of sources defines, with their elements and associations resolved.
 
 A :class:`Catalog` is built from parsed objects (the caller reads them; no I/O here), data
-elements (types and labels) and the names of classes. ``entity(name)`` gives tables,
+elements (types and labels), the names of classes and, on demand, the handler methods a
+class declares (a callable the caller provides reads them). ``entity(name)`` gives tables,
 structures, CDS entities (their elements typed through the data sources they project,
 extensions merged in) and the SAP-delivered entities of :mod:`.standard`. A cycle between
 entities (an association back to a view being built) answers an opaque entity rather than
@@ -17,7 +18,7 @@ opaque or unknown entity, ``open``) or the step that failed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from adt.abap.cds.model import Definition, Element, PathStep, Source
@@ -88,6 +89,7 @@ class Catalog:
         objects: Iterable[CatalogObject],
         data_elements: Iterable[DataElement] = (),
         classes: Iterable[str] = (),
+        handlers: Callable[[str], set[str] | None] | None = None,
     ) -> None:
         self.objects: dict[str, CatalogObject] = {}
         self.definitions: dict[str, CatalogObject] = {}
@@ -97,6 +99,8 @@ class Catalog:
             self.add(obj)
         self.data_elements = {d.name.upper(): d for d in data_elements}
         self.classes = {c.upper() for c in classes}
+        self._handlers = handlers
+        self._handled: dict[str, set[str] | None] = {}
         self._entities: dict[str, Entity | None] = {}
         self._building: set[str] = set()
 
@@ -138,6 +142,15 @@ class Catalog:
             if obj.source.definition is not None
         ]
         return sorted(set(found) | {s.name for s in STANDARD.values()}, key=str.upper)
+
+    def handlers_of(self, pool: str) -> set[str] | None:
+        """``ENTITY~OPERATION`` of the handler methods class ``pool`` declares
+        (:func:`adt.abap.cds.pool.handled`); None when its source cannot be read."""
+        key = pool.upper()
+        if key not in self._handled:
+            read = self._handlers if key in self.classes else None
+            self._handled[key] = read(key) if read is not None else None
+        return self._handled[key]
 
     def data_element(self, name: str) -> DataElement | None:
         return self.data_elements.get(name.upper())

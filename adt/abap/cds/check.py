@@ -4,9 +4,11 @@ source, found without a system.
 Parse errors first; then every reference must name an existing object of the right sort
 (entities and tables in the catalog or among the SAP-delivered ones, behavior pools among
 the classes); then each kind's rules: element paths and ``on`` conditions of views resolve,
-a projection keeps the keys of the entity it projects, annotated elements exist, a BDEF's
-entities, associations and fields exist. Entities the catalog cannot see into (opaque) are
-never reported against, so a finding is always a real one."""
+the names inside computed elements resolve too, a projection keeps the keys of the entity it
+projects, annotated elements exist, a BDEF's entities, associations and fields exist and
+its behavior pools declare a handler method for each action, function, determination and
+validation (a warning). Entities the catalog cannot see into (opaque) are never reported
+against, so a finding is always a real one."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from adt.abap.cds import model as m
 from adt.abap.cds.bdef import EXTENDED_BEHAVIOR
 from adt.abap.cds.catalog import FAILED, Catalog, Entity, Scope
 from adt.abap.cds.model import Definition, Diagnostic, PathStep, Source
+from adt.abap.cds.pool import names_of, required
 
 Rule = Callable[[Definition, Catalog], list[Diagnostic]]
 
@@ -57,16 +60,17 @@ def _behavior_known(name: str, catalog: Catalog) -> bool:
 
 def _paths(scope: Scope, definition: Definition) -> list[Diagnostic]:
     found: list[Diagnostic] = []
+    paths: list[list[PathStep]] = []
     for element in scope.elements:
         if element.path and not element.computed:
-            resolution = scope.resolve(element.path)
-            if resolution.status == FAILED and resolution.failed is not None:
-                found.append(_at(resolution.failed, resolution.message))
+            paths.append(element.path)
+        paths.extend(element.uses)
     for association in definition.associations:
-        for path in association.condition:
-            resolution = scope.resolve(path)
-            if resolution.status == FAILED and resolution.failed is not None:
-                found.append(_at(resolution.failed, resolution.message))
+        paths.extend(association.condition)
+    for path in paths:
+        resolution = scope.resolve(path)
+        if resolution.status == FAILED and resolution.failed is not None:
+            found.append(_at(resolution.failed, resolution.message))
     return found
 
 
@@ -136,6 +140,31 @@ def _behavior(definition: Definition, catalog: Catalog) -> list[Diagnostic]:
     return found
 
 
+def _handlers(definition: Definition, catalog: Catalog) -> list[Diagnostic]:
+    """Each action, function, determination and validation has a handler method in the
+    behavior pools the definition names. A warning: the BDEF activates without it (its pool
+    is written after it, ADT's quick fix generates the methods); the pool does not."""
+    pools = {b.pool.upper() for b in definition.behaviors if b.pool}
+    pools |= {definition.pool.upper()} if definition.pool else set()
+    known = [catalog.handlers_of(pool) for pool in sorted(pools)]
+    if not known or any(handled is None for handled in known):
+        return []  # no pool, or one whose source cannot be read: cannot tell
+    implemented = set().union(*(h for h in known if h is not None))
+    found: list[Diagnostic] = []
+    for behavior, item in required(definition):
+        keys = {f"{name}~{item.name.upper()}" for name in names_of(behavior)}
+        if keys & implemented:
+            continue
+        pool = behavior.pool or definition.pool
+        entity = behavior.alias or behavior.entity
+        message = (
+            f"No handler method for {item.kind} '{item.name}' of '{entity}' in behavior "
+            f"pool '{pool}' (a method … FOR {entity}~{item.name})"
+        )
+        found.append(Diagnostic(message, item.line, item.column, len(item.name), "warning"))
+    return found
+
+
 RULES: dict[str, list[Rule]] = {
     "view entity": [_view],
     "view": [_view],
@@ -143,7 +172,7 @@ RULES: dict[str, list[Rule]] = {
     "hierarchy": [_view],
     "extension": [_extension],
     "metadata extension": [_metadata_extension],
-    "behavior": [_behavior],
+    "behavior": [_behavior, _handlers],
 }
 
 

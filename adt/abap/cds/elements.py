@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from adt.abap.cds import model as m
 from adt.abap.cds.cursor import Cursor
+from adt.abap.cds.expressions import expression_paths
 from adt.abap.cds.model import Element, PathStep
 from adt.abap.cds.tokens import NAME, Token
 
@@ -36,9 +37,11 @@ def _view_element(cur: Cursor) -> Element | None:
     annotations = cur.annotations()
     key = cur.accept("key") is not None
     virtual = cur.accept("virtual") is not None
-    first = cur.token
+    first, start = cur.token, cur.index
     path, computed, cast_type = _expression(cur)
     element = Element("", first.line, first.column, key=key, path=path, computed=computed)
+    if computed:
+        element.uses = expression_paths(cur.tokens[start : cur.index])
     element.type = cast_type
     element.annotations = annotations
     if cur.accept("as"):

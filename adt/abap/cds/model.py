@@ -85,7 +85,8 @@ class Element:
     """An element of an entity, a field of a table/structure or an annotated element.
 
     ``path`` is the path expression it projects (empty for computed ones and for typed
-    declarations); ``type`` is the declared or cast type when the text says it."""
+    declarations, whose expression's paths are ``uses``); ``type`` is the declared or cast
+    type when the text says it."""
 
     name: str
     line: int
@@ -99,6 +100,8 @@ class Element:
     not_null: bool = False
     annotations: list[Annotation] = field(default_factory=list)
     association: bool = False
+    uses: list[list[PathStep]] = field(default_factory=list)
+    """The paths a computed element's expression reads (``case``, ``cast``, arithmetic)."""
 
 
 @dataclass

@@ -40,17 +40,17 @@ _ADTCORE = f"{{{NS_ADTCORE}}}"
 _PP = f"{{{docs.NS_PPSETTINGS}}}"
 
 
-def _only(call: Call, *methods: str) -> None:
+def only_methods(call: Call, *methods: str) -> None:
     if call.method not in methods:
         raise errors.method_not_supported(call.method)
 
 
-def _negotiate(call: Call, offer: str) -> None:
+def negotiate(call: Call, offer: str) -> None:
     if choose(call.headers.get("accept"), [offer]) is None:
         raise errors.not_acceptable([offer])
 
 
-def _text(call: Call) -> str:
+def request_text(call: Call) -> str:
     match = re.search(r"charset=([\w-]+)", call.headers.get("content-type", ""), re.IGNORECASE)
     charset = match.group(1) if match else "utf-8"
     try:
@@ -116,17 +116,17 @@ class FormattingArea:
 
     # pretty printer ----------------------------------------------------------------------
     def pretty_print(self, call: Call, match: re.Match[str]) -> Response:
-        _only(call, "POST")
-        _negotiate(call, "text/plain")
-        printed = pretty_print(_text(call), self.settings_of(call.user))
+        only_methods(call, "POST")
+        negotiate(call, "text/plain")
+        printed = pretty_print(request_text(call), self.settings_of(call.user))
         return respond(printed.replace("\n", "\r\n"), content_type="text/plain; charset=utf-8")
 
     def printer_settings(self, call: Call, match: re.Match[str]) -> Response:
-        _only(call, "GET", "PUT")
+        only_methods(call, "GET", "PUT")
         if call.method == "PUT":
             self._write_settings(call)
             return respond()
-        _negotiate(call, docs.PPSETTINGS)
+        negotiate(call, docs.PPSETTINGS)
         current = self.settings_of(call.user)
         body = docs.pretty_printer_settings(
             current.indentation, current.style, current.keep_identifier
@@ -156,12 +156,12 @@ class FormattingArea:
 
     # quick fixes -------------------------------------------------------------------------
     def evaluate(self, call: Call, match: re.Match[str]) -> Response:
-        _only(call, "POST")
+        only_methods(call, "POST")
         uri = call.query.get("uri")
         if uri is None:
             raise errors.parameter_missing("uri")
         source_uri, line, column = _position(uri)
-        facts = fix_context.facts(self.state, source_uri, _text(call))
+        facts = fix_context.facts(self.state, source_uri, request_text(call))
         found = quickfix.evaluate(
             facts.text, line, column, context=facts.related, settings=self.settings_of(call.user)
         )
@@ -169,7 +169,7 @@ class FormattingArea:
         return respond(docs.evaluation_results(proposals), content_type=XML_UTF8)
 
     def proposal(self, call: Call, match: re.Match[str]) -> Response:
-        _only(call, "POST")
+        only_methods(call, "POST")
         fix_id = match.group(1).lower()
         if fix_id not in quickfix.FIX_IDS:
             raise errors.no_suitable_resource()

@@ -392,6 +392,19 @@ _TEST_COCKPIT = Workspace(
     ),
 )
 
+_DDL_SOURCES = Workspace(
+    "ABAP DDL Sources",
+    (
+        _c(
+            "/ddic/ddl/formatter/identifiers",
+            "DDL Case Preserving Formatter for Identifiers",
+            "formatter/identifiers",
+            CAT + "ddic/ddlsources",
+            ("text/plain",),
+        ),
+    ),
+)
+
 _COMPATIBILITY = Workspace(
     "Compatibility",
     (_c("/compatibility/graph", "Compatibility graph", "graph", CAT + "compatibility"),),
@@ -414,6 +427,7 @@ WORKSPACES: tuple[Workspace, ...] = (
     _FUNCTIONS,
     _QUICKFIXES,
     _REPOSITORY,
+    _DDL_SOURCES,
 )
 
 #: ``/sap/bc/adt/core/discovery``: the core services only, at most one collection per

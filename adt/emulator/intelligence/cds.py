@@ -9,18 +9,18 @@ from typing import TYPE_CHECKING
 
 from adt.abap.cds.complete import ANNOTATION, ASSOC, ENTITY, complete
 from adt.abap.cds.info import Info, element_info
-from adt.abap.cds.navigate import Location, abap_data_source_at, definition_at, where_used
+from adt.abap.cds.navigate import Location, abap_data_source_at, definition_at
 
-from ..cds_language import abap_sources, catalog, is_cds, parsed
+from ..cds_language import catalog, is_cds, parsed
 from ..documents import intelligence as docs
-from ..model import RepoObject, package_uri
+from ..model import RepoObject
+from .cds_usages import PREFIX, CdsUsages
 
 if TYPE_CHECKING:
     from ..state import SystemState
 
 #: SCC_COMPLETION ``KIND`` per proposal kind (ABAP's values: 2 data, 52 keyword-like).
 _KINDS = {ENTITY: 2, ASSOC: 2, ANNOTATION: 52}
-_USED = "gradeDirect,includeProductive"
 
 
 class CdsIntelligence:
@@ -28,6 +28,7 @@ class CdsIntelligence:
 
     def __init__(self, state: SystemState) -> None:
         self.state = state
+        self.where = CdsUsages(state)
 
     @staticmethod
     def serves(obj: RepoObject) -> bool:
@@ -83,48 +84,13 @@ class CdsIntelligence:
 
     def usages(self, obj: RepoObject) -> tuple[int, list[docs.UsageRow]]:
         """The objects that use the entity or table ``obj`` defines, with package rows."""
-        abap = [(name, code, text) for name, code, _uri, text in abap_sources(self.state)]
-        found = where_used(obj.name, catalog(self.state), abap)
-        users: dict[str, RepoObject] = {}
-        for location in found:
-            user = self._object(location.object_name, location.object_type.split("/")[0])
-            if user is not None and user.uri != obj.uri:
-                users[user.uri] = user
-        rows = {
-            user.uri: docs.UsageRow(
-                user.uri,
-                package_uri(user.package),
-                False,
-                user.name,
-                package_uri(user.package),
-                user.package,
-                responsible=user.responsible,
-                type=user.kind.code,
-                usage_information=_USED,
-            )
-            for user in users.values()
-        }
-        for user in users.values():
-            self._packages(user.package, rows)
-        return len(users), [rows[uri] for uri in sorted(rows)]
+        return self.where.rows(obj)
 
-    def _packages(self, name: str, rows: dict[str, docs.UsageRow]) -> None:
-        for _depth in range(32):
-            package = self.state.packages.get(name)
-            if package is None or package.uri in rows:
-                return
-            parent = self.state.packages.get(package.parent or "")
-            rows[package.uri] = docs.UsageRow(
-                package.uri,
-                parent.uri if parent is not None else None,
-                True,
-                package.name,
-                package.uri,
-                package.name,
-                responsible=package.responsible,
-                type="DEVC/K",
-            )
-            name = package.parent or ""
+    def snippets(self, identifier: str) -> list[docs.CodeSnippet] | None:
+        """The lines behind an identifier of :meth:`usages`; None when it is not one."""
+        if not identifier.startswith(PREFIX):
+            return None
+        return self.where.snippets(identifier)
 
 
 def _typed_prefix(text: str, line: int, column: int) -> str:

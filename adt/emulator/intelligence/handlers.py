@@ -305,9 +305,13 @@ class CodeIntelligence:
         root = _request_root(call.body, "usageSnippetRequest")
         self.repo.refresh()
         identifiers = [(e.text or "") for e in root.iter(f"{NS_RIS}objectIdentifier")]
-        found = [(i, self.where.snippets(i)) for i in identifiers]
+        found = [(i, self._snippets(i)) for i in identifiers]
         body = docs.usage_snippets_document(self.prefix, found)
         return _respond(body, content_type=docs.SNIPPET_RESULT)
+
+    def _snippets(self, identifier: str) -> list[docs.CodeSnippet]:
+        cds = self.cds.snippets(identifier)
+        return cds if cds is not None else self.where.snippets(identifier)
 
 
 _OBJECTS = frozenset(

@@ -40,6 +40,15 @@ def element(name: str, value: str | None) -> str:
     return f"<{name}>{esc_text(value)}</{name}>"
 
 
+def inline(content: str, *declarations: tuple[str, str]) -> str:
+    """Stored content without the namespace declarations the document's root already makes
+    (``(prefix, uri)``): each content element is kept parseable on its own, but SAP writes
+    a prefix's declaration once, on the root."""
+    for prefix, uri in declarations:
+        content = content.replace(f' xmlns:{prefix}="{uri}"', "")
+    return content
+
+
 class MetadataKind(KindModule):
     """A kind served as one ADT XML document."""
 
@@ -126,4 +135,4 @@ class MetadataKind(KindModule):
         return etree.tostring(copy, encoding="unicode", with_tail=False)
 
 
-__all__ = ["CONTENT", "MetadataKind", "element", "text_of"]
+__all__ = ["CONTENT", "MetadataKind", "element", "inline", "text_of"]

@@ -14,7 +14,7 @@ from ..documents.common import NS_ADTCORE
 from ..model import ADT, Kind, RepoObject, encode_name
 from ..xmlwriter import DECL, esc_attr, tag
 from .base import NewSpec, SeedFolder, xml_text
-from .metadata_kind import MetadataKind, text_of
+from .metadata_kind import MetadataKind, inline, text_of
 from .source_kind import core_attributes, package_reference
 
 if TYPE_CHECKING:
@@ -51,23 +51,39 @@ SRVB = Kind(
 PUBLISHED = "published"
 
 
+#: Facts of a binding kept from its abapGit file (ADT document attributes).
+CONTRACT, RELEASE_SUPPORTED = "contract", "releaseSupported"
+
+
 def binding_content(
-    services: list[tuple[str, str, str]], binding_type: str, version: str, category: str
+    services: list[tuple[str, str, str]],
+    binding_type: str,
+    version: str,
+    category: str,
+    implementation: str = "",
 ) -> str:
-    """``services`` holds ``(service name, version, service definition)``."""
+    """``services`` holds ``(service name, version, service definition)``; the shape of a
+    real binding document (ARC-1's fixture ``tests/fixtures/xml/service-binding.xml``)."""
     rows = "".join(
         f'<srvb:services xmlns:srvb="{NS_SRVB}" srvb:name="{esc_attr(name)}">'
-        f'<srvb:content srvb:version="{esc_attr(number)}" srvb:releaseState="NOT_RELEASED">'
+        f'<srvb:content srvb:version="{esc_attr(number)}" srvb:minorVersion="0" '
+        'srvb:patchVersion="0" srvb:buildVersion="" srvb:releaseState="NOT_RELEASED">'
         f'<srvb:serviceDefinition xmlns:adtcore="{NS_ADTCORE}" '
         f'adtcore:uri="{ADT}/ddic/srvd/sources/{encode_name(definition)}" '
         f'adtcore:type="SRVD/SRV" adtcore:name="{esc_attr(definition)}"/>'
+        f'<srvb:bindingTypeData><adtcore:content xmlns:adtcore="{NS_ADTCORE}" '
+        'adtcore:encoding="base64"/></srvb:bindingTypeData>'
         "</srvb:content></srvb:services>"
         for name, number, definition in services
+    )
+    implemented = (
+        f'<srvb:implementation xmlns:adtcore="{NS_ADTCORE}" '
+        f'adtcore:name="{esc_attr(implementation)}"/>'
     )
     return rows + (
         f'<srvb:binding xmlns:srvb="{NS_SRVB}" srvb:type="{esc_attr(binding_type)}" '
         f'srvb:version="{esc_attr(version)}" srvb:category="{esc_attr(category)}">'
-        "<srvb:implementation/></srvb:binding>"
+        f"{implemented}</srvb:binding>"
     )
 
 
@@ -78,9 +94,14 @@ class ServiceBindingKind(MetadataKind):
 
     def seed(self, folder: SeedFolder, stem: str, suffix: str) -> list[RepoObject]:
         found = super().seed(folder, stem, suffix)
+        path = folder.folder / f"{stem}.{suffix}"
         published = xml_flag(folder, stem, suffix)
+        contract = (xml_text(path, "//CONTRACT") or "").strip()
+        supported = (xml_text(path, "//RELEASE_SUPPORTED") or "").strip().lower()
         for obj in found:
             obj.facts[PUBLISHED] = published
+            obj.facts[CONTRACT] = contract
+            obj.facts[RELEASE_SUPPORTED] = "true" if supported == "true" else "false"
         return found
 
     def from_abapgit(self, tree: etree._ElementTree) -> tuple[str, str]:
@@ -97,19 +118,28 @@ class ServiceBindingKind(MetadataKind):
         version = text_of(tree, ".//CONTENT/BIND_TYPE_VERSION") or "V2"
         category = text_of(tree, ".//CONTENT/BIND_TYPE_CATEGORY") or "0"
         description = text_of(tree, ".//METADATA/DESCRIPTION")
-        return description, binding_content(services, binding, version, category)
+        implementation = text_of(tree, ".//CONTENT/BIND_TYPE_IMPL/NAME") or text_of(
+            tree, ".//METADATA/NAME"
+        )
+        content = binding_content(services, binding, version, category, implementation)
+        return description, content
 
     def document(self, view: ObjectView, state: SystemState) -> str:
         obj = view.obj
+        core = core_attributes(view, created_at=True)
         attrs: list[tuple[str, str | None]] = [
-            ("srvb:releaseSupported", "false"),
+            ("srvb:contract", obj.facts.get(CONTRACT) or None),
+            ("srvb:releaseSupported", obj.facts.get(RELEASE_SUPPORTED, "false")),
             ("srvb:published", obj.facts.get(PUBLISHED, "false")),
             ("srvb:bindingCreated", "true"),
-            *core_attributes(view, created_at=False),
+            *core[:3],
+            ("adtcore:abapLanguageVersion", "standard"),
+            *core[3:],
             ("xmlns:srvb", NS_SRVB),
             ("xmlns:adtcore", NS_ADTCORE),
         ]
-        body = self.links(obj) + package_reference(obj, state, package_name=False) + view.main_text
+        content = inline(view.main_text, ("srvb", NS_SRVB), ("adtcore", NS_ADTCORE))
+        body = package_reference(obj, state, package_name=False) + content
         return DECL + tag(SRVB.root, attrs, body)
 
     def new_content(self, obj: RepoObject, spec: NewSpec) -> str:
@@ -120,6 +150,7 @@ class ServiceBindingKind(MetadataKind):
             spec.extra.get("bindingType", "ODATA"),
             spec.extra.get("bindingVersion", "V2"),
             spec.extra.get("category", "0"),
+            obj.name,
         )
 
     def extra_create_fields(self, root: etree._Element) -> dict[str, str]:
