@@ -32,6 +32,7 @@ from lsp_server.features.quality import Quality
 from lsp_server.features.remote import RemoteChanges
 from lsp_server.features.restoring import Restoring
 from lsp_server.features.saving import Saving
+from lsp_server.features.structure import DocumentStructure
 from lsp_server.features.transports import TransportChoices
 from lsp_server.features.versions import Versions
 from lsp_server.results import SaveResult, SaveStatus
@@ -60,6 +61,7 @@ class EditorWorkspace:
         self.versions = Versions(self.ctx)
         self.creation = ObjectCreation(self.ctx, self.transports)
         self.preview = DataPreview(self.ctx)
+        self.structure = DocumentStructure(self.ctx)
         self.features: tuple[Feature, ...] = (
             self.objects,
             self.diagnostics,
@@ -78,6 +80,7 @@ class EditorWorkspace:
             self.versions,
             self.creation,
             self.preview,
+            self.structure,
         )
         # Told of every keystroke: only the features that listen (the others' hook is empty).
         self._on_change = tuple(

@@ -1,6 +1,7 @@
 """Document outline, folding ranges and workspace symbols; the outline and the folds stay
-right while a document holds merge conflict markers (they follow our side). The ABAP scanner
-behind them loads with the first request, not at start-up."""
+right while a document holds merge conflict markers (they follow our side). The outline and
+the folds of ABAP documents come from the workspace's :class:`DocumentStructure`, which
+rescans only what changed since the last request."""
 
 from __future__ import annotations
 
@@ -72,43 +73,41 @@ def register(server: AdtLanguageServer) -> None:
     def document_symbol(
         ls: AdtLanguageServer, params: types.DocumentSymbolParams
     ) -> list[types.DocumentSymbol]:
-        from adt.abap.outline import outline
-        from lsp_server.merge import ours_view
-
         doc = ls.adt.documents.get(params.text_document.uri)
         if doc is None:
             return []
-        text = ours_view(doc.buffer.lines)
         cds = _CDS_LANGUAGES.get(doc.ref.language_id)
         if cds is not None:
             from adt.abap.cds.outline import outline as cds_outline
             from adt.abap.cds.parse import parse
+            from lsp_server.merge import ours_view
 
+            text = ours_view(doc.buffer.lines)
             return [_document_symbol(ls, doc.uri, s) for s in cds_outline(parse(text, cds))]
-        return [_document_symbol(ls, doc.uri, s) for s in outline(text)]
+        return [_document_symbol(ls, doc.uri, s) for s in ls.adt.structure.outline(doc)]
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding_range(
         ls: AdtLanguageServer, params: types.FoldingRangeParams
     ) -> list[types.FoldingRange]:
-        from adt.abap.folding import folds
-        from lsp_server.merge import marked_blocks, ours_view
-
         doc = ls.adt.documents.get(params.text_document.uri)
         if doc is None:
             return []
         lines = doc.buffer.lines
         if doc.ref.language_id in _CDS_LANGUAGES:
             from adt.abap.cds.outline import folds as cds_folds
+            from lsp_server.merge import marked_blocks, ours_view
 
             ranges = [
                 types.FoldingRange(start_line=start - 1, end_line=end - 1)
                 for start, end in cds_folds(ours_view(lines))
             ]
+            blocks = marked_blocks(lines)
         else:
+            folds, blocks = ls.adt.structure.folds(doc)
             ranges = [
                 types.FoldingRange(start_line=f.start, end_line=f.end, kind=_FOLD_KINDS[f.kind])
-                for f in folds(ours_view(lines))
+                for f in folds
             ]
         ranges.extend(
             types.FoldingRange(
@@ -117,7 +116,7 @@ def register(server: AdtLanguageServer) -> None:
                 kind=types.FoldingRangeKind.Region,
                 collapsed_text="merge conflict",
             )
-            for block in marked_blocks(lines)
+            for block in blocks
         )
         return sorted(ranges, key=lambda r: (r.start_line, -r.end_line))
 
