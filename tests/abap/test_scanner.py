@@ -8,8 +8,7 @@ from hypothesis import strategies as st
 
 from adt.abap.scanner import Scanner, scan
 
-_PIECES = ["DATA", "lv_x", "=", "1", ".", ":", ",", " ", "  ", "\t", '"', '" c.', "{", "}",
-           "->", "ENDMETHOD", "METHOD", "'", "|", "`", "x."]
+_PIECES = "DATA lv_x = 1 . : , ->  ENDMETHOD METHOD ' | ` x. { } \" \t".split(" ") + [" "]
 
 
 class _CharByChar(Scanner):
