@@ -20,7 +20,8 @@ request to reading its answer:
    the posted text), **hover** and **definition** on a parameter of that method in the
    next line; the first (cold) and ``--rounds`` more, each after another key (typed into
    that line's comment);
-4. **formatting** (``textDocument/formatting``), ``--format-rounds`` times.
+4. **formatting** (``textDocument/formatting``), ``--format-rounds`` times, each after a
+   line in lower case was typed (so the answer has edits).
 
 The anchor of 2–4 is the same request at the smallest size, measured in the same run: the
 cost of the request itself, so the other rows show how it grows with the document. Each
@@ -160,8 +161,10 @@ def measure_size(
             add("outline after a key", timed(server, symbols, params, bool))
             add("folding after a key", timed(server, "textDocument/foldingRange", params, bool))
         _intelligence(doc, rounds, add)
-        for _ in range(format_rounds):
-            doc.key()
+        for _ in range(format_rounds):  # a line the printer recases: the answer has edits
+            at = (len(doc.lines) // 2, 0)
+            doc.change(at, at, "    data lv_fmt type i.\n")
+            doc.lines.insert(at[0], "    data lv_fmt type i.")
             add("formatting", timed(server, "textDocument/formatting", _format(uri), bool))
     finally:
         server.close()
