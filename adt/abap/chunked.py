@@ -32,17 +32,38 @@ class _Chunk:
     comments: tuple[tuple[int, int], ...]  # runs of comment lines, 0-based, inclusive
     clean: bool  # the scan ends between statements
     markers: bool  # a line starts like a conflict marker
+    #: what readers of the chunk can see: its kept statements with the text of the lines
+    #: they start and end on (positions in an editor's encoding depend on it), comments,
+    #: markers
+    content: tuple[object, ...]
 
 
-@dataclass(frozen=True)
 class Scanned:
-    """``statements`` (lines 1-based, as the scanner counts) whose first word is one of the
-    heads; ``comments``: the runs of full-line comments (0-based, inclusive; a run may be
-    one line); ``markers``: a line starts like a merge conflict marker."""
+    """One read: ``statements`` (lines 1-based, as the scanner counts) whose first word is
+    one of the heads; ``comments``: the runs of full-line comments (0-based, inclusive; a
+    run may be one line); ``markers``: a line starts like a merge conflict marker. ``key``
+    is equal for two reads exactly when all of that is (and the lines it starts on), so an
+    answer built from one read serves the other."""
 
-    statements: list[Statement]
-    comments: list[tuple[int, int]]
-    markers: bool
+    def __init__(self, chunks: list[tuple[int, _Chunk]], key: tuple[object, ...]) -> None:
+        self._chunks = chunks
+        self.key = key
+        self.markers = any(chunk.markers for _, chunk in chunks)
+        self._statements: list[Statement] | None = None
+        self._comments: list[tuple[int, int]] = []
+
+    @property
+    def statements(self) -> list[Statement]:
+        if self._statements is None:
+            self._statements = []
+            for start, chunk in self._chunks:
+                _add(chunk, start, self._statements, self._comments)
+        return self._statements
+
+    @property
+    def comments(self) -> list[tuple[int, int]]:
+        self.statements  # noqa: B018 -- placed together
+        return self._comments
 
 
 def is_comment_line(line: str) -> bool:
@@ -85,33 +106,63 @@ def cut_points(lines: Sequence[str]) -> list[int]:
     return cuts
 
 
+def _add(
+    chunk: _Chunk,
+    start: int,
+    statements: list[Statement],
+    comments: list[tuple[int, int]],
+) -> None:
+    for s in chunk.statements:
+        statements.append(
+            Statement(
+                s.words,
+                s.line + start,
+                s.column,
+                s.terminated,
+                s.end_line + start,
+                s.end_column,
+            )
+        )
+    for first, last in chunk.comments:
+        if comments and comments[-1][1] == start + first - 1:  # a run across the cut
+            comments[-1] = (comments[-1][0], start + last)
+        else:
+            comments.append((start + first, start + last))
+
+
 class ChunkedStatements:
     """One document's chunks, kept from one :meth:`read` to the next."""
 
     def __init__(self, heads: Collection[str]) -> None:
         self.heads = frozenset(heads)
         self._chunks: dict[tuple[tuple[str, ...], bool], _Chunk] = {}
+        self._contents: dict[tuple[object, ...], tuple[object, ...]] = {}
         self.scanned_lines = 0  # lines the last read scanned (the rest came from chunks)
 
     def read(self, lines: Sequence[str]) -> Scanned:
         kept: dict[tuple[tuple[str, ...], bool], _Chunk] = {}
-        statements: list[Statement] = []
-        comments: list[tuple[int, int]] = []
-        markers = False
+        contents: dict[tuple[object, ...], tuple[object, ...]] = {}
+        chunks: list[tuple[int, _Chunk]] = []
+        key: list[object] = []
         self.scanned_lines = 0
         start = 0
         cuts = cut_points(lines)
         for position, end in enumerate(cuts):
-            key = (tuple(lines[start:end]), position == len(cuts) - 1)
-            chunk = kept.get(key) or self._chunks.get(key) or self._scan(key)
-            kept[key] = chunk
-            if not chunk.clean and not key[1]:
+            lookup = (tuple(lines[start:end]), position == len(cuts) - 1)
+            chunk = kept.get(lookup) or self._chunks.get(lookup) or self._scan(lookup)
+            kept[lookup] = chunk
+            if not chunk.clean and not lookup[1]:
                 continue  # read again together with the next chunk
-            self._add(chunk, start, statements, comments)
-            markers = markers or chunk.markers
+            chunks.append((start, chunk))
+            # one object per distinct content, kept from read to read: keys compare by identity
+            content = contents.setdefault(
+                chunk.content, self._contents.get(chunk.content, chunk.content)
+            )
+            key += (start, content)
             start = end
         self._chunks = kept
-        return Scanned(statements, comments, markers)
+        self._contents = contents
+        return Scanned(chunks, tuple(key))
 
     def _scan(self, key: tuple[tuple[str, ...], bool]) -> _Chunk:
         lines, last = key
@@ -123,36 +174,23 @@ class ChunkedStatements:
         if last:
             scanner.finish()
         heads = self.heads
-        return _Chunk(
-            tuple(s for s in scanner.statements if s.words and s.words[0] in heads),
-            comment_runs(lines),
-            clean,
-            any(line.startswith(_MARKERS) for line in lines),
-        )
-
-    @staticmethod
-    def _add(
-        chunk: _Chunk,
-        start: int,
-        statements: list[Statement],
-        comments: list[tuple[int, int]],
-    ) -> None:
-        for s in chunk.statements:
-            statements.append(
-                Statement(
-                    s.words,
-                    s.line + start,
-                    s.column,
-                    s.terminated,
-                    s.end_line + start,
-                    s.end_column,
-                )
+        kept = tuple(s for s in scanner.statements if s.words and s.words[0] in heads)
+        comments = comment_runs(lines)
+        markers = any(line.startswith(_MARKERS) for line in lines)
+        seen = tuple(
+            (
+                tuple(s.words),
+                s.line,
+                s.column,
+                s.terminated,
+                s.end_line,
+                s.end_column,
+                lines[s.line - 1],
+                lines[s.end_line - 1] if s.end_line != s.line else "",
             )
-        for first, last in chunk.comments:
-            if comments and comments[-1][1] == start + first - 1:  # a run across the cut
-                comments[-1] = (comments[-1][0], start + last)
-            else:
-                comments.append((start + first, start + last))
+            for s in kept
+        )
+        return _Chunk(kept, comments, clean, markers, (seen, comments, markers))
 
 
 __all__ = [

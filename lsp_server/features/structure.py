@@ -1,13 +1,16 @@
 """The outline and the folds of open documents, kept between requests: an editor asks for
 both after nearly every keystroke, and at 100,000 lines scanning the whole text again takes
 seconds. Each document keeps its chunks (:mod:`adt.abap.chunked`), so a request after an edit
-scans only the chunks the edit changed. Conflict markers are read as our side
+scans only the chunks the edit changed, and an answer is built again only when what it
+shows changed (typing inside a statement the outline passes over changes nothing in it).
+Conflict markers are read as our side
 (:func:`lsp_server.merge.ours_lines`). The ABAP scanner loads with the first request.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument
@@ -19,6 +22,8 @@ if TYPE_CHECKING:
     from adt.abap.outline import Symbol
     from lsp_server.merge import MarkedBlock
 
+T = TypeVar("T")
+
 
 class DocumentStructure(Feature):
     """Outline and folds of ABAP documents (CDS-family ones are parsed whole, as before)."""
@@ -26,9 +31,12 @@ class DocumentStructure(Feature):
     def __init__(self, ctx: WorkspaceContext) -> None:
         super().__init__(ctx)
         self._scans: dict[str, ChunkedStatements] = {}
+        self._answers: dict[tuple[str, str], tuple[object, Any]] = {}  # (uri, what) → key, answer
 
     def document_closed(self, doc: OpenDocument) -> None:
         self._scans.pop(doc.uri, None)
+        for what in ("outline", "folds"):
+            self._answers.pop((doc.uri, what), None)
 
     def scanned(self, doc: OpenDocument) -> tuple[Scanned, list[MarkedBlock]]:
         """The statements the outline and the folds read, with conflicts as our side, and
@@ -47,17 +55,38 @@ class DocumentStructure(Feature):
             found = scan.read(ours_lines(lines))
         return found, blocks
 
-    def outline(self, doc: OpenDocument) -> list[Symbol]:
+    def outline(self, doc: OpenDocument, answer: Callable[[list[Symbol]], T]) -> T:
+        """``answer`` of the document's outline (the last one, when the outline has not
+        changed since)."""
         from adt.abap.outline import outline_of
 
-        return outline_of(self.scanned(doc)[0].statements)
+        return self._answer(doc, "outline", lambda found, _: answer(outline_of(found.statements)))
 
-    def folds(self, doc: OpenDocument) -> tuple[list[Fold], list[MarkedBlock]]:
-        """The folds, and the conflict blocks (each folds too)."""
+    def folds(self, doc: OpenDocument, answer: Callable[[list[Fold], list[MarkedBlock]], T]) -> T:
+        """``answer`` of the folds and the conflict blocks (each folds too); the last one,
+        when they have not changed since."""
         from adt.abap.folding import folds_of
 
+        return self._answer(
+            doc,
+            "folds",
+            lambda found, blocks: answer(folds_of(found.statements, found.comments), blocks),
+        )
+
+    def _answer(
+        self,
+        doc: OpenDocument,
+        what: str,
+        build: Callable[[Scanned, list[MarkedBlock]], T],
+    ) -> T:
         found, blocks = self.scanned(doc)
-        return folds_of(found.statements, found.comments), blocks
+        key = (found.key, tuple((b.start, b.split, b.end) for b in blocks))
+        kept = self._answers.get((doc.uri, what))
+        if kept is not None and kept[0] == key:
+            return cast(T, kept[1])
+        value = build(found, blocks)
+        self._answers[(doc.uri, what)] = (key, value)
+        return value
 
 
 __all__ = ["DocumentStructure"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import orjson
 from lsprotocol import types
 
 from adt.errors import AdtError
@@ -17,6 +18,7 @@ from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads
 
 if TYPE_CHECKING:
     from adt.abap.outline import Symbol
+    from lsp_server.merge import MarkedBlock
 
 _SYMBOL_KINDS = {
     "class": types.SymbolKind.Class,
@@ -64,6 +66,15 @@ def _document_symbol(ls: AdtLanguageServer, uri: str, symbol: Symbol) -> types.D
     )
 
 
+def _folds(
+    ranges: list[tuple[int, int, str]], blocks: list[MarkedBlock]
+) -> list[dict[str, object]]:
+    """``FoldingRange`` answers of folds and conflict blocks, in the order editors expect."""
+    ranges.extend((block.start, block.end, _CONFLICT) for block in blocks)
+    ranges.sort(key=lambda r: (r[0], -r[1]))
+    return [_fold(start, end, kind) for start, end, kind in ranges]
+
+
 def _fold(start: int, end: int, kind: str) -> dict[str, object]:
     """A ``FoldingRange`` as the specification spells it (CDS folds have no kind)."""
     fold: dict[str, object] = {"startLine": start, "endLine": end}
@@ -84,7 +95,11 @@ class _Places:
 
     def position(self, line: int, index: int) -> dict[str, int]:
         if line < len(self.lines):
-            index = index_to_units(self.lines[line], index, self.encoding)
+            text = self.lines[line]
+            if text.isascii():  # as index_to_units counts, without the call
+                index = 0 if index < 0 else min(index, len(text))
+            else:
+                index = index_to_units(text, index, self.encoding)
         return {"line": line, "character": index}
 
     def symbol(self, symbol: Symbol) -> dict[str, object]:
@@ -128,7 +143,11 @@ def register(server: AdtLanguageServer) -> None:
             text = ours_view(doc.buffer.lines)
             return [_document_symbol(ls, doc.uri, s) for s in cds_outline(parse(text, cds))]
         places = _Places(doc.buffer.lines, ls.encoding)
-        return Prepared([places.symbol(s) for s in ls.adt.structure.outline(doc)])
+        return Prepared(
+            ls.adt.structure.outline(
+                doc, lambda found: orjson.Fragment(orjson.dumps([places.symbol(s) for s in found]))
+            )
+        )
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding_range(ls: AdtLanguageServer, params: types.FoldingRangeParams) -> Prepared:
@@ -136,19 +155,20 @@ def register(server: AdtLanguageServer) -> None:
         if doc is None:
             return Prepared([])
         lines = doc.buffer.lines
-        ranges: list[tuple[int, int, str]]
         if doc.ref.language_id in _CDS_LANGUAGES:
             from adt.abap.cds.outline import folds as cds_folds
             from lsp_server.merge import marked_blocks, ours_view
 
-            ranges = [(start - 1, end - 1, "") for start, end in cds_folds(ours_view(lines))]
-            blocks = marked_blocks(lines)
-        else:
-            folds, blocks = ls.adt.structure.folds(doc)
-            ranges = [(f.start, f.end, f.kind) for f in folds]
-        ranges.extend((block.start, block.end, _CONFLICT) for block in blocks)
-        ranges.sort(key=lambda r: (r[0], -r[1]))
-        return Prepared([_fold(start, end, kind) for start, end, kind in ranges])
+            found = [(start - 1, end - 1, "") for start, end in cds_folds(ours_view(lines))]
+            return Prepared(_folds(found, marked_blocks(lines)))
+        return Prepared(
+            ls.adt.structure.folds(
+                doc,
+                lambda folds, blocks: orjson.Fragment(
+                    orjson.dumps(_folds([(f.start, f.end, f.kind) for f in folds], blocks))
+                ),
+            )
+        )
 
     @server.feature(types.WORKSPACE_SYMBOL)
     async def workspace_symbol(

@@ -110,3 +110,17 @@ def test_cut_points_respect_the_bounds_and_follow_the_content() -> None:
     assert len(cut_points(["only"])) == 1 and cut_points([""]) == [1]
     shifted = cut_points(["new line", *lines])
     assert {c + 1 for c in cuts[5:20]} <= set(shifted)  # the same cuts past the edit
+
+
+def test_the_key_changes_exactly_when_what_readers_see_changes() -> None:
+    lines = ["CLASS c IMPLEMENTATION.", "  METHOD m.", *['    x = 1. " c'] * 200]
+    lines += ["  ENDMETHOD.", "ENDCLASS."]
+    scan = ChunkedStatements(HEADS)
+    first = scan.read(lines).key
+    lines[100] = '    x = 12. " c'  # not a statement readers keep
+    assert scan.read(lines).key == first
+    lines[1] = '  METHOD m. " é'  # the text of a line a kept statement starts on
+    second = scan.read(lines).key
+    assert second != first
+    lines.insert(50, "    y = 2.")  # the kept statements below move
+    assert scan.read(lines).key != second
