@@ -31,10 +31,12 @@ class DocumentStructure(Feature):
     def __init__(self, ctx: WorkspaceContext) -> None:
         super().__init__(ctx)
         self._scans: dict[str, ChunkedStatements] = {}
+        self._read: dict[str, tuple[tuple[int, int], Scanned, list[MarkedBlock]]] = {}
         self._answers: dict[tuple[str, str], tuple[object, Any]] = {}  # (uri, what) → key, answer
 
     def document_closed(self, doc: OpenDocument) -> None:
         self._scans.pop(doc.uri, None)
+        self._read.pop(doc.uri, None)
         for what in ("outline", "folds"):
             self._answers.pop((doc.uri, what), None)
 
@@ -45,14 +47,20 @@ class DocumentStructure(Feature):
         from adt.abap.chunked import ChunkedStatements
         from lsp_server.merge import marked_blocks, ours_lines
 
+        buffer = doc.buffer
+        seen = (buffer.changes, id(buffer.lines))
+        last = self._read.get(doc.uri)
+        if last is not None and last[0] == seen:
+            return last[1], last[2]  # not changed since: the folds after the outline
         scan = self._scans.get(doc.uri)
         if scan is None:
             scan = self._scans[doc.uri] = ChunkedStatements(outline.HEADS | folding.HEADS)
-        lines = doc.buffer.lines
+        lines = buffer.lines
         found = scan.read(lines)
         blocks = marked_blocks(lines) if found.markers else []
         if blocks:
             found = scan.read(ours_lines(lines))
+        self._read[doc.uri] = (seen, found, blocks)
         return found, blocks
 
     def outline(self, doc: OpenDocument, answer: Callable[[list[Symbol]], T]) -> T:
