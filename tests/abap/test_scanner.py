@@ -8,7 +8,29 @@ from hypothesis import strategies as st
 
 from adt.abap.scanner import Scanner, scan
 
-_PIECES = "DATA lv_x = 1 . : , ->  ENDMETHOD METHOD ' | ` x. { } \" \t".split(" ") + [" "]
+_PIECES = [
+    "DATA",
+    "lv_x",
+    "=",
+    "1",
+    ".",
+    ":",
+    ",",
+    " ",
+    "  ",
+    "\t",
+    '"',
+    '" c.',
+    "{",
+    "}",
+    "->",
+    "ENDMETHOD",
+    "METHOD",
+    "'",
+    "|",
+    "`",
+    "x.",
+]
 
 
 class _CharByChar(Scanner):
