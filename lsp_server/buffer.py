@@ -171,12 +171,23 @@ class Hunk:
 class TextBuffer:
     """Lines of a document plus the base they were edited from."""
 
-    __slots__ = ("_base", "_bottom", "_origin", "_runs", "_top", "clamped", "encoding", "lines")
+    __slots__ = (
+        "_base",
+        "_bottom",
+        "_origin",
+        "_runs",
+        "_top",
+        "changes",
+        "clamped",
+        "encoding",
+        "lines",
+    )
 
     def __init__(self, text: str | Sequence[str], encoding: str = UTF16) -> None:
         self.encoding = encoding_name(encoding)
         self.lines = split_text(text)
         self.clamped = 0  # positions past the end of a line or document (the caller logs)
+        self.changes = 0  # counts every change of the lines: what was read of them still holds
         self.rebase()
 
     # --- content --------------------------------------------------------------------------
@@ -197,6 +208,7 @@ class TextBuffer:
         """Adopt a new base: the current text (after a save) or ``text`` (after a reload)."""
         if text is not None:
             self.lines = split_text(text)
+            self.changes += 1
         self._base: list[str] = list(self.lines)
         # _origin[i] is the base index line i still is, or -1 once it has been touched (a
         # machine-int array: a list of ints costs 36 bytes a line, this 4).
@@ -230,6 +242,7 @@ class TextBuffer:
     ) -> None:
         """Apply one ``didChange`` content change; ``start``/``end`` are LSP (line, unit)
         positions, or ``None`` for a whole-document replacement."""
+        self.changes += 1
         if start is None or end is None:
             old = len(self.lines)
             self.lines = split_text(text)

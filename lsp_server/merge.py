@@ -166,11 +166,16 @@ def ours_view(lines: Sequence[str]) -> str:
     """The text as it reads with every conflict resolved to our side, line for line: marker
     lines and their side become empty lines, so statements never run across a marker and
     every line keeps its number (the outline and folds of a document with markers)."""
+    return "\n".join(ours_lines(lines))
+
+
+def ours_lines(lines: Sequence[str]) -> Sequence[str]:
+    """:func:`ours_view` as lines (``lines`` themselves when there is no conflict)."""
     blocks = marked_blocks(lines)
     if not blocks:
-        return "\n".join(lines)
+        return lines
     view = list(lines)
     for block in blocks:
         view[block.start] = "."  # ends a statement our side left open before the block
         view[block.split : block.end + 1] = ["."] + [""] * (block.end - block.split)
-    return "\n".join(view)
+    return view

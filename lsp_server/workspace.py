@@ -34,6 +34,7 @@ from lsp_server.features.remote import RemoteChanges
 from lsp_server.features.renaming import Renaming
 from lsp_server.features.restoring import Restoring
 from lsp_server.features.saving import Saving
+from lsp_server.features.structure import DocumentStructure
 from lsp_server.features.transports import TransportChoices
 from lsp_server.features.versions import Versions
 from lsp_server.results import SaveResult, SaveStatus
@@ -64,6 +65,7 @@ class EditorWorkspace:
         self.preview = DataPreview(self.ctx)
         self.renaming = Renaming(self.ctx, self.locks, self.transports)
         self.highlighting = SemanticHighlighting(self.ctx)
+        self.structure = DocumentStructure(self.ctx)
         self.features: tuple[Feature, ...] = (
             self.objects,
             self.diagnostics,
@@ -84,6 +86,7 @@ class EditorWorkspace:
             self.preview,
             self.renaming,
             self.highlighting,
+            self.structure,
         )
         # Told of every keystroke: only the features that listen (the others' hook is empty).
         self._on_change = tuple(

@@ -8,8 +8,10 @@ nothing; a block the text leaves open (the user is still typing) folds nothing. 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from adt.abap.chunked import comment_runs
 from adt.abap.keywords import BLOCK_ENDS
 from adt.abap.scanner import Statement, statements
 
@@ -23,6 +25,8 @@ _ENDS = {
     if opener not in {"SELECT", "WITH", "AT", "ON", "CATCH"}
 }
 _SECTIONS = ("PUBLIC", "PROTECTED", "PRIVATE")
+#: The first words of the statements folding reads (it passes over every other one).
+HEADS = frozenset(_ENDS) | frozenset(_ENDS.values()) | frozenset(_SECTIONS)
 
 
 @dataclass(frozen=True)
@@ -92,28 +96,20 @@ class _Blocks:
             self.folds.append(Fold(start, end, kind))
 
 
-def _comment_runs(lines: list[str]) -> list[Fold]:
-    """Two or more consecutive full-line comments (``*`` in column 0 or ``"`` first)."""
-    runs: list[Fold] = []
-    start: int | None = None
-    for index, line in enumerate([*lines, ""]):
-        comment = line.startswith("*") or line.lstrip().startswith('"')
-        if comment and start is None:
-            start = index
-        elif not comment and start is not None:
-            if index - 1 > start:
-                runs.append(Fold(start, index - 1, COMMENT))
-            start = None
-    return runs
-
-
 def folds(text: str) -> list[Fold]:
     """Every foldable region of ``text``, ordered by first line."""
+    return folds_of(statements(text), comment_runs(text.split("\n")))
+
+
+def folds_of(scanned: Iterable[Statement], comments: Iterable[tuple[int, int]]) -> list[Fold]:
+    """The foldable regions of a source's statements (those whose first word is one of
+    :data:`HEADS` are enough) and runs of comment lines (0-based, inclusive; two lines or
+    more fold), ordered by first line."""
     blocks = _Blocks()
-    for statement in statements(text):
+    for statement in scanned:
         blocks.feed(statement)
-    found = blocks.folds + _comment_runs(text.split("\n"))
+    found = blocks.folds + [Fold(first, last, COMMENT) for first, last in comments if last > first]
     return sorted(set(found), key=lambda f: (f.start, -f.end))
 
 
-__all__ = ["COMMENT", "REGION", "Fold", "folds"]
+__all__ = ["COMMENT", "HEADS", "REGION", "Fold", "folds", "folds_of"]

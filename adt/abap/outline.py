@@ -7,6 +7,7 @@ statement scanner, so comments and literals never produce symbols.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from adt.abap.scanner import Statement, statements
@@ -22,6 +23,8 @@ _BLOCKS = {
     "MODULE": ("ENDMODULE", MODULE),
 }
 _DECLARATIONS = {"METHODS": METHOD, "CLASS-METHODS": METHOD}
+#: The first words of the statements the outline reads (it passes over every other one).
+HEADS = frozenset(_BLOCKS) | {end for end, _ in _BLOCKS.values()} | frozenset(_DECLARATIONS)
 
 
 @dataclass
@@ -56,9 +59,15 @@ def _opens(statement: Statement) -> tuple[str, str, str] | None:
 
 def outline(text: str) -> list[Symbol]:
     """The symbol tree of a source."""
+    return outline_of(statements(text))
+
+
+def outline_of(scanned: Iterable[Statement]) -> list[Symbol]:
+    """The symbol tree of a source's statements (those whose first word is one of
+    :data:`HEADS` are enough)."""
     roots: list[Symbol] = []
     stack: list[tuple[str, Symbol]] = []  # (end keyword, open symbol)
-    for statement in statements(text):
+    for statement in scanned:
         words = statement.words
         if not words:
             continue

@@ -8,9 +8,14 @@ columns 0-based (as in ADT fragments ``#start=L,C``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from adt.abap.lexer import literal_end
+
+#: A run of a word's characters, or a period, in code without literals (what the
+#: per-character step reads as words and statement ends).
+_CODE_PIECE = re.compile(r"\.|[^\s:,.]+")
 
 MULTILINE_LITERAL = "Literals that take up more than one line are not permitted."
 
@@ -52,6 +57,12 @@ class Scanner:
         self._last: tuple[int, int] = (0, 0)
         self._stack: list[str] = []  # literal/template nesting: "|", "{"
 
+    @property
+    def between_statements(self) -> bool:
+        """No statement, literal or embedded expression is open: what follows scans as if
+        the text started there."""
+        return self._start is None and not self._words and not self._word and not self._stack
+
     def _flush_word(self) -> None:
         if self._word:
             self._words.append(self._word.upper())
@@ -79,6 +90,11 @@ class Scanner:
         if not self._stack and not any(c in line for c in "'`|\"{}"):
             self._scan_plain(number, line)
             return
+        if not self._stack:
+            code = line.split('"', 1)[0]
+            if not any(c in code for c in "'`|"):  # code, then at most a comment
+                self._scan_code(number, code)
+                return
         i, n = 0, len(line)
         while i < n:
             if self._stack and self._stack[-1] == "|":
@@ -129,6 +145,18 @@ class Scanner:
             if not embedded:
                 self._word += ch
         return i + 1
+
+    def _scan_code(self, number: int, code: str) -> None:
+        """What :meth:`_code_step` does over ``code`` (no literal, no template), a regular
+        expression match per word instead of a step per character: most commented lines."""
+        for piece in _CODE_PIECE.finditer(code):
+            if piece.group() == ".":
+                self._end_statement(True, (number, piece.end()))
+                continue
+            if self._start is None:
+                self._start = (number, piece.start())
+            self._last = (number, piece.end())
+            self._words.append(piece.group().upper())
 
     def _scan_plain(self, number: int, line: str) -> None:
         col = 0

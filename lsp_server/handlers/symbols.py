@@ -1,19 +1,24 @@
 """Document outline, folding ranges and workspace symbols; the outline and the folds stay
-right while a document holds merge conflict markers (they follow our side). The ABAP scanner
-behind them loads with the first request, not at start-up."""
+right while a document holds merge conflict markers (they follow our side). The outline and
+the folds of ABAP documents come from the workspace's :class:`DocumentStructure`, which
+rescans only what changed since the last request."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import orjson
 from lsprotocol import types
 
 from adt.errors import AdtError
+from lsp_server.buffer import index_to_units
 from lsp_server.handlers.requests import source_error
+from lsp_server.protocol import Prepared
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
 
 if TYPE_CHECKING:
     from adt.abap.outline import Symbol
+    from lsp_server.merge import MarkedBlock
 
 _SYMBOL_KINDS = {
     "class": types.SymbolKind.Class,
@@ -37,7 +42,7 @@ _SYMBOL_KINDS = {
 }
 #: The parser (an ADT type of adt.abap.cds.parse) of each CDS-family editor language.
 _CDS_LANGUAGES = {"abap-cds": "DDLS", "abap-bdef": "BDEF", "abap-srvd": "SRVD", "abap-ddic": "TABL"}
-_FOLD_KINDS = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRangeKind.Region}
+_CONFLICT = "conflict"  # a merge conflict block: a region, collapsed to its name
 _TYPE_KINDS = {
     "CLAS": types.SymbolKind.Class,
     "INTF": types.SymbolKind.Interface,
@@ -61,6 +66,60 @@ def _document_symbol(ls: AdtLanguageServer, uri: str, symbol: Symbol) -> types.D
     )
 
 
+def _folds(
+    ranges: list[tuple[int, int, str]], blocks: list[MarkedBlock]
+) -> list[dict[str, object]]:
+    """``FoldingRange`` answers of folds and conflict blocks, in the order editors expect."""
+    ranges.extend((block.start, block.end, _CONFLICT) for block in blocks)
+    ranges.sort(key=lambda r: (r[0], -r[1]))
+    return [_fold(start, end, kind) for start, end, kind in ranges]
+
+
+def _fold(start: int, end: int, kind: str) -> dict[str, object]:
+    """A ``FoldingRange`` as the specification spells it (CDS folds have no kind)."""
+    fold: dict[str, object] = {"startLine": start, "endLine": end}
+    if kind == _CONFLICT:
+        fold["kind"] = types.FoldingRangeKind.Region.value
+        fold["collapsedText"] = "merge conflict"
+    elif kind:
+        fold["kind"] = kind  # "comment" and "region" are LSP's own kinds
+    return fold
+
+
+class _Places:
+    """Buffer positions as the specification spells them, in the client's encoding (as
+    :meth:`AdtLanguageServer.position`, without an object per position)."""
+
+    def __init__(self, lines: list[str], encoding: str) -> None:
+        self.lines, self.encoding = lines, encoding
+
+    def position(self, line: int, index: int) -> dict[str, int]:
+        if line < len(self.lines):
+            text = self.lines[line]
+            if text.isascii():  # as index_to_units counts, without the call
+                index = 0 if index < 0 else min(index, len(text))
+            else:
+                index = index_to_units(text, index, self.encoding)
+        return {"line": line, "character": index}
+
+    def symbol(self, symbol: Symbol) -> dict[str, object]:
+        """A ``DocumentSymbol`` with its children (1-based lines in, 0-based out)."""
+        line, end_line = symbol.start[0] - 1, symbol.end[0] - 1
+        start = self.position(line, symbol.start[1])
+        end = self.position(end_line, symbol.end[1])
+        first_end = end if line == end_line else self.position(line, 1 << 30)
+        found: dict[str, object] = {
+            "name": symbol.name,
+            "kind": _SYMBOL_KINDS.get(symbol.kind, types.SymbolKind.Object).value,
+            "range": {"start": start, "end": end},
+            "selectionRange": {"start": start, "end": first_end},
+            "children": [self.symbol(child) for child in symbol.children],
+        }
+        if symbol.detail:
+            found["detail"] = symbol.detail
+        return found
+
+
 def _kind(object_type: str) -> types.SymbolKind:
     return _TYPE_KINDS.get(
         object_type, _TYPE_KINDS.get(object_type.split("/")[0], types.SymbolKind.Object)
@@ -71,55 +130,45 @@ def register(server: AdtLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(
         ls: AdtLanguageServer, params: types.DocumentSymbolParams
-    ) -> list[types.DocumentSymbol]:
-        from adt.abap.outline import outline
-        from lsp_server.merge import ours_view
-
+    ) -> list[types.DocumentSymbol] | Prepared:
         doc = ls.adt.documents.get(params.text_document.uri)
         if doc is None:
             return []
-        text = ours_view(doc.buffer.lines)
         cds = _CDS_LANGUAGES.get(doc.ref.language_id)
         if cds is not None:
             from adt.abap.cds.outline import outline as cds_outline
             from adt.abap.cds.parse import parse
+            from lsp_server.merge import ours_view
 
+            text = ours_view(doc.buffer.lines)
             return [_document_symbol(ls, doc.uri, s) for s in cds_outline(parse(text, cds))]
-        return [_document_symbol(ls, doc.uri, s) for s in outline(text)]
+        places = _Places(doc.buffer.lines, ls.encoding)
+        return Prepared(
+            ls.adt.structure.outline(
+                doc, lambda found: orjson.Fragment(orjson.dumps([places.symbol(s) for s in found]))
+            )
+        )
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
-    def folding_range(
-        ls: AdtLanguageServer, params: types.FoldingRangeParams
-    ) -> list[types.FoldingRange]:
-        from adt.abap.folding import folds
-        from lsp_server.merge import marked_blocks, ours_view
-
+    def folding_range(ls: AdtLanguageServer, params: types.FoldingRangeParams) -> Prepared:
         doc = ls.adt.documents.get(params.text_document.uri)
         if doc is None:
-            return []
+            return Prepared([])
         lines = doc.buffer.lines
         if doc.ref.language_id in _CDS_LANGUAGES:
             from adt.abap.cds.outline import folds as cds_folds
+            from lsp_server.merge import marked_blocks, ours_view
 
-            ranges = [
-                types.FoldingRange(start_line=start - 1, end_line=end - 1)
-                for start, end in cds_folds(ours_view(lines))
-            ]
-        else:
-            ranges = [
-                types.FoldingRange(start_line=f.start, end_line=f.end, kind=_FOLD_KINDS[f.kind])
-                for f in folds(ours_view(lines))
-            ]
-        ranges.extend(
-            types.FoldingRange(
-                start_line=block.start,
-                end_line=block.end,
-                kind=types.FoldingRangeKind.Region,
-                collapsed_text="merge conflict",
+            found = [(start - 1, end - 1, "") for start, end in cds_folds(ours_view(lines))]
+            return Prepared(_folds(found, marked_blocks(lines)))
+        return Prepared(
+            ls.adt.structure.folds(
+                doc,
+                lambda folds, blocks: orjson.Fragment(
+                    orjson.dumps(_folds([(f.start, f.end, f.kind) for f in folds], blocks))
+                ),
             )
-            for block in marked_blocks(lines)
         )
-        return sorted(ranges, key=lambda r: (r.start_line, -r.end_line))
 
     @server.feature(types.WORKSPACE_SYMBOL)
     async def workspace_symbol(

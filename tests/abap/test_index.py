@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -422,13 +421,12 @@ def test_completion_limit_and_prefix_rules() -> None:
 # scale -------------------------------------------------------------------------------------
 
 
-def test_the_large_class_indexes_quickly() -> None:
+def test_the_large_class_indexes_completely() -> None:
+    """What the index finds in the 10,000-line class; how long that takes is measured
+    beside its anchor in bench/index_build.py (a timed test flakes on a loaded machine)."""
     includes = large_class_includes()
     units = [Unit("main", large_class_source())] + [Unit(k, v) for k, v in includes.items()]
-    started = time.perf_counter()
     index = ProgramIndex("ZCL_DEMO_LARGE", units)
-    elapsed = time.perf_counter() - started
-    assert elapsed < 5.0
     method = index.symbol("ZCL_DEMO_LARGE")
     assert method is not None and method.members is not None
     calc = method.members.local("CALC_0554")

@@ -256,3 +256,16 @@ def test_formatting_every_line_is_formatting_the_document(old: list[str], new: l
 
     assert only_lines(old, new, 0, len(old) - 1) == new
     assert only_lines(old, new, len(old) + 5, len(old) + 9) == old
+
+
+def test_every_change_of_the_lines_is_counted() -> None:
+    """What reads the lines keeps its result until this count moves (the outline's scan)."""
+    buffer = TextBuffer("a\nb")
+    counted = buffer.changes
+    buffer.rebase()  # a save: the lines stay
+    buffer.set_base("a\nc")
+    assert buffer.changes == counted
+    buffer.apply_change((0, 1), (0, 1), "x")
+    buffer.apply_change(None, None, "whole")
+    buffer.rebase("reloaded")
+    assert buffer.changes == counted + 3 and buffer.lines == ["reloaded"]

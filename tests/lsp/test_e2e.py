@@ -417,6 +417,46 @@ async def test_document_symbols(client: EditorClient) -> None:
     )
 
 
+async def test_outline_and_folds_follow_edits(client: EditorClient) -> None:
+    """After each edit, the server's outline and folds (kept between requests, sent without
+    lsprotocol objects) are those of the whole text as the editor holds it."""
+    from adt.abap.folding import folds
+    from adt.abap.outline import outline
+    from lsp_server.merge import marked_blocks, ours_view
+
+    await client.open(GREETER_MAIN)
+    ident = types.TextDocumentIdentifier(uri=GREETER_MAIN)
+    edits = [
+        (0, ""),
+        (2, "* a comment\n* and another\n"),
+        (6, "<<<<<<< yours (unsaved)\n  METHODS x.\n=======\n  METHODS y.\n>>>>>>> server\n"),
+        (1, '  "! é\n'),
+    ]
+    for line, text in edits:
+        client.edit(GREETER_MAIN, (line, 0), (line, 0), text)
+        ranges = await client.text_document_folding_range_async(
+            types.FoldingRangeParams(text_document=ident)
+        )
+        symbols = await client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=ident)
+        )
+        lines = client.texts[GREETER_MAIN].split("\n")
+        view = ours_view(lines)
+        expected = [(f.start, f.end, f.kind, None) for f in folds(view)] + [
+            (b.start, b.end, "region", "merge conflict") for b in marked_blocks(lines)
+        ]
+        got = [(r.start_line, r.end_line, r.kind, r.collapsed_text) for r in ranges or []]
+        assert sorted(got) == sorted(expected) and len(got) > 3
+        assert [(s.name, s.detail or "", s.range.start.line) for s in symbols or []] == [
+            (w.name, w.detail, w.start[0] - 1) for w in outline(view)
+        ]
+        first = symbols[0]  # type: ignore[index]
+        assert first.selection_range.start == first.range.start  # type: ignore[union-attr]
+        assert first.selection_range.end.line == first.range.start.line  # type: ignore[union-attr]
+    assert any(kind == "comment" for _, _, kind, _ in got)
+    assert any(text for _, _, _, text in got)
+
+
 async def test_workspace_symbols(client: EditorClient) -> None:
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="ZCL_DEMO_GR"))
     assert found is not None

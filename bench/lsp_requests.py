@@ -1,0 +1,327 @@
+"""Benchmark: the requests an editor sends around keystrokes, by document size, through the
+language server over stdio; and the time from launch to the first document shown.
+
+Method. The emulator serves in a thread of this process, seeded with one program per size:
+``REPORT`` and a local class of that many lines (``bench/editing.py``'s ``class_source``:
+methods of twenty commented statements). For each size the language server runs as its
+own process (``python -m lsp_server``, onSave mode, polling off) and this script drives it
+with a minimal JSON-RPC client (bench/lspwire.py), measuring wall time from writing a
+request to reading its answer:
+
+1. **launch**: from starting the process to the answer of ``initialize``, and to the
+   answer of ``adt/readDocument`` (the editor has the text to show); anchor: a bare pygls 2
+   server's ``initialize``, started the same way right after;
+2. **outline** (``textDocument/documentSymbol``) and **folding**
+   (``textDocument/foldingRange``): the first request on the opened document (a scan of
+   the whole text: what every request cost before the server kept its statements), then
+   ``--rounds`` times one key of a realistic session (``bench/editing.py``) followed by
+   both requests, as an editor asks after a keystroke;
+3. **completion** after ``me->m`` typed into a method (unsaved text, so the system indexes
+   the posted text), **hover** and **definition** on a parameter of that method in the
+   next line; the first (cold) and ``--rounds`` more, each after another key (typed into
+   that line's comment);
+4. **formatting** (``textDocument/formatting``), ``--format-rounds`` times, each after a
+   line in lower case was typed (so the answer has edits); one that runs into the
+   client's 60 s read timeout is reported as such.
+
+The anchor of 2–4 is the same request at the smallest size, measured in the same run: the
+cost of the request itself, so the other rows show how it grows with the document; and for
+outline and folding, the first request at the same size (a whole scan). Beside each wall
+time, the server's own CPU time for the request (``/proc``; a ping first, so that the keys
+before it are not counted): on a shared machine the wall time also holds the wait for a
+core. Completion, hover and definition include the system's work (the emulator, in this
+process), which the server's CPU does not. Each
+answer is checked (symbols, folds, proposals, edits present), so an empty answer cannot
+pass as fast. Reported: p50 and p95 in milliseconds.
+
+Run: ``python bench/lsp_requests.py`` (writes bench/results/lsp_requests.md and
+lsp_requests.png; matplotlib from ``pip install -e '.[bench]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from editing import Session, class_source
+from lspwire import StdioServer
+
+from adt.emulator import Emulator
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+BARE = HERE / "anchors" / "bare_pygls_server.py"
+ENV = {"ABAP_ADT_CONFIG": "/dev/null", "ADT_URL": ""}
+PROGRAMS = "/sap/bc/adt/programs/programs"
+
+
+def seed_program(folder: Path, lines: int) -> str:
+    """An abapGit folder with a program of about ``lines`` lines (a local class)."""
+    name = f"zbench_req_{lines}"
+    body = [f"REPORT {name}.", *class_source(lines - 1)]
+    (folder / f"{name}.prog.abap").write_text("\n".join(body) + "\n")
+    (folder / f"{name}.prog.xml").write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<abapGit version="v1.0.0" '
+        'serializer="LCL_OBJECT_PROG" serializer_version="v1.0.0">\n '
+        '<asx:abap xmlns:asx="http://www.sap.com/abapxml" '
+        'version="1.0">\n  <asx:values>\n   <PROGDIR>\n    <NAME>'
+        f"{name.upper()}</NAME>\n    <SUBC>1</SUBC>\n   </PROGDIR>\n  </asx:values>\n"
+        " </asx:abap>\n</abapGit>\n"
+    )
+    return name
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def timed(
+    server: StdioServer, method: str, params: Any, check: Callable[[Any], bool]
+) -> tuple[float, float]:
+    """Wall ms of one request and the server's CPU ms meanwhile (a ping first, so that the
+    keys sent before it are handled outside the count)."""
+    server.request("bench/ping", None)
+    cpu = server.cpu_seconds()
+    start = time.perf_counter()
+    answer = server.request(method, params, timeout=600)
+    elapsed = (time.perf_counter() - start) * 1000
+    cpu = (server.cpu_seconds() - cpu) * 1000
+    if "error" in answer or not check(answer.get("result")):
+        raise RuntimeError(f"{method}: unexpected answer {str(answer)[:300]}")
+    return elapsed, cpu
+
+
+class Document:
+    """One opened document and the keys typed into it (the server's copy kept in step)."""
+
+    def __init__(self, server: StdioServer, uri: str, text: str, seed: int) -> None:
+        self.server, self.uri = server, uri
+        self.lines = text.split("\n")
+        self.version = 1
+        self.session = Session(self.lines, seed=seed)
+        server.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "abap", "version": 1, "text": text}},
+        )
+
+    def change(self, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+        self.version += 1
+        span = {
+            "start": {"line": start[0], "character": start[1]},
+            "end": {"line": end[0], "character": end[1]},
+        }
+        self.server.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": self.uri, "version": self.version},
+                "contentChanges": [{"range": span, "text": text}],
+            },
+        )
+
+    def key(self) -> None:
+        """One key of the session, somewhere in the document."""
+        self.change(*self.session.keys(len(self.session.changes) + 1)[-1])
+
+    def at(self, point: tuple[int, int]) -> dict[str, Any]:
+        return {
+            "textDocument": {"uri": self.uri},
+            "position": {"line": point[0], "character": point[1]},
+        }
+
+
+def _launch(command: list[str], options: dict[str, Any] | None) -> tuple[StdioServer, float]:
+    server = StdioServer(command, env=ENV)
+    params: dict[str, Any] = {"processId": None, "rootUri": None, "capabilities": {}}
+    if options:
+        params["initializationOptions"] = options
+    server.request("initialize", params)
+    server.notify("initialized", {})
+    return server, (time.perf_counter() - server.started) * 1000
+
+
+def _typed_spot(lines: list[str]) -> tuple[int, int]:
+    """A line of the last method's body, where ``me->m`` is typed (line, column after it)."""
+    last = max(n for n, line in enumerate(lines) if line.strip().startswith("METHOD "))
+    return last + 1, len("    me->m")
+
+
+def measure_size(
+    uri: str, options: dict[str, Any], rounds: int, format_rounds: int
+) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {}
+
+    def add(name: str, ms: float, cpu: float | None = None) -> None:
+        times.setdefault(name, []).append(ms)
+        if cpu is not None:
+            times.setdefault(f"{name} (server CPU)", []).append(cpu)
+
+    server, initialized = _launch([sys.executable, "-m", "lsp_server"], options)
+    try:
+        add("launch: initialize", initialized)
+        read = server.request("adt/readDocument", {"uri": uri}, timeout=600)
+        add("launch: document text", (time.perf_counter() - server.started) * 1000)
+        doc = Document(server, uri, read["result"]["text"], seed=len(read["result"]["text"]))
+        params = {"textDocument": {"uri": uri}}
+        symbols = "textDocument/documentSymbol"
+        add("outline, first", *timed(server, symbols, params, bool))
+        add("folding, first", *timed(server, "textDocument/foldingRange", params, bool))
+        for _ in range(rounds):
+            doc.key()
+            add("outline after a key", *timed(server, symbols, params, bool))
+            add("folding after a key", *timed(server, "textDocument/foldingRange", params, bool))
+        _intelligence(doc, rounds, add)
+        for _ in range(format_rounds):  # a line the printer recases: the answer has edits
+            at = (len(doc.lines) // 2, 0)
+            doc.change(at, at, "    data lv_fmt type i.\n")
+            doc.lines.insert(at[0], "    data lv_fmt type i.")
+            try:
+                add("formatting", *timed(server, "textDocument/formatting", _format(uri), bool))
+            except RuntimeError as exc:  # the client's 60 s read timeout: noted, not fatal
+                if "ReadTimeout" not in str(exc):
+                    raise
+                add("formatting", math.inf, math.inf)
+    finally:
+        server.close()
+    bare, bare_ms = _launch([sys.executable, str(BARE)], None)
+    bare.close()
+    add("launch: bare pygls initialize", bare_ms)
+    return times
+
+
+def _format(uri: str) -> dict[str, Any]:
+    return {"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": True}}
+
+
+def _intelligence(doc: Document, rounds: int, add: Callable[[str, float, float], None]) -> None:
+    line, column = _typed_spot(doc.lines)
+    doc.change((line, 0), (line, 0), "    me->m\n")
+    doc.lines.insert(line, "    me->m")  # the session's lines too
+    below = line + 1  # a commented statement: each round types into its comment
+
+    def proposals(result: Any) -> bool:
+        items = result.get("items", []) if isinstance(result, dict) else result or []
+        return any(str(item.get("label", "")).upper().startswith("M") for item in items)
+
+    for index in range(rounds + 1):
+        phase = "first" if index == 0 else "after a key"
+        if index:
+            end = (below, len(doc.lines[below]))
+            doc.change(end, end, "x")
+            doc.lines[below] += "x"
+        point = (line, column)
+        name = (below, doc.lines[below].index("iv_x") + 1)  # a parameter of the method
+        add(
+            f"completion, {phase}",
+            *timed(doc.server, "textDocument/completion", doc.at(point), proposals),
+        )
+        add(f"hover, {phase}", *timed(doc.server, "textDocument/hover", doc.at(name), bool))
+        add(
+            f"definition, {phase}",
+            *timed(doc.server, "textDocument/definition", doc.at(name), bool),
+        )
+
+
+def run(sizes: list[int], rounds: int, format_rounds: int) -> dict[int, dict[str, list[float]]]:
+    with tempfile.TemporaryDirectory(prefix="abap-adt-bench-") as folder:
+        names = {size: seed_program(Path(folder), size) for size in sizes}
+        emulator = Emulator(seed_dirs=[folder])
+    results: dict[int, dict[str, list[float]]] = {}
+    with emulator.serve_in_thread() as url:
+        options = {
+            "systems": [{"name": "A4H", "url": url, "user": "DEVELOPER", "password": "developer"}],
+            "pollInterval": 0,
+            "agentChannel": False,
+        }
+        for size in sizes:
+            uri = f"adt://A4H{PROGRAMS}/{names[size]}/source/main"
+            results[size] = measure_size(uri, options, rounds, format_rounds)
+            row = results[size]
+            print(
+                f"{size:>7} lines: "
+                + ", ".join(f"{k} p50 {percentile(v, 0.5):.0f} ms" for k, v in row.items()),
+                flush=True,
+            )
+    return results
+
+
+def _cell(values: list[float]) -> str:
+    if not values:
+        return "—"
+    if math.isinf(percentile(values, 0.5)):
+        return "timed out (60 s)"
+    return f"{percentile(values, 0.5):,.1f} / {percentile(values, 0.95):,.1f}"
+
+
+def report(results: dict[int, dict[str, list[float]]], rounds: int, format_rounds: int) -> str:
+    sizes = sorted(results)
+    names = list(results[sizes[0]])
+    head = " | ".join(f"{size:,} lines p50 / p95" for size in sizes)
+    lines = [
+        "# Requests around keystrokes, by document size (wall ms, over stdio)",
+        "",
+        f"{rounds} rounds per request (formatting: {format_rounds}); the smallest size is "
+        "the anchor. Method: the docstring of bench/lsp_requests.py.",
+        "",
+        f"| request | {head} |",
+        "|---|" + "---:|" * len(sizes),
+    ]
+    for name in names:
+        cells = []
+        for size in sizes:
+            values = results[size].get(name, [])
+            cells.append(_cell(values))
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(results: dict[int, dict[str, list[float]]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = sorted(results)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for name in results[sizes[0]]:
+        if name.endswith("(server CPU)") and "first" not in name:
+            label = name.removesuffix(" (server CPU)")
+            ax.plot(sizes, [percentile(results[s][name], 0.5) for s in sizes], "o-", label=label)
+    ax.axhline(100, color="grey", linestyle=":", label="goal: 100 ms (completion, hover)")
+    ax.axhline(50, color="grey", linestyle="--", label="goal: 50 ms (outline, folding)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("document size (lines)")
+    ax.set_ylabel("server CPU per request, p50 (ms)")
+    ax.set_title("Requests through the language server by document size")
+    ax.legend(fontsize=7)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--format-rounds", type=int, default=3)
+    parser.add_argument("--no-plot", action="store_true")
+    args = parser.parse_args()
+    results = run(args.sizes, args.rounds, args.format_rounds)
+    text = report(results, args.rounds, args.format_rounds)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "lsp_requests.md").write_text(text)
+    if not args.no_plot:
+        plot(results, RESULTS / "lsp_requests.png")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
