@@ -111,7 +111,7 @@ class WhereUsed:
         """Every usage of ``target`` in the repository (and its declaration, if asked)."""
         found: list[Usage] = []
         key = target.key
-        for program, stored in self.index.candidates(target.name.lstrip("<").rstrip(">")):
+        for program, stored in self.index.candidates(target.name):
             owners: dict[str, tuple[RepoObject, str] | None] = {}
             for hit in stored.found(key):
                 if not (hit.is_usage or (definitions and hit.role == "declaration")):
@@ -258,7 +258,7 @@ class WhereUsed:
         target = self._target(program, full) if program is not None else None
         if program is None or target is None:
             return []
-        stored = self.index.of(program)
+        stored = self.index.of(program, target.name)
         lines = self._by_include(program, stored, target).get(include, {})
         home = full.split("\\")[1].split(":", 1)[-1] if full.count("\\") else ""
         units = {unit for unit, _ in lines}
