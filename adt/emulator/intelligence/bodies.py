@@ -14,7 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-_METHOD = re.compile(r"^[ \t]*METHOD[ \t]", re.IGNORECASE)
+#: ``METHOD name.`` (or ``METHOD name BY DATABASE PROCEDURE …``); not a parameter called
+#: ``method`` at the start of a continued line (``method = x``).
+_METHOD = re.compile(
+    r"^[ \t]*METHOD[ \t]+[A-Za-z_/%$][\w~/%$]*[ \t]*(?:\.|\"|$|BY[ \t])", re.IGNORECASE
+)
 _ENDMETHOD = re.compile(r"^[ \t]*ENDMETHOD[ \t]*\.", re.IGNORECASE)
 _ANY_METHOD = re.compile(r"^[ \t]*METHOD[ \t]", re.IGNORECASE | re.MULTILINE)
 

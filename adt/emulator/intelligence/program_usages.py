@@ -96,6 +96,10 @@ class Hits:
     searched: Searched
     offsets: list[int]
 
+    def mentioned(self, statement: Statement) -> bool:
+        """Whether a line of ``statement`` holds the name."""
+        return self.within(*self.searched.lines(statement.line, statement.last_line))
+
     def within(self, start: int, end: int) -> bool:
         index = bisect_left(self.offsets, start)
         return index < len(self.offsets) and self.offsets[index] < end
@@ -205,6 +209,7 @@ class ProgramUsages:
                 for child in children:
                     headers.update(_lines(implementation.unit, child.header))
                 resolver.unit, resolver.docs = implementation.unit, {}
+                resolver.wanted = hits.mentioned
                 resolver.block(
                     Block(
                         BlockKind.CLASS_IMPLEMENTATION,
