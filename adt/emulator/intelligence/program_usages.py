@@ -203,8 +203,8 @@ class ProgramUsages:
         headers: set[tuple[str, int]] = set()  # found by the first step already
         for implementation in self.implementations:
             hits = texts.get(implementation.unit)
-            children = self._bodies(implementation, hits) if hits else []
-            if children:
+            children = self._bodies(implementation, hits) if hits is not None else []
+            if hits is not None and children:
                 headers.update(_lines(implementation.unit, implementation.header))
                 for child in children:
                     headers.update(_lines(implementation.unit, child.header))
