@@ -4,7 +4,9 @@ or definition section a line is in (the member rows and include names of SAP's a
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 
 from adt.abap.index import ProgramIndex
 from adt.abap.symbols import ScopeKind
@@ -38,6 +40,28 @@ class Layout:
                 break
         methods = [(r.first, r.last, r.scope.name) for r in regions]
         return cls(methods, sections, end)
+
+    def method_at(self, line: int) -> tuple[int, str] | None:
+        """The method implementation (number from 1, name) whose lines hold ``line``: the
+        first in text order."""
+        methods = self.methods
+        index = bisect_right(self._firsts, line) - 1
+        if index < 0:
+            return None
+        if self._overlapping:  # an unclosed block runs on: the first that holds it wins
+            holding = (i for i, (first, last, _) in enumerate(methods) if first <= line <= last)
+            index = next(holding, -1)
+            return (index + 1, methods[index][2]) if index >= 0 else None
+        first, last, name = methods[index]
+        return (index + 1, name) if first <= line <= last else None
+
+    @cached_property
+    def _firsts(self) -> list[int]:
+        return [first for first, _, _ in self.methods]
+
+    @cached_property
+    def _overlapping(self) -> bool:
+        return any(a[1] >= b[0] for a, b in zip(self.methods, self.methods[1:], strict=False))
 
     def section(self, line: int) -> str | None:
         """The visibility section of the global class definition that holds ``line``."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from array import array
-from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -74,14 +73,18 @@ class Searched:
         starts.extend(match.end() for match in re.finditer("\n", text))
         return cls(text, lowered, starts)
 
-    def hits(self, pattern: re.Pattern[str]) -> list[int]:
-        """Where ``pattern`` (a :func:`word`) matches as a whole word, ascending."""
+    def holds(self, pattern: re.Pattern[str], start: int = 0, end: int | None = None) -> bool:
+        """Whether ``pattern`` (a :func:`word`) matches as a whole word between the offsets
+        ``start`` and ``end``."""
         lowered = self.lowered
-        return [
-            start
-            for match in pattern.finditer(lowered)
-            if (start := match.start()) == 0 or lowered[start - 1] not in _NAME_CHARS
-        ]
+        end = len(lowered) if end is None else end
+        match = pattern.search(lowered, start, end)
+        while match is not None:
+            found = match.start()
+            if found == 0 or lowered[found - 1] not in _NAME_CHARS:
+                return True
+            match = pattern.search(lowered, found + 1, end)
+        return False
 
     def lines(self, first: int, last: int) -> tuple[int, int]:
         """The offsets of lines ``first`` … ``last`` (1-based, inclusive)."""
@@ -91,18 +94,20 @@ class Searched:
 
 @dataclass(frozen=True)
 class Hits:
-    """A unit that holds a name, and where."""
+    """A unit that holds a name: where in it the name is looked for next."""
 
     searched: Searched
-    offsets: list[int]
+    pattern: re.Pattern[str]
 
     def mentioned(self, statement: Statement) -> bool:
         """Whether a line of ``statement`` holds the name."""
-        return self.within(*self.searched.lines(statement.line, statement.last_line))
+        return self.within(statement.line, statement.last_line)
 
-    def within(self, start: int, end: int) -> bool:
-        index = bisect_left(self.offsets, start)
-        return index < len(self.offsets) and self.offsets[index] < end
+    def within(self, first: int, last: int) -> bool:
+        """Whether lines ``first`` … ``last`` (1-based) hold the name."""
+        return first <= last and self.searched.holds(
+            self.pattern, *self.searched.lines(first, last)
+        )
 
 
 def bare_name(name: str) -> str:
@@ -235,8 +240,8 @@ class ProgramUsages:
         blocks = []
         for header, end in implementation.methods:
             first, last = header.last_line + 1, end.line - 1  # the body's lines (1-based)
-            start, stop = hits.searched.lines(first, last)
-            if first <= last and hits.within(start, stop):
+            if hits.within(first, last):
+                start, stop = hits.searched.lines(first, last)
                 body = lex(hits.searched.text[start:stop], first).statements
                 blocks.append(Block(BlockKind.METHOD, implementation.unit, header, body, end=end))
         return blocks

@@ -71,10 +71,8 @@ class UsageIndex:
             searched = self._searched.get(unit.id)
             if searched is None:
                 searched = self._searched[unit.id] = Searched.of(unit.text)
-            if pattern.search(searched.lowered):
-                offsets = searched.hits(pattern)
-                if offsets:
-                    found[unit.id] = Hits(searched, offsets)
+            if searched.holds(pattern):
+                found[unit.id] = Hits(searched, pattern)
         return found
 
     def forget(self, changed: Iterable[tuple[str, str]]) -> None:

@@ -333,10 +333,9 @@ class WhereUsed:
 def _slot(layout: Layout | None, line: int) -> tuple[str, int, str]:
     """Where in a class's main source ``line`` is: ``("method", n, name)``, a section
     (``("PUBLIC", 0, "")`` …) or ``("", 0, "")`` (outside both)."""
-    methods = layout.methods if layout is not None else []
-    for number, (first, last, name) in enumerate(methods, start=1):
-        if first <= line <= last:
-            return "method", number, name
+    method = layout.method_at(line) if layout is not None else None
+    if method is not None:
+        return "method", method[0], method[1]
     section = layout.section(line) if layout is not None else None
     return (section or "", 0, "")
 
