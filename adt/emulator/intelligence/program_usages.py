@@ -86,6 +86,13 @@ class Searched:
             match = pattern.search(lowered, found + 1, end)
         return False
 
+    def line(self, number: int) -> str:
+        """Line ``number`` (1-based; empty past the end)."""
+        if not 0 < number <= len(self.starts):
+            return ""
+        start, end = self.lines(number, number)
+        return self.text[start:end].rstrip("\n")
+
     def lines(self, first: int, last: int) -> tuple[int, int]:
         """The offsets of lines ``first`` … ``last`` (1-based, inclusive)."""
         end = self.starts[last] if last < len(self.starts) else len(self.text)

@@ -18,11 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from adt.abap.index import Unit
+
 from .layout import Layout
 from .program_usages import Found, Hits, ProgramUsages, Searched, bare_name, word
 from .repository import Program, Repository
 
-__all__ = ["Found", "Layout", "ProgramUsages", "UsageIndex"]
+__all__ = ["Found", "Layout", "ProgramUsages", "Searched", "UsageIndex"]
 
 
 class UsageIndex:
@@ -64,13 +66,18 @@ class UsageIndex:
             if texts:
                 yield program, self.of(program, name, texts)
 
+    def searched(self, unit: Unit) -> Searched:
+        """A unit's text as it is searched (and its lines read) by where-used."""
+        searched = self._searched.get(unit.id)
+        if searched is None:
+            searched = self._searched[unit.id] = Searched.of(unit.text)
+        return searched
+
     def _holding(self, program: Program, pattern: re.Pattern[str]) -> dict[str, Hits]:
         """The program's units that hold the name ``pattern`` matches, and where."""
         found: dict[str, Hits] = {}
         for unit in program.units:
-            searched = self._searched.get(unit.id)
-            if searched is None:
-                searched = self._searched[unit.id] = Searched.of(unit.text)
+            searched = self.searched(unit)
             if searched.holds(pattern):
                 found[unit.id] = Hits(searched, pattern)
         return found
