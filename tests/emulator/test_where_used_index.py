@@ -121,7 +121,7 @@ def test_abapgit_raise_after_a_generic_parameter_is_a_usage_of_the_exception() -
 
 
 @pytest.mark.skipif(not ABAPGIT.is_dir(), reason=f"abapGit corpus not found at {ABAPGIT}")
-def test_abapgit_where_used_equals_a_full_resolution_of_every_eighth_program() -> None:
+def test_abapgit_where_used_equals_a_full_resolution_of_sampled_programs() -> None:
     """On abapGit, the index (declarations once, then only the method bodies and statements
     that mention the name) finds in a program exactly what resolving the whole program
     finds: for the most used class, its ``raise`` and the string map's ``get``, in every
@@ -147,7 +147,7 @@ def test_abapgit_where_used_equals_a_full_resolution_of_every_eighth_program() -
             for p in repo.programs()
             if target.name.lower() in " ".join(u.text for u in p.units).lower()
         ]
-        for program in mentioning[::8]:
+        for program in mentioning[::16]:
             index = fresh.get(program.name) or ProgramIndex(program.name, program.units, repo)
             fresh[program.name] = index
             expected = {
@@ -158,4 +158,4 @@ def test_abapgit_where_used_equals_a_full_resolution_of_every_eighth_program() -
             units = {u.id for u in program.units}
             assert {u for u in indexed if u[0] in units} == expected, program.name
             compared += len(expected)
-    assert compared > 300
+    assert compared > 150
