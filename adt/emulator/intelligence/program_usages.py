@@ -48,7 +48,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 @lru_cache(maxsize=512)
 def word(name: str) -> re.Pattern[str]:
     """``name`` in lower-cased text, not followed by a character of a longer name (the
-    character before is checked by :meth:`Searched.hits`: a look-behind here would keep
+    character before is checked by :meth:`Searched.holds`: a look-behind here would keep
     the regular expression engine from scanning for the literal)."""
     bare = re.escape(name.lstrip("<").rstrip(">").lower())
     return re.compile(f"{bare}(?![a-z0-9_%$])")
