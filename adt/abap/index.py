@@ -99,6 +99,11 @@ class ProgramIndex:
         self.sink = Sink()
         self.lines = {}
 
+    @property
+    def structures(self) -> list[UnitStructure]:
+        """The block structure of each unit (empty once only declarations are kept)."""
+        return self._structures
+
     # occurrences -----------------------------------------------------------------------
     def occurrences(self, unit: str | None = None) -> Iterator[Occurrence]:
         """Every occurrence (of one unit), in text order."""

@@ -229,11 +229,12 @@ class _Lexer:
             self._emit(terminated=False)
 
 
-def lex(text: str) -> Lexed:
-    """Tokenize canonical or CRLF text into statements."""
+def lex(text: str, first: int = 1) -> Lexed:
+    """Tokenize canonical or CRLF text into statements; ``first`` is the number of its
+    first line (a part of a source lexed alone keeps the source's line numbers)."""
     lines = text.replace("\r\n", "\n").split("\n") if text else []
     lexer = _Lexer()
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=first):
         lexer.line(number, line)
     lexer.finish()
     return Lexed(lexer.statements, lines, lexer.docs)

@@ -8,7 +8,7 @@ program scope, where their inline declarations land too, as in ABAP.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from adt.abap.declarations import DATA_KEYWORDS, Context, Declarer, PendingPath, Sink
@@ -64,6 +64,9 @@ class Resolver:
         self.contexts: dict[tuple[str, int, int], Symbol] = {}
         self.unit = ""
         self.docs: dict[int, str] = {}
+        #: Which executable statements of a body to resolve (declarations always are):
+        #: where-used asks for the statements that mention one name only.
+        self.wanted: Callable[[Statement], bool] | None = None
 
     def run(self, units: Sequence[UnitStructure]) -> None:
         self.resolve_pending(0)
@@ -174,8 +177,10 @@ class Resolver:
                 self.declarer.data(statement, scope, context)
             self.inline(statement, scope, context)
         self.resolve_pending(mark)
+        wanted = self.wanted
         for statement in statements:
-            self.statement(statement, scope)
+            if wanted is None or wanted(statement):
+                self.statement(statement, scope)
 
     def inline(self, statement: Statement, scope: Scope, context: Context) -> None:
         tokens = statement.tokens

@@ -30,6 +30,7 @@ from .helpers import (
     fetch_token,
     lock,
     put_source,
+    unlock,
     write_abapgit,
 )
 from .xmlcompare import namespace_declarations, structure_diff
@@ -563,6 +564,47 @@ async def test_where_used_sees_saved_inactive_sources(ide: Ide, emulator: Emulat
     ).status_code == 200
     uris = [r.get("uri") for r in _rows(await ide.usages(GREETER))]
     assert INCLUDE in uris
+
+
+async def _salutation_lines(ide: Ide) -> list[tuple[str, str]]:
+    """The snippets (``start=L,C``, matches) of the greeter's attribute ``mv_salutation``."""
+    response = await ide.usages(f"{GREETER_MAIN}#start=20,9")
+    identifiers = [r.findtext("objectIdentifier") or "" for r in _rows(response)]
+    groups = etree.fromstring((await ide.snippets([i for i in identifiers if i])).content)
+    return sorted(
+        ((s.get("uri") or "").split("#")[1].split(";")[0], s.get("matches") or "")
+        for s in groups.iter(f"{NS_RIS}codeSnippet")
+    )
+
+
+async def test_where_used_follows_a_write_that_adds_and_removes_a_usage(ide: Ide) -> None:
+    """The greeter's program is indexed by the first where-used; a write that adds a usage
+    to a method body that did not mention the name, and removes one from another, shows in
+    the very next where-used and its snippets."""
+    before = await _salutation_lines(ide)
+    read = "accessRead,gradeElement"
+    assert before == [
+        ("start=29,4", "4-17,accessWrite,gradeElement"),
+        ("start=37,19", f"19-32,{read}"),
+        ("start=39,19", f"19-32,{read}"),
+    ]
+    text = (await ide.text(GREETER_MAIN)).replace("\r\n", "\n").split("\n")
+    text[28] = "    mv_salutation_note = iv_salutation."  # line 29: the usage is gone
+    text[44] = "    mv_salutation = to_upper( mv_salutation ). " + text[44].strip()  # line 45
+    text[19] = "    DATA mv_salutation TYPE string. DATA mv_salutation_note TYPE string."
+    token = await fetch_token(ide.client, stateful=True)
+    handle = await lock(ide.client, token, GREETER)
+    try:
+        written = await put_source(ide.client, token, GREETER_MAIN, handle, "\n".join(text))
+        assert written.status_code == 200
+    finally:
+        await unlock(ide.client, token, GREETER, handle)
+    after = await _salutation_lines(ide)
+    assert after == [
+        ("start=37,19", f"19-32,{read}"),
+        ("start=39,19", f"19-32,{read}"),
+        ("start=45,4", f"4-17,accessWrite,gradeElement;30-43,{read}"),
+    ]
 
 
 async def test_where_used_with_definitions_lists_the_declaration(ide: Ide) -> None:

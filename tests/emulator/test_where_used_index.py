@@ -118,3 +118,44 @@ def test_abapgit_raise_after_a_generic_parameter_is_a_usage_of_the_exception() -
     attach = method.members.local("ATTACH_PAYLOAD")
     assert attach is not None
     assert [p.name for p in attach.params] == ["II_REQUEST", "IV_PAYLOAD"]
+
+
+@pytest.mark.skipif(not ABAPGIT.is_dir(), reason=f"abapGit corpus not found at {ABAPGIT}")
+def test_abapgit_where_used_equals_a_full_resolution_of_sampled_programs() -> None:
+    """On abapGit, the index (declarations once, then only the method bodies and statements
+    that mention the name) finds in a program exactly what resolving the whole program
+    finds: for the most used class, its ``raise`` and the string map's ``get``, in every
+    eighth program that mentions them (a fixed sample, to keep the test short)."""
+    intelligence = CodeIntelligence(Emulator(seed_dirs=[ABAPGIT]).state)
+    repo = intelligence.repo
+    repo.refresh()
+    exception = repo.global_symbol("ZCX_ABAPGIT_EXCEPTION")
+    string_map = repo.global_symbol("ZCL_ABAPGIT_STRING_MAP")
+    assert exception is not None and exception.members is not None
+    assert string_map is not None and string_map.members is not None
+    targets = [exception, exception.members.local("RAISE"), string_map.members.local("GET")]
+    fresh: dict[str, ProgramIndex] = {}
+    compared = 0
+    for target in targets:
+        assert target is not None
+        indexed: Seen = set()
+        for usage in intelligence.where.usages(target):
+            occ = usage.occurrence
+            indexed.add((occ.unit, occ.line, occ.column, occ.role))
+        mentioning = [
+            p
+            for p in repo.programs()
+            if target.name.lower() in " ".join(u.text for u in p.units).lower()
+        ]
+        for program in mentioning[::16]:
+            index = fresh.get(program.name) or ProgramIndex(program.name, program.units, repo)
+            fresh[program.name] = index
+            expected = {
+                (o.unit, o.line, o.column, o.role)
+                for o in index.occurrences()
+                if o.is_usage and o.symbol.key == target.key
+            }
+            units = {u.id for u in program.units}
+            assert {u for u in indexed if u[0] in units} == expected, program.name
+            compared += len(expected)
+    assert compared > 150

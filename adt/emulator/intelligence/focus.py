@@ -14,38 +14,16 @@ modules and code outside methods are kept as they are.
 
 from __future__ import annotations
 
-import re
-
 from adt.abap.index import Unit
 
+from .bodies import blank
 from .repository import Program
-
-_METHOD = re.compile(r"^[ \t]*METHOD[ \t]", re.IGNORECASE)
-_ENDMETHOD = re.compile(r"^[ \t]*ENDMETHOD[ \t]*\.", re.IGNORECASE)
 
 
 def blank_bodies(text: str, keep_line: int = 0) -> str:
     """``text`` with the bodies of its method implementations emptied, except the one
     that holds line ``keep_line`` (1-based; 0 keeps none)."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    start: int | None = None  # the last line of the open METHOD statement (0-based)
-    for index, line in enumerate(lines):
-        if _METHOD.match(line):
-            start = _statement_end(lines, index)
-        elif start is not None and _ENDMETHOD.match(line):
-            if not start < keep_line <= index + 1 and index > start:
-                lines[start + 1 : index] = [""] * (index - start - 1)
-            start = None
-    return "\n".join(lines)
-
-
-def _statement_end(lines: list[str], index: int) -> int:
-    """The line (0-based) whose period ends the statement starting at ``index`` (a
-    ``METHOD … BY DATABASE PROCEDURE …`` may span lines)."""
-    for end in range(index, min(len(lines), index + 20)):
-        if "." in lines[end].split('"', 1)[0]:
-            return end
-    return index
+    return blank(text, lambda lines, start, end: start < keep_line <= end + 1)
 
 
 def focused(program: Program, unit: str, line: int) -> Program:

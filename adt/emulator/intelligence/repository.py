@@ -25,6 +25,7 @@ from adt.abap.symbols import Location, Symbol, SymbolKind
 
 from ..model import CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject
 from ..state import SystemState
+from .bodies import blank, none
 
 _INCLUDE = re.compile(
     r"^\s*INCLUDE\s+([\w/]+)\s*(?:IF\s+FOUND\s*)?\.", re.IGNORECASE | re.MULTILINE
@@ -73,6 +74,7 @@ class Repository:
         self._globals: dict[str, Symbol | None] = {}
         self._seen: frozenset[tuple[str, str, int, int]] = frozenset()
         self._by_name: dict[str, Program] = {}
+        self._programs: list[Program] = []
         self._owners: dict[str, tuple[RepoObject, str] | None] = {}
         #: Told which objects (URI, name) changed since the last refresh.
         self.listeners: list[Callable[[list[tuple[str, str]]], None]] = []
@@ -92,6 +94,7 @@ class Repository:
             self._full.clear()
             self._scratch.clear()
             self._by_name = {}
+            self._programs = []
             self._owners = {}
             named = [(uri, self._object_name(uri)) for uri in changed]
             for listener in self.listeners:
@@ -184,13 +187,16 @@ class Repository:
         return None
 
     def programs(self) -> Iterator[Program]:
-        """Every program of the repository once (includes inside their report)."""
-        seen: set[str] = set()
-        for obj in sorted(self.state.objects.values(), key=lambda o: o.uri):
-            program = self.program(obj)
-            if program.root.uri not in seen:
-                seen.add(program.root.uri)
-                yield program
+        """Every program of the repository once (includes inside their report), assembled
+        once until a source changes."""
+        if not self._programs:
+            seen: set[str] = set()
+            for obj in sorted(self.state.objects.values(), key=lambda o: o.uri):
+                program = self.program(obj)
+                if program.root.uri not in seen:
+                    seen.add(program.root.uri)
+                    self._programs.append(program)
+        return iter(self._programs)
 
     def program_named(self, name: str) -> Program | None:
         """The program called ``name`` (``ZCL_X=====CP``, ``SAPLZFG``, a report)."""
@@ -204,7 +210,9 @@ class Repository:
         cached = self._declarations.get(program.root.uri)
         if cached is not None and cached[0] == signature:
             return cached[1]
-        index = ProgramIndex(program.name, program.units, self, resolve=False)
+        # pass one never enters a method body: blanked, they cost neither lexing nor memory
+        units = [Unit(unit.id, blank(unit.text, none)) for unit in program.units]
+        index = ProgramIndex(program.name, units, self, resolve=False)
         index.keep_declarations_only()  # a library answers from symbols; the text can go
         self._declarations[program.root.uri] = (signature, index)
         return index

@@ -19,7 +19,7 @@ from adt.abap.symbols import Occurrence, Symbol, SymbolKind
 from ..documents.intelligence import CodeSnippet, UsageRow
 from ..model import CLAS, FUGR, FUNC, INTF, RepoObject, package_uri
 from .repository import Program, Repository, pool_name
-from .usage_index import Found, Layout, ProgramUsages, UsageIndex
+from .usage_index import Found, Layout, ProgramUsages, Searched, UsageIndex
 
 _SECTIONS = {
     "PUBLIC": ("CLAS/OSU", "Public Section", "CU"),
@@ -111,7 +111,7 @@ class WhereUsed:
         """Every usage of ``target`` in the repository (and its declaration, if asked)."""
         found: list[Usage] = []
         key = target.key
-        for program, stored in self.index.candidates(target.name.lstrip("<").rstrip(">")):
+        for program, stored in self.index.candidates(target.name):
             owners: dict[str, tuple[RepoObject, str] | None] = {}
             for hit in stored.found(key):
                 if not (hit.is_usage or (definitions and hit.role == "declaration")):
@@ -258,13 +258,10 @@ class WhereUsed:
         target = self._target(program, full) if program is not None else None
         if program is None or target is None:
             return []
-        stored = self.index.of(program)
+        stored = self.index.of(program, target.name)
         lines = self._by_include(program, stored, target).get(include, {})
         home = full.split("\\")[1].split(":", 1)[-1] if full.count("\\") else ""
-        units = {unit for unit, _ in lines}
-        texts = {
-            u.id: u.text.replace("\r\n", "\n").split("\n") for u in program.units if u.id in units
-        }
+        texts = {u.id: self.index.searched(u) for u in program.units}
         return [self._snippet(texts, found, home) for found in lines.values()]
 
     def _by_include(
@@ -319,24 +316,23 @@ class WhereUsed:
             current = members.local(name) if members is not None else None
         return current
 
-    def _snippet(self, texts: dict[str, list[str]], found: list[Found], home: str) -> CodeSnippet:
+    def _snippet(self, texts: dict[str, Searched], found: list[Found], home: str) -> CodeSnippet:
         first = found[0]
         owner = self.repo.unit_owner(first.unit)
         grade = "gradeElement" if owner is not None and owner[0].name == home else "gradeDirect"
         matches = ";".join(f"{o.column}-{o.end},{_access(o)},{grade}" for o in found)
         uri = f"{first.unit}#start={first.line},{first.column};end={first.line},{first.end}"
-        lines = texts.get(first.unit, [])
-        text = lines[first.line - 1] if 0 < first.line <= len(lines) else ""
+        searched = texts.get(first.unit)
+        text = searched.line(first.line) if searched is not None else ""
         return CodeSnippet(uri, matches, text)
 
 
 def _slot(layout: Layout | None, line: int) -> tuple[str, int, str]:
     """Where in a class's main source ``line`` is: ``("method", n, name)``, a section
     (``("PUBLIC", 0, "")`` …) or ``("", 0, "")`` (outside both)."""
-    methods = layout.methods if layout is not None else []
-    for number, (first, last, name) in enumerate(methods, start=1):
-        if first <= line <= last:
-            return "method", number, name
+    method = layout.method_at(line) if layout is not None else None
+    if method is not None:
+        return "method", method[0], method[1]
     section = layout.section(line) if layout is not None else None
     return (section or "", 0, "")
 

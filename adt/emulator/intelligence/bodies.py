@@ -1,0 +1,71 @@
+"""Method bodies as line ranges of a source, and the source with some of them blanked.
+
+What a question about a program depends on is often its declarations plus a few method
+bodies: names declared in one method body are invisible in every other. Blanking the bodies
+a question does not need — the lines between ``METHOD …`` and ``ENDMETHOD`` replaced by
+empty ones, line numbers kept — makes lexing, declaring and resolving cost in proportion to
+what is kept. Completion at a cursor keeps the cursor's method (:mod:`.focus`), where-used
+the methods that mention the name (:mod:`.usage_index`), and the declaration-only indexes
+other programs look global names up in keep none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+#: ``METHOD name.`` (or ``METHOD name BY DATABASE PROCEDURE …``); not a parameter called
+#: ``method`` at the start of a continued line (``method = x``).
+_METHOD = re.compile(
+    r"^[ \t]*METHOD[ \t]+[A-Za-z_/%$][\w~/%$]*[ \t]*(?:\.|\"|$|BY[ \t])", re.IGNORECASE
+)
+_ENDMETHOD = re.compile(r"^[ \t]*ENDMETHOD[ \t]*\.", re.IGNORECASE)
+_ANY_METHOD = re.compile(r"^[ \t]*METHOD[ \t]", re.IGNORECASE | re.MULTILINE)
+
+#: Decides whether a body stays: (the lines, the last line of its ``METHOD`` statement,
+#: the ``ENDMETHOD`` line), 0-based; the body is the lines strictly between.
+Keep = Callable[[list[str], int, int], bool]
+
+
+def blank(text: str, keep: Keep) -> str:
+    """``text`` (canonical line ends) with the method bodies ``keep`` refuses emptied.
+    A body is blanked only when it is whole lines: its ``METHOD`` statement ends its line
+    and its ``ENDMETHOD`` starts one."""
+    text = text.replace("\r\n", "\n")
+    if _ANY_METHOD.search(text) is None:
+        return text
+    lines = text.split("\n")
+    start: int | None = None  # the last line of the open METHOD statement (0-based)
+    for index, line in enumerate(lines):
+        if _METHOD.match(line):
+            start = _statement_end(lines, index)
+        elif start is not None and _ENDMETHOD.match(line):
+            if index > start + 1 and not keep(lines, start, index):
+                lines[start + 1 : index] = [""] * (index - start - 1)
+            start = None
+    return "\n".join(lines)
+
+
+def none(lines: list[str], start: int, end: int) -> bool:
+    """Keep no body (declarations only)."""
+    return False
+
+
+def mentioning(pattern: re.Pattern[str]) -> Keep:
+    """Keep the bodies in which ``pattern`` occurs."""
+
+    def keep(lines: list[str], start: int, end: int) -> bool:
+        return any(pattern.search(line) for line in lines[start + 1 : end])
+
+    return keep
+
+
+def _statement_end(lines: list[str], index: int) -> int | None:
+    """The line (0-based) whose period ends the ``METHOD`` statement starting at ``index``
+    (``METHOD … BY DATABASE PROCEDURE …`` may span lines); None when code follows that
+    period on its line (the body then starts there, and is kept whole)."""
+    for end in range(index, min(len(lines), index + 20)):
+        code = lines[end].split('"', 1)[0]
+        if "." in code:
+            return end if code.rstrip().endswith(".") and code.count(".") == 1 else None
+    return None

@@ -1,0 +1,198 @@
+"""Benchmark: where-used on a real code base (abapGit's own 580 objects), cold and warm,
+with the emulator's CPU time and memory, beside anchors measured in the same run.
+
+Method. The emulator runs in its own process (``abap-adt emulator``) seeded with the built-in
+samples and the corpus (``--corpus``, default ``$ABAP_ADT_ABAPGIT`` or
+/work/corpora/abapgit/src; the script says so and stops when it is absent). Nothing else is
+asked before the first where-used, so the first request is **cold**: the first where-used
+after the emulator started and seeded abapGit. This process drives it through the
+project's client (``adt.AdtClient``, read timeout raised to 600 s so that a slow answer is
+measured rather than cut), as ADT and abap-adt-api do: ``usageReferences`` at the symbol,
+then ``usageSnippets`` of every row that has an identifier. Per symbol: the first request
+and ``--repeat`` warm ones; for each the wall time and the emulator's CPU time (user +
+system from ``/proc/<pid>/stat``, which a machine shared by other work does not inflate).
+
+Symbols: ``ZCX_ABAPGIT_EXCEPTION`` (the most used class, asked first: the cold figure),
+then its method ``raise``, the string map's ``clear``, ``get`` and ``set``, the interface
+``ZIF_ABAPGIT_DEFINITIONS`` — names that occur in most of abapGit's sources. Anchors in the
+same run: the same requests for the samples' interface ``ZIF_DEMO_GREETING`` (one using
+object: what a where-used costs over HTTP when it does almost no work), and
+``grep -rniw NAME corpus`` (a text search, no resolution). Memory: the emulator's resident
+set (``VmRSS``) once seeded and after every request above.
+
+Run: ``python bench/where_used.py`` (writes bench/results/where_used.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from corpus_intelligence import (
+    CLASSES,
+    Target,
+    declaration,
+    emulator_process,
+    grep_ms,
+    percentile,
+    rss_mb,
+)
+
+from adt import AdtClient, ConnectionProfile
+
+RESULTS = Path(__file__).resolve().parent / "results"
+DEFAULT_CORPUS = os.environ.get("ABAP_ADT_ABAPGIT", "/work/corpora/abapgit/src")
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms(pid: int) -> float:
+    """User + system CPU time of ``pid`` so far (ms)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / _TICKS
+
+
+@dataclass
+class Timed:
+    """Wall and emulator CPU times (ms) of one kind of request, first and warm."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    def add(self, wall: float, cpu: float) -> None:
+        self.wall.append(wall)
+        self.cpu.append(cpu)
+
+    def cells(self) -> str:
+        warm_wall, warm_cpu = self.wall[1:], self.cpu[1:]
+        first = f"{self.wall[0]:,.0f} ({self.cpu[0]:,.0f})"
+        warm = (
+            f"{percentile(warm_wall, 0.5):,.0f} / {percentile(warm_wall, 0.95):,.0f}"
+            f" ({percentile(warm_cpu, 0.5):,.0f} / {percentile(warm_cpu, 0.95):,.0f})"
+        )
+        return f"{first} | {warm}"
+
+
+async def where_used(
+    client: AdtClient, pid: int, target: Target, repeat: int
+) -> tuple[Timed, Timed, int, int]:
+    """References and snippets, first and warm; using objects and snippet lines found."""
+    refs, snips = Timed(), Timed()
+    objects = lines = 0
+    for _ in range(repeat + 1):
+        cpu, start = cpu_ms(pid), time.perf_counter()
+        result = await client.navigation.usages(target.url, target.line, target.column)
+        refs.add((time.perf_counter() - start) * 1000, cpu_ms(pid) - cpu)
+        cpu, start = cpu_ms(pid), time.perf_counter()
+        groups = await client.navigation.snippets(result)
+        snips.add((time.perf_counter() - start) * 1000, cpu_ms(pid) - cpu)
+        objects = len(result.objects)
+        lines = sum(len(g.snippets) for g in groups)
+    return refs, snips, objects, lines
+
+
+def targets(corpus: Path) -> list[Target]:
+    return [
+        Target(
+            "ZCX_ABAPGIT_EXCEPTION (class), cold",
+            "zcx_abapgit_exception",
+            f"{CLASSES}/zcx_abapgit_exception",
+        ),
+        declaration(
+            corpus,
+            "zcx_abapgit_exception",
+            r"CLASS-METHODS\s+(raise)\b",
+            "zcx_abapgit_exception=>raise",
+        ),
+        declaration(corpus, "zcl_abapgit_string_map", r"METHODS\s+(clear)\b", "string map ->clear"),
+        declaration(corpus, "zcl_abapgit_string_map", r"METHODS\s+(get)\b", "string map ->get"),
+        declaration(corpus, "zcl_abapgit_string_map", r"METHODS\s+(set)\b", "string map ->set"),
+        Target(
+            "ZIF_ABAPGIT_DEFINITIONS (interface)",
+            "zif_abapgit_definitions",
+            "/sap/bc/adt/oo/interfaces/zif_abapgit_definitions",
+        ),
+        Target(
+            "anchor: ZIF_DEMO_GREETING (samples)",
+            "zif_demo_greeting",
+            "/sap/bc/adt/oo/interfaces/zif_demo_greeting",
+        ),
+    ]
+
+
+async def measure(corpus: Path, repeat: int) -> list[str]:
+    rows = [
+        "## Where-used (ms: wall, in brackets the emulator's CPU)",
+        "",
+        f"First = the first request for that symbol (the first row's is the first where-used"
+        f" after start: cold); warm = {repeat} more, p50 / p95. grep = `grep -rniw NAME"
+        " corpus` (text only; lines it printed).",
+        "",
+        "| symbol | objects | lines | references first | references warm p50 / p95 "
+        "| snippets first | snippets warm p50 / p95 | grep (lines) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    with emulator_process(corpus) as (url, pid):
+        profile = ConnectionProfile(
+            base_url=url,
+            user="DEVELOPER",
+            password="developer",  # type: ignore[arg-type]
+            name="A4H",
+            read_timeout=600.0,
+        )
+        client = AdtClient(profile)
+        try:
+            await client.read_source(f"{CLASSES}/zcl_demo_greeter/source/main")  # it answers
+            seeded = rss_mb(pid)
+            for target in targets(corpus):
+                refs, snips, objects, lines = await where_used(client, pid, target, repeat)
+                grep, hits = grep_ms(corpus, target.grep)
+                rows.append(
+                    f"| {target.label} | {objects} | {lines} | {refs.cells()} | "
+                    f"{snips.cells()} | {grep:,.0f} ({hits}) |"
+                )
+            indexed = rss_mb(pid)
+        finally:
+            await client.close()
+    return [
+        *rows,
+        "",
+        "## Emulator memory (VmRSS)",
+        "",
+        "| state | MB |",
+        "|---|---:|",
+        f"| samples and abapGit seeded | {seeded:.0f} |",
+        f"| after every request above (where-used index built) | {indexed:.0f} |",
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=Path(DEFAULT_CORPUS))
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--output", type=Path, default=RESULTS / "where_used.md")
+    args = parser.parse_args()
+    if not args.corpus.is_dir():
+        print(f"skipped: no abapGit corpus at {args.corpus} (set --corpus or ABAP_ADT_ABAPGIT)")
+        return 0
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = os.getloadavg()[0]
+    report = asyncio.run(measure(args.corpus, args.repeat))
+    head = [
+        "# Where-used on abapGit",
+        "",
+        f"Run {started}: `python bench/where_used.py` (corpus {args.corpus}, {args.repeat} warm"
+        f" repetitions), 2 cores shared with other work (load average {load:.1f} at start).",
+        "",
+    ]
+    args.output.write_text("\n".join(head + report) + "\n", encoding="utf-8")
+    print("\n".join(head + report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
