@@ -493,6 +493,44 @@ def test_a_restart_is_logged_as_a_normal_stop(editor: Editor) -> None:
     ui.undo_until_clean("ZDEMO_REPORT")
 
 
+def test_unsaved_edits_survive_a_window_reload_and_a_colleagues_change(editor: Editor) -> None:
+    """Issue 18: unsaved edits, then COLLEAGUE changes another line, then "Developer: Reload
+    Window". The reloaded window shows the edits again (hot exit) and the extension hands the
+    new server the version they were typed on (kept in the workspace's state), so the save
+    asks and Merge keeps both lines, with no lock left."""
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.open_tab("ZDEMO_REPORT")
+    mine = "* mine, typed before the reload"
+    ui.type_at_top(f"{mine}\n")
+    editor.wait_for_backup(f"{mine}\n")
+    stored = (editor.emulator.source(REPORT) or "").rstrip("\n")
+    theirs = f"{stored}\n* COLLEAGUE, during the reload\n"
+    editor.emulator.write_as("COLLEAGUE", REPORT, theirs)
+    known = editor.extension_hosts()
+    ui.run("Developer: Reload Window")
+    editor.wait_for_activation(known)  # the reloaded window's extension host
+    ui.wait_for_tab("ZDEMO_REPORT")
+    ui.until(lambda: mine in ui.editor_lines(), "the unsaved line back after the reload")
+    assert ui.tab_is_dirty("ZDEMO_REPORT")
+    ui.shot("reloaded-with-unsaved-edits")
+    ui.save()
+    ui.notification(r"^ZDEMO_REPORT was changed on the server by COLLEAGUE")
+    assert editor.emulator.source(REPORT) == theirs, "nothing written over their line"
+    ui.click_in_notification(r"ZDEMO_REPORT was changed on the server", "Merge")
+    ui.until(
+        lambda: (editor.emulator.source(REPORT) or "").startswith(mine),
+        "the merged source in the emulator",
+    )
+    merged = editor.emulator.source(REPORT) or ""
+    assert merged.rstrip("\n").endswith("* COLLEAGUE, during the reload"), "their line is kept"
+    ui.save()  # clears VS Code's dirty mark
+    ui.until(lambda: not ui.tab_is_dirty("ZDEMO_REPORT"), "a clean tab after the merge")
+    assert editor.emulator.source(REPORT) == merged
+    ui.until(lambda: not editor.emulator.locks(), "no lock left after the merge")
+    ui.shot("merged-after-reload")
+
+
 def test_ctrl_t_finds_objects_in_a_new_window_before_anything_is_open(editor: Editor) -> None:
     ui = editor.workbench
     page = ui.page.context.new_page()
