@@ -505,8 +505,8 @@ def test_unsaved_edits_survive_a_window_reload_and_a_colleagues_change(editor: E
     ui.type_at_top(f"{mine}\n")
     editor.wait_for_backup(f"{mine}\n")
     stored = (editor.emulator.source(REPORT) or "").rstrip("\n")
-    theirs = f"{stored}\n* COLLEAGUE, during the reload\n"
-    editor.emulator.write_as("COLLEAGUE", REPORT, theirs)
+    editor.emulator.write_as("COLLEAGUE", REPORT, f"{stored}\n* COLLEAGUE, during the reload\n")
+    theirs = editor.emulator.source(REPORT)
     known = editor.extension_hosts()
     ui.run("Developer: Reload Window")
     editor.wait_for_activation(known)  # the reloaded window's extension host
