@@ -15,12 +15,14 @@ import signal
 import time
 
 import pytest
+from seed import TRIP_ROWS
 from workbench import Editor
 
 REPORT = "/sap/bc/adt/programs/programs/zdemo_report/source/main"
 GREETER_IMPL = "/sap/bc/adt/oo/classes/zcl_demo_greeter/includes/implementations"
 GREETING = "/sap/bc/adt/oo/interfaces/zif_demo_greeting/source/main"
 VAT = "/sap/bc/adt/oo/classes/zcl_demo_vat"
+GADGET = "/sap/bc/adt/ddic/ddl/sources/%2fzns%2fi_gadget/source/main"
 
 
 @functools.cache
@@ -554,3 +556,48 @@ def test_ctrl_t_finds_objects_in_a_new_window_before_anything_is_open(editor: Ed
         window.wait_for_tab("ZCL_DEMO_GREETER")
     finally:
         page.close()
+
+
+def test_a_cds_view_is_named_coloured_and_previewed(editor: Editor) -> None:
+    """A CDS view entity in a namespace: its tab is titled with its readable name, the CDS
+    grammar colours keywords apart from annotations and names, and "ABAP: Preview Data" shows
+    the rows of the table under it in a webview beside it."""
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("/ZNS/I_GADGET")
+    # a tab title is a file name: the namespace's slashes are shown as "∕" (U+2215)
+    ui.wait_for_tab("\u2215ZNS\u2215I_GADGET")
+    stored = editor.emulator.source(GADGET) or ""
+    ui.until(lambda: ui.editor_lines()[:2] == stored.splitlines()[:2], "the view's text")
+    lines = ui.page.locator(".editor-group-container.active .view-lines").first
+    token = lines.locator(".view-line span span")  # a line's tokens, inside its own span
+    keyword = token.filter(has_text=re.compile(r"^define$")).first
+    annotation = token.filter(has_text=re.compile(r"^@EndUserText(\.label)?$")).first
+    colour = [
+        part.evaluate("e => getComputedStyle(e).color") for part in (keyword, annotation, lines)
+    ]
+    assert colour[0] != colour[2], f"the keyword coloured apart from plain text: {colour}"
+    assert colour[1] != colour[2], f"the annotation coloured apart from plain text: {colour}"
+    ui.shot("cds-view-opened")
+    ui.run("ABAP: Preview Data")
+    ui.until(
+        lambda: any(t.replace("\u2215", "/") == "Data: /ZNS/I_GADGET" for t in ui.tab_titles()),
+        "the data preview's tab",
+    )
+    table = (
+        ui.page.frame_locator("iframe.webview.ready")
+        .frame_locator("iframe#active-frame")
+        .locator("table")
+    )
+    ui.until(
+        lambda: (
+            table.count() and [t.upper() for t in table.locator("th").all_inner_texts()] == ["ID"]
+        ),
+        "the column",
+    )
+    cells = table.locator("tbody td")
+    ui.until(lambda: cells.all_inner_texts() == [row["TRIP_ID"] for row in TRIP_ROWS], "the rows")
+    # web VS Code saves after every pause unless told not to, CDS sources included
+    assert not [text for text in ui.notifications() if "Auto save is on" in text]
+    ui.shot("cds-data-preview")
