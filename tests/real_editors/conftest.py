@@ -29,6 +29,7 @@ else:
 
     from playwright.sync_api import sync_playwright
     from provision import ARTIFACTS, Tools, provision
+    from seed import cds_seed
     from support.emulated import USERS
     from workbench import Editor, Workbench
 
@@ -99,8 +100,10 @@ def shots() -> Path:
 
 @pytest.fixture(scope="module")
 def editor(tools: Tools, shots: Path) -> Iterator[Editor]:
-    # the samples plus the quality set ($ZDEMO_QA: ZCL_DEMO_VAT's failing unit test)
-    emulator = Emulator(seed_dirs=[samples_dir(), quality_samples_dir()], users=USERS)
+    # the samples, the quality set ($ZDEMO_QA: ZCL_DEMO_VAT's failing unit test) and CDS
+    # views over a table with rows ($ZKINDS, seed.py)
+    seeds = [samples_dir(), quality_samples_dir(), cds_seed(ARTIFACTS / "seed")]
+    emulator = Emulator(seed_dirs=seeds, users=USERS)
     state = ARTIFACTS / "state"
     shutil.rmtree(state, ignore_errors=True)
     (state / "User").mkdir(parents=True)

@@ -15,12 +15,14 @@ import signal
 import time
 
 import pytest
+from seed import TRIP_ROWS
 from workbench import Editor
 
 REPORT = "/sap/bc/adt/programs/programs/zdemo_report/source/main"
 GREETER_IMPL = "/sap/bc/adt/oo/classes/zcl_demo_greeter/includes/implementations"
 GREETING = "/sap/bc/adt/oo/interfaces/zif_demo_greeting/source/main"
 VAT = "/sap/bc/adt/oo/classes/zcl_demo_vat"
+GADGET = "/sap/bc/adt/ddic/ddl/sources/%2fzns%2fi_gadget/source/main"
 
 
 @functools.cache
@@ -493,6 +495,44 @@ def test_a_restart_is_logged_as_a_normal_stop(editor: Editor) -> None:
     ui.undo_until_clean("ZDEMO_REPORT")
 
 
+def test_unsaved_edits_survive_a_window_reload_and_a_colleagues_change(editor: Editor) -> None:
+    """Issue 18: unsaved edits, then COLLEAGUE changes another line, then "Developer: Reload
+    Window". The reloaded window shows the edits again (hot exit) and the extension hands the
+    new server the version they were typed on (kept in the workspace's state), so the save
+    asks and Merge keeps both lines, with no lock left."""
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.open_tab("ZDEMO_REPORT")
+    mine = "* mine, typed before the reload"
+    ui.type_at_top(f"{mine}\n")
+    editor.wait_for_backup(f"{mine}\n")
+    stored = (editor.emulator.source(REPORT) or "").rstrip("\n")
+    editor.emulator.write_as("COLLEAGUE", REPORT, f"{stored}\n* COLLEAGUE, during the reload\n")
+    theirs = editor.emulator.source(REPORT)
+    known = editor.extension_hosts()
+    ui.run("Developer: Reload Window")
+    editor.wait_for_activation(known)  # the reloaded window's extension host
+    ui.wait_for_tab("ZDEMO_REPORT")
+    ui.until(lambda: mine in ui.editor_lines(), "the unsaved line back after the reload")
+    assert ui.tab_is_dirty("ZDEMO_REPORT")
+    ui.shot("reloaded-with-unsaved-edits")
+    ui.save()
+    ui.notification(r"^ZDEMO_REPORT was changed on the server by COLLEAGUE")
+    assert editor.emulator.source(REPORT) == theirs, "nothing written over their line"
+    ui.click_in_notification(r"ZDEMO_REPORT was changed on the server", "Merge")
+    ui.until(
+        lambda: (editor.emulator.source(REPORT) or "").startswith(mine),
+        "the merged source in the emulator",
+    )
+    merged = editor.emulator.source(REPORT) or ""
+    assert merged.rstrip("\n").endswith("* COLLEAGUE, during the reload"), "their line is kept"
+    ui.save()  # clears VS Code's dirty mark
+    ui.until(lambda: not ui.tab_is_dirty("ZDEMO_REPORT"), "a clean tab after the merge")
+    assert editor.emulator.source(REPORT) == merged
+    ui.until(lambda: not editor.emulator.locks(), "no lock left after the merge")
+    ui.shot("merged-after-reload")
+
+
 def test_ctrl_t_finds_objects_in_a_new_window_before_anything_is_open(editor: Editor) -> None:
     ui = editor.workbench
     page = ui.page.context.new_page()
@@ -516,3 +556,48 @@ def test_ctrl_t_finds_objects_in_a_new_window_before_anything_is_open(editor: Ed
         window.wait_for_tab("ZCL_DEMO_GREETER")
     finally:
         page.close()
+
+
+def test_a_cds_view_is_named_coloured_and_previewed(editor: Editor) -> None:
+    """A CDS view entity in a namespace: its tab is titled with its readable name, the CDS
+    grammar colours keywords apart from annotations and names, and "ABAP: Preview Data" shows
+    the rows of the table under it in a webview beside it."""
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("/ZNS/I_GADGET")
+    # a tab title is a file name: the namespace's slashes are shown as "∕" (U+2215)
+    ui.wait_for_tab("\u2215ZNS\u2215I_GADGET")
+    stored = editor.emulator.source(GADGET) or ""
+    ui.until(lambda: ui.editor_lines()[:2] == stored.splitlines()[:2], "the view's text")
+    lines = ui.page.locator(".editor-group-container.active .view-lines").first
+    token = lines.locator(".view-line span span")  # a line's tokens, inside its own span
+    keyword = token.filter(has_text=re.compile(r"^define$")).first
+    annotation = token.filter(has_text=re.compile(r"^@EndUserText(\.label)?$")).first
+    colour = [
+        part.evaluate("e => getComputedStyle(e).color") for part in (keyword, annotation, lines)
+    ]
+    assert colour[0] != colour[2], f"the keyword coloured apart from plain text: {colour}"
+    assert colour[1] != colour[2], f"the annotation coloured apart from plain text: {colour}"
+    ui.shot("cds-view-opened")
+    ui.run("ABAP: Preview Data")
+    ui.until(
+        lambda: any(t.replace("\u2215", "/") == "Data: /ZNS/I_GADGET" for t in ui.tab_titles()),
+        "the data preview's tab",
+    )
+    table = (
+        ui.page.frame_locator("iframe.webview.ready")
+        .frame_locator("iframe#active-frame")
+        .locator("table")
+    )
+    ui.until(
+        lambda: (
+            table.count() and [t.upper() for t in table.locator("th").all_inner_texts()] == ["ID"]
+        ),
+        "the column",
+    )
+    cells = table.locator("tbody td")
+    ui.until(lambda: cells.all_inner_texts() == [row["TRIP_ID"] for row in TRIP_ROWS], "the rows")
+    # web VS Code saves after every pause unless told not to, CDS sources included
+    assert not [text for text in ui.notifications() if "Auto save is on" in text]
+    ui.shot("cds-data-preview")

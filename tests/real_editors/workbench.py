@@ -4,6 +4,7 @@ the Problems panel. Every step can be photographed into the artefacts directory.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -246,18 +247,42 @@ class Editor:
 
     def wait_for_activation(self, known: set[Path], timeout: float = 120.0) -> Path:
         """Wait until a window's extension host that is not among ``known`` has activated the
-        extension (its log says so); the log's path. The real signal that its commands,
-        its file system and its Ctrl+T provider are there: typing into the palette or Ctrl+T
-        before that finds nothing."""
+        extension; that host's log's path. VS Code logs ``_doActivateExtension`` *before* it
+        loads the extension (3 s before on a loaded machine), so that line only names the
+        host; the real signal is the extension's own "ABAP ADT is ready" in that host's
+        output channel, written once the window took its commands, its file system and its
+        Ctrl+T provider. Typing into the palette or Ctrl+T before that finds nothing."""
         line = "_doActivateExtension abap-adt.abap-adt"
 
-        def activated() -> Path | None:
+        def activating() -> Path | None:
             for log in sorted(self.state.glob("logs/*/exthost*/remoteexthost.log")):
                 if log not in known and line in log.read_text(encoding="utf-8", errors="replace"):
                     return log
             return None
 
-        return self.workbench.until(activated, "the extension activated", timeout)
+        def ready(log: Path) -> bool:
+            channels = log.parent.glob("output_logging_*/*ABAP ADT.log")
+            return any(
+                "ABAP ADT is ready" in channel.read_text(encoding="utf-8") for channel in channels
+            )
+
+        log = self.workbench.until(activating, "the extension activated", timeout)
+        self.workbench.until(lambda: ready(log), "the extension ready", timeout)
+        return log
+
+    def wait_for_backup(self, text: str) -> None:
+        """Wait until VS Code's hot-exit backup of an unsaved editor holds ``text`` (it writes
+        one about a second after the last change, under ``User/Backups``); a reload before
+        that is refused by the window ("pending backups")."""
+
+        def backed_up() -> bool:
+            for path in (self.state / "User" / "Backups").glob("*/*/*"):
+                with contextlib.suppress(OSError):
+                    if text in path.read_text(encoding="utf-8", errors="replace"):
+                        return True
+            return False
+
+        self.workbench.until(backed_up, "the hot-exit backup of the unsaved editor")
 
     def extension_hosts(self) -> set[Path]:
         return set(self.state.glob("logs/*/exthost*/remoteexthost.log"))

@@ -13,6 +13,7 @@ const { ServerConnection } = require('./connection');
 const { previewData } = require('./dataPreview');
 const devloop = require('./devloop');
 const { AdtFileSystem } = require('./fileSystem');
+const { announceReady } = require('./output');
 const { Restoring } = require('./restoring');
 const { DocumentStatus } = require('./statusBar');
 const { EarlyWorkspaceSymbols } = require('./symbols');
@@ -113,6 +114,11 @@ function activate(context) {
         server.configurationChanged(event),
       ),
     ),
+  );
+  void announceReady(
+    () => vscode.commands.executeCommand('setContext', 'abapAdt.ready', true),
+    output,
+    server.systems().map((system) => system.name),
   );
 }
 

@@ -89,7 +89,10 @@ class AdtFileSystem {
     /** @type {SaveResult} */
     let result;
     try {
-      await this.restoring?.settled(key); // a restarted server knows the base first
+      // a server started for this save (a reloaded window) opens the document and gets its
+      // base back first; a restarted one must know the base before the save too
+      await this.connection.client();
+      await this.restoring?.settled(key);
       result = await this.connection.request(SAVE_DOCUMENT, { uri: key });
     } catch (error) {
       throw fileError(error);

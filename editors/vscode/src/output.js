@@ -42,4 +42,22 @@ function languageClientChannel(channel) {
   };
 }
 
-module.exports = { relabelExit, languageClientChannel };
+/**
+ * Say in the channel that the extension is ready: its commands, its file system and Ctrl+T
+ * answer from now on. VS Code logs an extension's activation before it loads it (seconds
+ * earlier on a busy machine), and a Ctrl+T query typed in between finds no provider and is not
+ * asked again, so that log line is no readiness signal; this one is. It is written only after
+ * `windowRoundTrip` was answered: the window takes the extension's messages in order, so it
+ * knows every provider registered before by then.
+ * @param {() => PromiseLike<unknown>} windowRoundTrip a request the window answers
+ * @param {{appendLine(value: string): void}} channel
+ * @param {string[]} systems the configured systems' names
+ * @returns {Promise<void>}
+ */
+async function announceReady(windowRoundTrip, channel, systems) {
+  await windowRoundTrip();
+  const named = systems.length ? `systems ${systems.join(', ')}` : 'no ABAP system configured';
+  channel.appendLine(`ABAP ADT is ready (${named}).`);
+}
+
+module.exports = { announceReady, relabelExit, languageClientChannel };

@@ -56,14 +56,18 @@ class Restoring {
 
   /**
    * The language client's `didOpen` middleware: after the server opened a document whose base
-   * an earlier server knew, restore that base (a save waits for it: {@link settled}).
+   * an earlier server knew, restore that base. The restore is awaited by a save
+   * ({@link settled}) from the moment the client hands the document over, not only once the
+   * notification went out: a save that started the server (the first thing done in a reloaded
+   * window) must not overtake it and be checked against the current server version.
    * @param {vscode.TextDocument} document
    * @param {(document: vscode.TextDocument) => Promise<void>} next
+   * @returns {Promise<void>}
    */
-  async didOpen(document, next) {
-    await next(document);
+  didOpen(document, next) {
+    const opened = next(document);
     if (document.uri.scheme !== SCHEME) {
-      return;
+      return opened;
     }
     const params = this.bases.restoreParams(
       toServerUri(document.uri),
@@ -71,8 +75,13 @@ class Restoring {
       document.isDirty,
     );
     if (params) {
-      this.#track(params.uri, this.#restore(params, document));
+      const restored = opened.then(
+        () => this.#restore(params, document),
+        () => undefined, // not opened: nothing to restore
+      );
+      this.#track(params.uri, restored);
     }
+    return opened;
   }
 
   /**
@@ -119,7 +128,9 @@ class Restoring {
       // version the editor had before, which the system may not know any more)
       this.#track(uri, this.#restore(rebase, document));
     }
-    this.#persistSoon();
+    // at once (it writes only when a document's base or dirty state changed): a window
+    // reloaded right after the first keystroke must find the base of the unsaved edits
+    void this.persist();
   }
 
   /**

@@ -29,6 +29,17 @@ describe('package.json', () => {
     assert.deepEqual(declared, expected);
   });
 
+  it('turns auto save off for every language it contributes (each save is a new inactive version)', () => {
+    /** @type {{id: string}[]} */
+    const languages = manifest.contributes.languages;
+    assert.ok(languages.length >= 5);
+    for (const { id } of languages) {
+      assert.deepEqual(manifest.contributes.configurationDefaults[`[${id}]`], {
+        'files.autoSave': 'off',
+      });
+    }
+  });
+
   it('activates on the file system the extension provides', () => {
     assert.ok(manifest.activationEvents.includes(`onFileSystem:${SCHEME}`));
   });

@@ -3,7 +3,7 @@
 
 const assert = require('node:assert/strict');
 const { describe, it } = require('node:test');
-const { languageClientChannel, relabelExit } = require('../src/output');
+const { announceReady, languageClientChannel, relabelExit } = require('../src/output');
 
 describe('relabelExit', () => {
   it('writes a normal stop as information', () => {
@@ -49,5 +49,33 @@ describe('languageClientChannel', () => {
       '[Trace - 1:00:00 PM] Sending request',
     ]);
     assert.equal(disposed, false);
+  });
+});
+
+describe('announceReady', () => {
+  it('says ready only once the window answered, naming the systems', async () => {
+    /** @type {string[]} */
+    const lines = [];
+    /** @type {(value?: unknown) => void} */
+    let answer = () => undefined;
+    const answered = new Promise((resolve) => {
+      answer = resolve;
+    });
+    const announcing = announceReady(() => answered, { appendLine: (l) => lines.push(l) }, [
+      'A4H',
+      'S4D',
+    ]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(lines, [], 'nothing before the window took the registrations');
+    answer();
+    await announcing;
+    assert.deepEqual(lines, ['ABAP ADT is ready (systems A4H, S4D).']);
+  });
+
+  it('says so when no system is configured', async () => {
+    /** @type {string[]} */
+    const lines = [];
+    await announceReady(async () => undefined, { appendLine: (l) => lines.push(l) }, []);
+    assert.deepEqual(lines, ['ABAP ADT is ready (no ABAP system configured).']);
   });
 });
