@@ -10,6 +10,7 @@ node_modules is missing or was installed from another lock file).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -485,7 +486,14 @@ async def test_status_bar_follows_the_servers_lock(
     client.configure({"lockMode": "onEdit", "pollInterval": 0})
     client.insert_line(uri, 0, "* typing")
     await client.until(lambda: emulator.locks())
-    locked = await client.request("adt/documentState", {"uri": uri})
+    # The system holds the lock before the server has read its answer: ask until it has
+    # (each pass is a round trip to the server; the timeout only bounds a hang).
+    async with asyncio.timeout(60):
+        while True:
+            locked = await client.request("adt/documentState", {"uri": uri})
+            if locked["locked"]:
+                break
+            await asyncio.sleep(0.02)
     assert locked["locked"] and locked["dirty"] and locked["lockMode"] == "onEdit"
     shown = _contract("status", {"state": locked})
     assert shown["text"] == "$(lock) A4H"
