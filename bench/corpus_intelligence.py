@@ -354,8 +354,10 @@ def _intelligence_table(
     return rows
 
 
-async def _where_used_table(client: AdtClient, corpus: Path, repeat: int) -> list[str]:
-    targets = [
+def where_used_targets(corpus: Path) -> list[Target]:
+    """The symbols both where-used benches ask for: the most used class of abapGit first (its
+    first request is the cold one), common members, an interface, the samples' anchor."""
+    return [
         Target(
             "ZCX_ABAPGIT_EXCEPTION (class)",
             "zcx_abapgit_exception",
@@ -381,6 +383,10 @@ async def _where_used_table(client: AdtClient, corpus: Path, repeat: int) -> lis
             "/sap/bc/adt/oo/interfaces/zif_demo_greeting",
         ),
     ]
+
+
+async def _where_used_table(client: AdtClient, corpus: Path, repeat: int) -> list[str]:
+    targets = where_used_targets(corpus)
     rows = [
         "",
         "## Where-used (ms)",

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import sys
 import time
@@ -36,11 +37,11 @@ from pathlib import Path
 from corpus_intelligence import (
     CLASSES,
     Target,
-    declaration,
     emulator_process,
     grep_ms,
     percentile,
     rss_mb,
+    where_used_targets,
 )
 
 from adt import AdtClient, ConnectionProfile
@@ -96,32 +97,8 @@ async def where_used(
 
 
 def targets(corpus: Path) -> list[Target]:
-    return [
-        Target(
-            "ZCX_ABAPGIT_EXCEPTION (class), cold",
-            "zcx_abapgit_exception",
-            f"{CLASSES}/zcx_abapgit_exception",
-        ),
-        declaration(
-            corpus,
-            "zcx_abapgit_exception",
-            r"CLASS-METHODS\s+(raise)\b",
-            "zcx_abapgit_exception=>raise",
-        ),
-        declaration(corpus, "zcl_abapgit_string_map", r"METHODS\s+(clear)\b", "string map ->clear"),
-        declaration(corpus, "zcl_abapgit_string_map", r"METHODS\s+(get)\b", "string map ->get"),
-        declaration(corpus, "zcl_abapgit_string_map", r"METHODS\s+(set)\b", "string map ->set"),
-        Target(
-            "ZIF_ABAPGIT_DEFINITIONS (interface)",
-            "zif_abapgit_definitions",
-            "/sap/bc/adt/oo/interfaces/zif_abapgit_definitions",
-        ),
-        Target(
-            "anchor: ZIF_DEMO_GREETING (samples)",
-            "zif_demo_greeting",
-            "/sap/bc/adt/oo/interfaces/zif_demo_greeting",
-        ),
-    ]
+    first, *rest = where_used_targets(corpus)
+    return [dataclasses.replace(first, label=f"{first.label}, cold"), *rest]
 
 
 async def measure(corpus: Path, repeat: int) -> list[str]:

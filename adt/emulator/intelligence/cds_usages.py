@@ -19,6 +19,7 @@ from adt.abap.cds.navigate import abap_data_sources
 from ..cds_language import abap_sources, catalog, is_cds, newest_text, parsed
 from ..documents import intelligence as docs
 from ..model import RepoObject, package_uri
+from .whereused import package_rows
 
 if TYPE_CHECKING:
     from ..state import SystemState
@@ -80,7 +81,7 @@ class CdsUsages:
                     users[use.user.uri] = use.user
         rows = {user.uri: self._row(user, obj) for user in users.values()}
         for user in users.values():
-            self._packages(user.package, rows)
+            package_rows(self.state.packages, user.package, rows)
         return len(users), [rows[uri] for uri in sorted(rows)]
 
     @staticmethod
@@ -98,24 +99,6 @@ class CdsUsages:
             usage_information=_USED,
             object_identifier=identifier,
         )
-
-    def _packages(self, name: str, rows: dict[str, docs.UsageRow]) -> None:
-        for _depth in range(32):
-            package = self.state.packages.get(name)
-            if package is None or package.uri in rows:
-                return
-            parent = self.state.packages.get(package.parent or "")
-            rows[package.uri] = docs.UsageRow(
-                package.uri,
-                parent.uri if parent is not None else None,
-                True,
-                package.name,
-                package.uri,
-                package.name,
-                responsible=package.responsible,
-                type="DEVC/K",
-            )
-            name = package.parent or ""
 
     def snippets(self, identifier: str) -> list[docs.CodeSnippet]:
         """The lines an identifier of :meth:`rows` stands for (none for a stale one)."""

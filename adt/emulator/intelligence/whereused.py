@@ -11,13 +11,14 @@ module, interface) is itself the leaf row. Each leaf carries an ``objectIdentifi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import quote
 
 from adt.abap.symbols import Occurrence, Symbol, SymbolKind
 
 from ..documents.intelligence import CodeSnippet, UsageRow
-from ..model import CLAS, FUGR, FUNC, INTF, RepoObject, package_uri
+from ..model import CLAS, FUGR, FUNC, INTF, Package, RepoObject, package_uri
 from .repository import Program, Repository, pool_name
 from .usage_index import Found, Layout, ProgramUsages, Searched, UsageIndex
 
@@ -218,7 +219,7 @@ class WhereUsed:
                 object_identifier=identifier,
             )
         for name in {obj.package for obj, _, _ in objects.values()}:
-            self._packages(name, rows)
+            package_rows(self.repo.state.packages, name, rows)
         return len(objects), [rows[uri] for uri in sorted(rows)]
 
     def _home(self, target: Symbol) -> str | None:
@@ -227,25 +228,6 @@ class WhereUsed:
             return None
         owner = self.repo.unit_owner(target.location.unit)
         return self.repo.program(owner[0]).root.uri if owner is not None else None
-
-    def _packages(self, name: str, rows: dict[str, UsageRow]) -> None:
-        depth = 0
-        while name and depth < 32:
-            package = self.repo.state.packages.get(name)
-            if package is None:
-                return
-            parent = self.repo.state.packages.get(package.parent or "")
-            rows[package.uri] = UsageRow(
-                package.uri,
-                parent.uri if parent is not None else None,
-                True,
-                package.name,
-                package.uri,
-                package.name,
-                responsible=package.responsible,
-                type="DEVC/K",
-            )
-            name, depth = (package.parent or ""), depth + 1
 
     # snippets --------------------------------------------------------------------------
     def snippets(self, identifier: str) -> list[CodeSnippet]:
@@ -358,3 +340,24 @@ def _object_row(
         usage_information=info,
         object_identifier=identifier,
     )
+
+
+def package_rows(packages: Mapping[str, Package], name: str, rows: dict[str, UsageRow]) -> None:
+    """Add the rows of package ``name`` and its parents (ADT lists the package tree of every
+    using object); stops at a package already listed, or after 32 levels."""
+    for _depth in range(32):
+        package = packages.get(name)
+        if package is None or package.uri in rows:
+            return
+        parent = packages.get(package.parent or "")
+        rows[package.uri] = UsageRow(
+            package.uri,
+            parent.uri if parent is not None else None,
+            True,
+            package.name,
+            package.uri,
+            package.name,
+            responsible=package.responsible,
+            type="DEVC/K",
+        )
+        name = package.parent or ""
