@@ -57,11 +57,10 @@ from adt.models import (
 from adt.profile import ConnectionProfile
 from adt.release import RELEASE_DELAYS, ReleaseJournal
 from adt.text import CRLF, check_line_lengths, line_break_of, to_canonical, to_wire
-from adt.urls import check_adt_path, decode_name, encode_name, validate_adt_path
+from adt.urls import check_adt_path, decode_name, encode_name, validate_adt_path, version_params
 
 log = logging.getLogger("adt.client")
 
-VERSIONS = ("active", "inactive", "workingArea")
 _LOCK_ACCEPT = (
     "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result;q=0.8, "
     "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result2;q=0.9"
@@ -70,14 +69,6 @@ _NODE_ACCEPT = (
     "application/vnd.sap.as+xml;dataname=com.sap.adt.RepositoryObjectTreeContent, "
     "application/vnd.sap.adt.repository.nodestructure.v1+xml, application/xml"
 )
-
-
-def _version_params(version: str | None) -> dict[str, str]:
-    if version is None:
-        return {}
-    if version not in VERSIONS:
-        raise ValueError(f"version must be one of {', '.join(VERSIONS)}, not {version!r}")
-    return {"version": version}
 
 
 class AdtClient:
@@ -267,7 +258,7 @@ class AdtClient:
         """Metadata of a class, interface, program, include, function group or module."""
         path = validate_adt_path(object_url)
         response = await self._stateless.request(
-            "GET", path, params=_version_params(version), headers={"Accept": "*/*"}
+            "GET", path, params=version_params(version), headers={"Accept": "*/*"}
         )
         return _xml.parse_metadata(response.content, path)
 
@@ -282,7 +273,7 @@ class AdtClient:
         path = validate_adt_path(source_url)
         session = self._stateful if stateful else self._stateless
         response = await session.request(
-            "GET", path, params=_version_params(version), headers={"Accept": "text/plain"}
+            "GET", path, params=version_params(version), headers={"Accept": "text/plain"}
         )
         raw = response.content.decode("utf-8")
         return SourceText(
@@ -443,10 +434,10 @@ class AdtClient:
                 headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"},
                 content=to_wire(text, line_break).encode("utf-8"),
             )
-        except InvalidLockHandleError:
-            for object_url, handle in list(self._stateful.locks.items()):
-                if handle == lock_handle:
-                    del self._stateful.locks[object_url]
+        except InvalidLockHandleError:  # the system forgot it: so do we
+            self._stateful.locks = {
+                u: h for u, h in self._stateful.locks.items() if h != lock_handle
+            }
             raise
         return WriteResult(
             etag=response.headers.get("etag", ""),

@@ -153,3 +153,15 @@ def object_type_for(object_url: str) -> str:
     """The ADT type an object URL implies (``CLAS/OC``, ``DDLS/DF``, ...); ``""`` if unknown."""
     kind = KINDS.for_url(object_url)
     return kind.code if kind is not None else ""
+
+
+VERSIONS = ("active", "inactive", "workingArea")
+
+
+def version_params(version: str | None) -> dict[str, str]:
+    """The query of a read of one version of an object (none: the newest, as ADT answers)."""
+    if version is None:
+        return {}
+    if version not in VERSIONS:
+        raise ValueError(f"version must be one of {', '.join(VERSIONS)}, not {version!r}")
+    return {"version": version}
