@@ -13,6 +13,7 @@ import sysconfig
 from pathlib import Path
 
 import httpx
+import pytest
 
 
 def test_demo_cycle_runs_end_to_end() -> None:
@@ -43,11 +44,13 @@ def test_the_installed_console_command_lists_its_subcommands() -> None:
         assert subcommand in result.stdout
 
 
-def test_the_demo_keeps_serving_until_ctrl_c() -> None:
+def test_the_demo_keeps_serving_until_ctrl_c(tmp_path: Path) -> None:
+    # stderr to a file: a pipe nobody reads could fill and hold the demo at its exit
+    errors = (tmp_path / "stderr.txt").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "adt.app", "demo"],
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=errors,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
@@ -77,8 +80,16 @@ def test_the_demo_keeps_serving_until_ctrl_c() -> None:
         )
         assert response.status_code == 200 and "REPORT zdemo_report." in response.text
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=15) == 0
+        try:
+            assert proc.wait(timeout=15) == 0
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the demo kept running after Ctrl-C; its stderr: {_tail(tmp_path)}")
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        errors.close()
+
+
+def _tail(folder: Path) -> str:
+    return (folder / "stderr.txt").read_text(encoding="utf-8", errors="replace")[-2000:]
