@@ -52,6 +52,10 @@ def test_the_demo_keeps_serving_until_ctrl_c(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=errors,
         text=True,
+        # Ctrl-C as a terminal sends it, whatever an earlier test left in this process's
+        # SIGINT disposition (an ignored SIGINT is inherited, and Python then never raises
+        # KeyboardInterrupt: seen in full runs)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
