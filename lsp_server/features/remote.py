@@ -79,6 +79,7 @@ class RemoteChanges(Feature):
     async def _check(self, doc: OpenDocument) -> None:
         service = self.ctx.service_for(doc.ref)
         locked = self._locks.holds(doc.ref.object_url)
+        based_on = doc.base_token
         try:
             read = await service.get_source_v2(
                 doc.ref.object_url, include_type=doc.ref.include_type, fresh=True, stateful=locked
@@ -94,6 +95,8 @@ class RemoteChanges(Feature):
                 doc.ref.object_url, include_type=doc.ref.include_type, fresh=True
             )
         async with doc.save_lock:
+            if doc.base_token != based_on:
+                return  # moved while we read (a save, an agent's edit): this read may be older
             if doc.base_token is None or same_content(read.token, doc.base_token):
                 return
             changed_by = read.changed_by or await service.last_changed_by(

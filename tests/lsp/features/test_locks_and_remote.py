@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+import pytest
 from support.fake_editor import REPORT_URI, workspace_on
 
 from adt.emulator import Emulator
 from adt.systems import EditorSettings, LockMode
 from lsp_server.editor import Severity
+from lsp_server.results import SaveStatus
 
 REPORT = "/sap/bc/adt/programs/programs/zdemo_report"
 SOURCE = f"{REPORT}/source/main"
@@ -81,6 +84,35 @@ async def test_a_clean_document_follows_the_server(emulator: Emulator) -> None:
         await workspace.remote.poll_once()
         assert editor.texts[REPORT_URI] == changed
         assert any("COLLEAGUE" in m for m in editor.said(Severity.INFO))
+
+
+async def test_a_read_older_than_a_save_does_not_move_the_document_back(
+    emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A poll whose read was answered before a save finished (found by the Neovim suite under
+    load: an agent's edit through the editor vanished from the buffer) leaves the document on
+    the saved version instead of reloading the older text."""
+    async with workspace_on(emulator) as (workspace, editor):
+        await editor.open(REPORT_URI)
+        doc = workspace.documents.require(REPORT_URI)
+        service = workspace.remote.ctx.service_for(doc.ref)
+        read_source = service.get_source_v2
+
+        async def read_then_save(*args: Any, **kwargs: Any) -> Any:
+            read = await read_source(*args, **kwargs)  # the version the editor has
+            monkeypatch.setattr(service, "get_source_v2", read_source)
+            editor.insert_line(REPORT_URI, 0, "* mine")
+            assert (await workspace.save(REPORT_URI)).status == SaveStatus.SAVED
+            return read
+
+        monkeypatch.setattr(service, "get_source_v2", read_then_save)
+        await workspace.remote.poll_once()
+        saved = emulator.source(SOURCE)
+        assert saved is not None and saved.startswith("* mine\n")
+        assert editor.texts[REPORT_URI] == saved
+        assert not editor.said(Severity.INFO), "nothing was reloaded"
+        await workspace.remote.poll_once()  # the next round finds nothing new
+        assert editor.texts[REPORT_URI] == saved
 
 
 async def test_a_dirty_document_is_warned_once_per_remote_version(emulator: Emulator) -> None:
