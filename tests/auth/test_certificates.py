@@ -72,9 +72,13 @@ async def test_a_good_certificate_logs_on_and_its_lock_window_works(
 
 
 async def test_a_pkcs12_bundle_with_a_passphrase_from_the_environment(
-    strict: tuple[Emulator, str], pki: Pki, tmp_path: Path
+    strict: tuple[Emulator, str], pki: Pki, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     emulator, url = strict
+    # Temporary files go to a directory of this test's own, so a parallel worker's key file
+    # cannot be mistaken for one left behind here.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     key, certificate = pki.ca.issue("DEVELOPER")
     bundle = write_pkcs12(tmp_path / "developer.p12", key, certificate, PASSPHRASE.encode())
     config = tmp_path / "systems.toml"

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from support.emulated import USERS
+from support.node_deps import installing
 
 from adt.emulator import Emulator
 
@@ -143,12 +144,22 @@ def _installed_version() -> str | None:
     return str(json.loads(manifest.read_text(encoding="utf-8")).get("version"))
 
 
+def _installed_current(digest: str) -> bool:
+    current = STAMP.read_text(encoding="utf-8").strip() if STAMP.is_file() else None
+    return current == digest and _installed_version() == PINNED_VERSION
+
+
 def _ensure_installed(npm: str) -> None:
     """``npm ci`` unless node_modules holds exactly what the lock file pins."""
     digest = _install_digest()
-    current = STAMP.read_text(encoding="utf-8").strip() if STAMP.is_file() else None
-    if current == digest and _installed_version() == PINNED_VERSION:
+    if _installed_current(digest):
         return
+    with installing(DRIVER_DIR):
+        if not _installed_current(digest):  # another worker may have installed it
+            _npm_ci(npm, digest)
+
+
+def _npm_ci(npm: str, digest: str) -> None:
     result = subprocess.run(
         [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
         cwd=DRIVER_DIR,

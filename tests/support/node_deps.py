@@ -3,10 +3,13 @@ missing or stale (``npm ci``), for the type check and the real-editor suite."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,11 +31,29 @@ def node_modules_current(extension: Path = EXTENSION) -> bool:
     return stamp.is_file() and stamp.read_text(encoding="utf-8") == _lock_digest(extension)
 
 
+@contextmanager
+def installing(directory: Path) -> Iterator[None]:
+    """Hold ``directory``'s install lock: pytest-xdist workers (and a concurrent real-editor
+    run) would otherwise run ``npm ci`` into the same node_modules at once and break it."""
+    with open(directory / ".npm-install.lock", "a", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def ensure_node_modules(extension: Path = EXTENSION, *, timeout: float = 300) -> None:
     """Run ``npm ci`` in ``extension`` unless node_modules already matches the lock file.
     Raises :class:`NodeDepsError` with npm's own words when that fails."""
     if node_modules_current(extension):
         return
+    with installing(extension):
+        if not node_modules_current(extension):  # another process may have installed it
+            _npm_ci(extension, timeout)
+
+
+def _npm_ci(extension: Path, timeout: float) -> None:
     npm = shutil.which("npm")
     if npm is None:
         raise NodeDepsError(f"npm is not installed: cannot run `npm ci` in {extension}")
