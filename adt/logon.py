@@ -5,6 +5,7 @@ authenticators that act on them are in :mod:`adt.auth`."""
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,9 +15,30 @@ from urllib.parse import urlsplit
 from adt.errors import AuthenticationError, ConfigurationError
 from adt.secret import Secret
 
-#: Shows the user a URL to open (a browser logon): ``webbrowser.open`` unless a face says how.
-#: Raising :class:`~adt.errors.AuthenticationError` refuses the logon at once.
-OpenBrowser = Callable[[str], object]
+
+class LogonPrompt(ABC):
+    """How a face shows a browser logon to its user when it can do more than open a URL:
+    an editor shows the URL with a progress the user can cancel, and the outcome after.
+
+    The logon calls :meth:`show` once and waits for the system's answer on the loopback
+    meanwhile; :meth:`show` may return at once or keep waiting (it is cancelled when the
+    answer comes). Raising :class:`~adt.errors.AuthenticationError` from it ends the logon
+    with that error (the user cancelled). :meth:`ended` follows every :meth:`show`."""
+
+    @abstractmethod
+    async def show(self, system: str, url: str) -> None:
+        """Show ``url``, the logon page of ``system``, to the user."""
+
+    def ended(self, system: str, error: str | None) -> None:
+        """The logon shown for ``system`` ended: ``error`` is None when it worked, else why
+        not, in the user's words (never a secret)."""
+        return None
+
+
+#: Shows the user a URL to open (a browser logon): ``webbrowser.open`` unless a face says how,
+#: with a plain callable or a :class:`LogonPrompt`. Raising
+#: :class:`~adt.errors.AuthenticationError` refuses the logon at once.
+OpenBrowser = Callable[[str], object] | LogonPrompt
 
 
 class RefuseBrowserLogon:
@@ -145,6 +167,7 @@ __all__ = [
     "BrowserLogon",
     "CertificateLogon",
     "LogonMethod",
+    "LogonPrompt",
     "OAuthLogon",
     "OpenBrowser",
     "RefuseBrowserLogon",

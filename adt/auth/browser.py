@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import httpx
 
 from adt.auth.base import Authenticator
-from adt.auth.loopback import LoopbackReceiver, answer_in_browser
+from adt.auth.loopback import LoopbackReceiver, log_on_in_browser
 from adt.errors import AuthenticationError
 from adt.logon import BrowserLogon
 from adt.profile import ConnectionProfile
@@ -99,20 +99,23 @@ class BrowserAuthenticator(Authenticator):
             query = urlencode({"scenario": "FTO1", "redirect-url": back})
             return f"{self.profile.base_url}{self.method.login_path}?{query}"
 
-        answer = await answer_in_browser(
+        async def take_ticket(answer: dict[str, str]) -> Secret:
+            ticket = answer.get(TICKET_PARAMETER)
+            if not ticket:
+                reason = answer.get("error_description") or answer.get("error") or "no ticket"
+                raise AuthenticationError(
+                    f"logon to {self.profile.system_id} in the browser was refused: {reason}"
+                )
+            self.logons += 1
+            return Secret(ticket)
+
+        return await log_on_in_browser(
             reentrance_url,
+            take_ticket,
             self.method.open_browser,
             within=self.method.login_timeout,
             system=self.profile.system_id,
         )
-        ticket = answer.get(TICKET_PARAMETER)
-        if not ticket:
-            reason = answer.get("error_description") or answer.get("error") or "no ticket"
-            raise AuthenticationError(
-                f"logon to {self.profile.system_id} in the browser was refused: {reason}"
-            )
-        self.logons += 1
-        return Secret(ticket)
 
 
 __all__ = ["TICKET_COOKIE", "TICKET_PARAMETER", "BrowserAuthenticator"]

@@ -18,7 +18,7 @@ from collections.abc import AsyncGenerator, Generator
 import httpx
 
 from adt.auth.base import Authenticator, offered_schemes
-from adt.auth.loopback import LoopbackReceiver, answer_in_browser
+from adt.auth.loopback import LoopbackReceiver, log_on_in_browser
 from adt.auth.oauth_server import AuthorizationServer, Clock, GrantRefused, Pkce, Tokens
 from adt.errors import AuthenticationError
 from adt.logon import OAuthLogon
@@ -143,20 +143,23 @@ class OAuthAuthenticator(Authenticator):
             redirect = receiver.redirect_uri
             return self.server.authorize_url(redirect, receiver.state, pkce)
 
-        answer = await answer_in_browser(
+        async def exchange(answer: dict[str, str]) -> Tokens:
+            if "code" not in answer:
+                reason = answer.get("error_description") or answer.get("error") or "no code"
+                raise AuthenticationError(
+                    f"logon to {self.profile.system_id} in the browser was refused: {reason}"
+                )
+            tokens = await self.server.exchange(answer["code"], pkce, redirect)
+            self.logons += 1
+            return self._keep(tokens)
+
+        return await log_on_in_browser(
             authorize_url,
+            exchange,
             self.method.open_browser,
             within=self.method.login_timeout,
             system=self.profile.system_id,
         )
-        if "code" not in answer:
-            reason = answer.get("error_description") or answer.get("error") or "no code"
-            raise AuthenticationError(
-                f"logon to {self.profile.system_id} in the browser was refused: {reason}"
-            )
-        tokens = await self.server.exchange(answer["code"], pkce, redirect)
-        self.logons += 1
-        return self._keep(tokens)
 
 
 __all__ = ["REFRESH_MARGIN", "OAuthAuthenticator"]
