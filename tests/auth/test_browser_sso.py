@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 import pytest
+from support.browser import SsoBrowser as Browser
 from support.emulated import GREETER, USERS, no_sleep
 
 from adt import AdtClient, ConnectionProfile
@@ -22,25 +22,6 @@ from adt.systems import load_settings
 
 SOURCE = f"{GREETER}/source/main"
 LOGOFF = "/sap/public/bc/icf/logoff"
-
-
-@dataclass
-class Browser:
-    """Follows the logon redirects; logs on at the identity provider's form."""
-
-    password: str = USERS["DEVELOPER"]
-    opened: list[str] = field(default_factory=list)
-    pages: list[httpx.Response] = field(default_factory=list)
-
-    def __call__(self, url: str) -> None:
-        self.opened.append(url)
-        with httpx.Client(follow_redirects=True, timeout=30) as web:
-            form = web.get(url)
-            assert form.status_code == 200 and "<form" in form.text
-            relay = form.url.params["RelayState"]
-            idp = f"{form.url.scheme}://{form.url.netloc.decode()}{form.url.path}"
-            data = {"username": "DEVELOPER", "password": self.password, "RelayState": relay}
-            self.pages.append(web.post(idp, data=data))
 
 
 @pytest.fixture
