@@ -225,6 +225,12 @@ function M.ensure()
     if opts.capabilities then
       capabilities = vim.tbl_deep_extend('force', capabilities, opts.capabilities)
     end
+    -- browser logons are shown here (abap_adt.logon), not opened by the server itself
+    capabilities.experimental = vim.tbl_extend(
+      'force',
+      capabilities.experimental or {},
+      { [require('abap_adt.logon').CAPABILITY] = true }
+    )
     local id = vim.lsp.start({
       name = M.NAME,
       cmd = cmd,
@@ -244,6 +250,9 @@ function M.ensure()
         -- edits: the agent is told, and so is the user, who can save or undo to unblock it
         ['adt/agentEditRefused'] = function(_, params)
           util.notify(params.message, vim.log.levels.WARN)
+        end,
+        ['adt/logon'] = function(_, params)
+          require('abap_adt.logon').show(params)
         end,
       },
       on_attach = function(client, bufnr)

@@ -34,6 +34,9 @@ M.defaults = {
   --- Show the server's code lenses ("Run tests" over local test classes and methods; run
   --- the one on the cursor line with vim.lsp.codelens.run()).
   codelens = true,
+  --- Open the address of a browser logon (OAuth, single sign-on) with vim.ui.open; it is
+  --- printed either way. false: open it yourself (e.g. Neovim on a remote machine).
+  open_browser = true,
 }
 
 M.options = vim.deepcopy(M.defaults)
