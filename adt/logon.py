@@ -41,16 +41,17 @@ class LogonPrompt(ABC):
 OpenBrowser = Callable[[str], object] | LogonPrompt
 
 
-class RefuseBrowserLogon:
-    """An :data:`OpenBrowser` for a face that must not start a browser logon (an MCP bridge
-    serving others over HTTP would open the browser on its own machine, for someone else):
-    the request fails at once with ``reason``, which tells the user how to log on instead."""
+class RefuseBrowserLogon(LogonPrompt):
+    """A prompt for a face that must not start a browser logon (an MCP bridge serving others
+    over HTTP would open the browser on its own machine, for someone else): the request
+    fails at once with ``reason``, which tells the user how to log on instead; ``{system}``
+    in it is replaced with the system's name."""
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
 
-    def __call__(self, url: str) -> object:
-        raise AuthenticationError(self.reason)
+    async def show(self, system: str, url: str) -> None:
+        raise AuthenticationError(self.reason.replace("{system}", system))
 
 
 @dataclass(frozen=True)
