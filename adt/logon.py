@@ -55,6 +55,17 @@ class RefuseBrowserLogon(LogonPrompt):
 
 
 @dataclass(frozen=True)
+class Remember:
+    """Where a browser logon's renewable secret (the OAuth refresh token, the logon ticket)
+    is kept between runs, so the next start needs no browser: the OS keyring (``keyring``,
+    when the ``keyring`` package is installed and has a backend), else a file the user named
+    (``file``, readable only by them), else nowhere (memory only, the default)."""
+
+    keyring: bool = False
+    file: Path | None = None
+
+
+@dataclass(frozen=True)
 class BasicLogon:
     """User and password in every request (HTTP basic authentication over TLS)."""
 
@@ -145,6 +156,7 @@ class OAuthLogon:
     service_key: ServiceKey
     open_browser: OpenBrowser | None = field(default=None, compare=False, repr=False)
     login_timeout: float = 300.0
+    remember: Remember = field(default_factory=Remember)
 
 
 @dataclass(frozen=True)
@@ -159,6 +171,7 @@ class BrowserLogon:
     login_path: str = "/sap/bc/sec/reentrance"
     open_browser: OpenBrowser | None = field(default=None, compare=False, repr=False)
     login_timeout: float = 300.0
+    remember: Remember = field(default_factory=Remember)
 
 
 LogonMethod = BasicLogon | CertificateLogon | OAuthLogon | BrowserLogon
@@ -172,5 +185,6 @@ __all__ = [
     "OAuthLogon",
     "OpenBrowser",
     "RefuseBrowserLogon",
+    "Remember",
     "ServiceKey",
 ]

@@ -4,7 +4,9 @@ SPNEGO, a logon form) and redirects to our loopback listener with a reentrance t
 ticket (kept in memory only, never logged) then travels as the ``MYSAPSSO2`` logon-ticket
 cookie with our requests, beside each session's own cookies.
 
-A ticket the system refuses (expired) is renewed through the browser — shown to the user,
+The ticket is remembered where the logon's ``remember`` says (:mod:`adt.auth.vault`), so
+the next start tries it before opening the browser. A ticket the system refuses (expired) is
+forgotten and renewed through the browser — shown to the user,
 never silent — and the same request sent once more with the same session cookies, so a
 stateful context and its locks stay."""
 
@@ -18,6 +20,7 @@ import httpx
 
 from adt.auth.base import Authenticator
 from adt.auth.loopback import LoopbackReceiver, log_on_in_browser
+from adt.auth.vault import SafeVault, vault_for
 from adt.errors import AuthenticationError
 from adt.logon import BrowserLogon
 from adt.profile import ConnectionProfile
@@ -64,6 +67,8 @@ class BrowserAuthenticator(Authenticator):
         self.method = profile.logon
         self._ticket: Secret | None = None
         self._lock = asyncio.Lock()
+        self._vault = SafeVault(vault_for(self.method.remember), profile.system_id)
+        self._vault_key = f"{profile.system_id}:{profile.user}:ticket@{profile.base_url}"
         self.logons = 0
         """Browser logons so far (the first one included)."""
 
@@ -82,7 +87,8 @@ class BrowserAuthenticator(Authenticator):
     async def ticket(self) -> str:
         async with self._lock:
             if self._ticket is None:
-                self._ticket = await self._log_on()
+                remembered = self._vault.load(self._vault_key)
+                self._ticket = Secret(remembered) if remembered else await self._log_on()
             return self._ticket.reveal()
 
     async def renew(self, refused: str) -> str:
@@ -90,6 +96,7 @@ class BrowserAuthenticator(Authenticator):
         refused with it at once)."""
         async with self._lock:
             if self._ticket is None or self._ticket.reveal() == refused:
+                self._vault.forget(self._vault_key)
                 self._ticket = await self._log_on()
             return self._ticket.reveal()
 
@@ -107,6 +114,7 @@ class BrowserAuthenticator(Authenticator):
                     f"logon to {self.profile.system_id} in the browser was refused: {reason}"
                 )
             self.logons += 1
+            self._vault.save(self._vault_key, ticket)
             return Secret(ticket)
 
         return await log_on_in_browser(

@@ -16,7 +16,7 @@ from support.emulated import GREETER, USERS, no_sleep
 from adt import AdtClient, ConnectionProfile
 from adt.emulator import Emulator, LogonPolicy
 from adt.errors import AuthenticationError
-from adt.logon import BrowserLogon
+from adt.logon import BrowserLogon, Remember
 from adt.secret import Secret
 from adt.systems import load_settings
 
@@ -121,4 +121,4 @@ def test_systems_toml_chooses_the_browser_logon(tmp_path: object) -> None:
     config = Path(str(tmp_path)) / "systems.toml"
     config.write_text('[systems.SSO]\nurl = "https://s"\nuser = "U"\nlogon = "browser"\n')
     profile = load_settings(env={}, config_file=config).systems.get("SSO")
-    assert profile.logon == BrowserLogon()
+    assert profile.logon == BrowserLogon(remember=Remember(keyring=True))

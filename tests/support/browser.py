@@ -1,10 +1,11 @@
-"""The "browser" of single sign-on tests: an HTTP client that opens the system's reentrance
-URL, logs on at the identity provider's form and follows the redirects back to the client's
-loopback listener."""
+"""The "browsers" of browser-logon tests: HTTP clients that open the logon URL, log on at the
+form (the identity provider's for single sign-on, the authorization server's for OAuth)
+and follow the redirects back to the client's loopback listener."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
@@ -28,3 +29,34 @@ class SsoBrowser:
             idp = f"{form.url.scheme}://{form.url.netloc.decode()}{form.url.path}"
             data = {"username": "DEVELOPER", "password": self.password, "RelayState": relay}
             self.pages.append(web.post(idp, data=data))
+
+
+@dataclass
+class OAuthBrowser:
+    """Opens the authorization URL, logs on in the form, follows redirects (a thread)."""
+
+    user: str = "DEVELOPER"
+    decision: str = "allow"
+    forge_first: bool = False
+    opened: list[str] = field(default_factory=list)
+    pages: list[httpx.Response] = field(default_factory=list)
+
+    def __call__(self, url: str) -> None:
+        self.opened.append(url)
+        query = dict(parse_qsl(urlsplit(url).query))
+        with httpx.Client(follow_redirects=True, timeout=30) as web:
+            if self.forge_first:  # an attacker's page calling the loopback first
+                forged = {"code": "stolen", "state": "forged-state"}
+                self.pages.append(web.get(query["redirect_uri"], params=forged))
+            form = web.get(url)
+            assert form.status_code == 200 and "<form" in form.text
+            answer = web.post(
+                url.split("?", 1)[0],
+                data={
+                    **query,
+                    "username": self.user,
+                    "password": USERS[self.user],
+                    "decision": self.decision,
+                },
+            )
+            self.pages.append(answer)
