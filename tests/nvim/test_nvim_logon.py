@@ -24,9 +24,9 @@ def emulator() -> Emulator:
 
 
 def _sso(emulator_url: str) -> dict[str, object]:
-    return {
-        "systems": [{"name": SYSTEM, "url": emulator_url, "user": "DEVELOPER", "logon": "browser"}]
-    }
+    system = {"name": SYSTEM, "url": emulator_url, "user": "DEVELOPER", "logon": "browser"}
+    # never into the keyring of the machine the tests run on
+    return {"systems": [{**system, "rememberLogon": False}]}
 
 
 # vim.ui.open is the user's browser: the first time the user gives up at once; the second time
