@@ -15,10 +15,10 @@ from adt.logon import LogonPrompt, RefuseBrowserLogon
 
 HTTP_REFUSAL = (
     "{system} logs on in the browser (OAuth or single sign-on), and this MCP bridge serves "
-    "over HTTP, where it cannot open a browser for you. Log on where a browser can open: run "
-    "the bridge on your own machine over stdio (abap-adt mcp) or use your editor; or ask the "
-    "operator for a team logon of your own (a client certificate or a password, "
-    "docs/deployment.md)"
+    "over HTTP, where it cannot open a browser for you. The bridge's operator logs {system} "
+    "on first, on the bridge's machine: abap-adt logon {system} (remembered in the OS keyring "
+    "or the system's token_file, docs/systems.md). Or run the bridge on your own machine "
+    "over stdio (abap-adt mcp), or ask for a team logon of your own (docs/deployment.md)"
 )
 
 
@@ -30,12 +30,13 @@ def http_refusal() -> RefuseBrowserLogon:
 class StdioLogons(LogonPrompt):
     """The stdio bridge's prompt: the address on stderr, the local default browser."""
 
-    def __init__(self, err: TextIO | None = None) -> None:
+    def __init__(self, err: TextIO | None = None, *, command: str = "abap-adt mcp") -> None:
         self._err = err
+        self._command = command
 
     def _say(self, text: str) -> None:
         stream = self._err or sys.stderr
-        print(f"abap-adt mcp: {text}", file=stream, flush=True)
+        print(f"{self._command}: {text}", file=stream, flush=True)
 
     async def show(self, system: str, url: str) -> None:
         self._say(f"log on to {system} in your browser: {url}")

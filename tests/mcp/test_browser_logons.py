@@ -8,19 +8,23 @@ from __future__ import annotations
 import argparse
 import io
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp import Client
 from support.browser import SsoBrowser
 from support.emulated import REPORT, USERS
 from support.mcp_calls import call, error
 
+from adt.app.cli import main
+from adt.auth import vault
 from adt.emulator import Emulator, LogonPolicy
 from adt.logon import BrowserLogon, RefuseBrowserLogon
 from adt.profile import ConnectionProfile
 from adt.secret import Secret
-from adt.systems import Settings, SystemsConfig
+from adt.systems import Settings, SystemsConfig, load_settings
 from mcp_bridge import logons, server
 from mcp_bridge.logons import StdioLogons, http_refusal
 from mcp_bridge.server import make_bridge
@@ -51,6 +55,7 @@ async def test_over_http_the_bridge_refuses_a_browser_logon_and_says_what_to_do(
         refused = await error(client, "getObjectSourceV2", objectUrl=REPORT)
     assert refused["name"] == "AUTH_FAILED"
     assert refused["error"].startswith("SSO logs on in the browser (OAuth or single sign-on)")
+    assert "first, on the bridge's machine: abap-adt logon SSO (remembered" in refused["error"]
     assert "run the bridge on your own machine over stdio (abap-adt mcp)" in refused["error"]
     assert emulator.request_log == [], "nothing reached the system"
 
@@ -93,3 +98,45 @@ def test_the_command_refuses_browser_logons_over_http_only(
     monkeypatch.setattr(server.sys.stdout, "reconfigure", lambda **kwargs: None, raising=False)
     assert server.run_from_args(argparse.Namespace(transport="stdio")) == 0
     assert isinstance(chosen["prompt"], StdioLogons)
+
+
+def test_log_on_first_then_the_http_bridge_uses_the_remembered_ticket(
+    sso: tuple[Emulator, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """What the refusal tells the operator to do: ``abap-adt logon SSO`` on the bridge's
+    machine (here with a token file: no OS keyring runs on this machine), then the bridge
+    over HTTP reads without opening any browser."""
+    _, url = sso
+    tokens = tmp_path / "tokens.json"
+    config = tmp_path / "systems.toml"
+    config.write_text(
+        f'[systems.SSO]\nurl = "{url}"\nuser = "DEVELOPER"\nlogon = "browser"\n'
+        f'remember_logon = false\ntoken_file = "{tokens}"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("ABAP_ADT_CONFIG", str(config))
+    assert main(["logon", "SSO"]) == 2, "memory only: nothing to remember it in"
+    assert "would not be remembered" in capsys.readouterr().err
+
+    config.write_text(config.read_text().replace("remember_logon = false", ""))
+    monkeypatch.setattr(vault, "os_keyring", lambda: None)
+    browser = SsoBrowser()
+    monkeypatch.setattr(logons.webbrowser, "open", lambda address: browser(address) or True)
+    assert main(["logon", "SSO"]) == 0
+    said = capsys.readouterr().err.splitlines()
+    assert said == [
+        f"abap-adt logon: log on to SSO in your browser: {browser.opened[0]}",
+        "abap-adt logon: logged on to SSO",
+    ]
+    assert oct(tokens.stat().st_mode & 0o777) == "0o600"
+
+    async def read_over_http() -> dict[str, Any]:
+        bridge = make_bridge(load_settings(), passthrough=False, open_browser=http_refusal())
+        async with Client(bridge) as client:
+            return await call(client, "getObjectSourceV2", objectUrl=REPORT, endLine=1)
+
+    assert anyio.run(read_over_http)["ok"]
+    assert len(browser.opened) == 1, "the bridge opened no browser"
