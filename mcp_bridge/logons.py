@@ -22,9 +22,21 @@ HTTP_REFUSAL = (
 )
 
 
+MEMBER_REFUSAL = (
+    "your logon to {system} at this bridge (OAuth or single sign-on) is not remembered on the "
+    "bridge's machine, or it expired, and the bridge cannot open a browser for you: log on "
+    "there with abap-adt logon {system} --member {member} (docs/deployment.md)"
+)
+
+
 def http_refusal() -> RefuseBrowserLogon:
     """What an HTTP bridge does instead of a browser logon."""
     return RefuseBrowserLogon(HTTP_REFUSAL)
+
+
+def member_refusal(member: str) -> RefuseBrowserLogon:
+    """What the bridge does when a team member's remembered logon is missing or refused."""
+    return RefuseBrowserLogon(MEMBER_REFUSAL.replace("{member}", member))
 
 
 class StdioLogons(LogonPrompt):
@@ -51,4 +63,4 @@ class StdioLogons(LogonPrompt):
             self._say(f"logon to {system} failed: {error}")
 
 
-__all__ = ["HTTP_REFUSAL", "StdioLogons", "http_refusal"]
+__all__ = ["HTTP_REFUSAL", "MEMBER_REFUSAL", "StdioLogons", "http_refusal", "member_refusal"]

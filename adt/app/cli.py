@@ -126,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_mcp_arguments(sub.add_parser("mcp", help="run the MCP bridge"))
     logon = sub.add_parser("logon", help="log on to a system in the browser now, and remember it")
     logon.add_argument("system", help="the system to log on to (a name of systems.toml)")
+    logon.add_argument("--member", help="log on as this team member ([team.NAME]) instead")
     return parser
 
 

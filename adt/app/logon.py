@@ -1,6 +1,7 @@
-"""``abap-adt logon SYSTEM``: the browser logon of a system (OAuth, single sign-on) run now,
-on this machine, so that it is remembered (the OS keyring or the system's ``token_file``)
-and a face that cannot open a browser — an MCP bridge serving over HTTP — finds it."""
+"""``abap-adt logon SYSTEM [--member NAME]``: the browser logon of a system (OAuth, single
+sign-on) run now, on this machine, so that it is remembered (the OS keyring or the system's
+``token_file``) and a face that cannot open a browser — an MCP bridge serving over HTTP —
+finds it; with ``--member``, a team member's own logon of ``[team.NAME]``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import dataclasses
 import sys
 
 from adt.auth.vault import MemoryOnly, vault_for
-from adt.errors import AdtError
+from adt.errors import AdtError, ConfigurationError
 from adt.logon import BrowserLogon, OAuthLogon
 from adt.profile import ConnectionProfile
 from adt.systems import load_settings
@@ -26,10 +27,21 @@ async def _log_on(profile: ConnectionProfile) -> None:
         await client.quick_search("*", max_results=1)  # the first request logs on
 
 
+def _profile(system: str, member: str | None) -> ConnectionProfile:
+    settings = load_settings()
+    if member is None:
+        return settings.systems.get(system)
+    found = next((m for m in settings.team.members if m.name == member), None)
+    if found is None:
+        names = ", ".join(m.name for m in settings.team.members) or "none"
+        raise ConfigurationError(f"no team member {member!r} (members: {names})")
+    return found.systems.get(system)
+
+
 def run_logon(args: argparse.Namespace) -> int:
     """Log on to ``args.system`` in the browser; 0 when it worked and is remembered."""
     try:
-        profile = load_settings().systems.get(args.system)
+        profile = _profile(args.system, getattr(args, "member", None))
     except AdtError as exc:
         print(f"{COMMAND}: {exc}", file=sys.stderr)
         return 2

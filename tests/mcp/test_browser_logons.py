@@ -18,16 +18,18 @@ from support.browser import SsoBrowser
 from support.emulated import REPORT, USERS
 from support.mcp_calls import call, error
 
+from adt.agent import ToolOutcome, WritePolicy
 from adt.app.cli import main
 from adt.auth import vault
 from adt.emulator import Emulator, LogonPolicy
 from adt.logon import BrowserLogon, RefuseBrowserLogon
 from adt.profile import ConnectionProfile
 from adt.secret import Secret
-from adt.systems import Settings, SystemsConfig, load_settings
+from adt.systems import Connections, Settings, SystemsConfig, load_settings, token_digest
 from mcp_bridge import logons, server
 from mcp_bridge.logons import StdioLogons, http_refusal
 from mcp_bridge.server import make_bridge
+from mcp_bridge.team import member_router_factory
 
 
 @pytest.fixture
@@ -140,3 +142,50 @@ def test_log_on_first_then_the_http_bridge_uses_the_remembered_ticket(
 
     assert anyio.run(read_over_http)["ok"]
     assert len(browser.opened) == 1, "the bridge opened no browser"
+
+
+def test_a_team_member_logs_on_first_then_works_as_themselves(
+    sso: tuple[Emulator, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A member with a single sign-on logon of their own: refused (with what to run) until
+    ``abap-adt logon SSO --member bob`` ran on the bridge's machine; then their calls run as
+    their own SAP user, with no browser opened by the bridge."""
+    emulator, url = sso
+    tokens = tmp_path / "tokens.json"
+    config = tmp_path / "systems.toml"
+    config.write_text(
+        f'[systems.SSO]\nurl = "{url}"\nuser = "DEVELOPER"\nlogon = "browser"\n'
+        f'[team.bob]\ntokenSha256 = "{token_digest("b" * 40)}"\nuser = "COLLEAGUE"\n'
+        f'logon = "browser"\ntoken_file = "{tokens}"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("ABAP_ADT_CONFIG", str(config))
+    monkeypatch.setattr(vault, "os_keyring", lambda: None)
+    settings = load_settings()
+    (bob,) = settings.team.members
+    member_router = member_router_factory(Connections(settings.systems), WritePolicy(), 80_000)
+    read = {"objectUrl": REPORT, "endLine": 1}
+
+    async def read_as_bob() -> ToolOutcome:
+        router = member_router(bob)
+        try:
+            return await router.call("getObjectSourceV2", read)
+        finally:
+            await router.close()
+            await router.local.connections.close()
+
+    refused = anyio.run(read_as_bob)
+    assert not refused.ok and refused.payload["name"] == "AUTH_FAILED"
+    assert "abap-adt logon SSO --member bob" in refused.payload["error"]
+
+    browser = SsoBrowser(user="COLLEAGUE")
+    monkeypatch.setattr(logons.webbrowser, "open", lambda address: browser(address) or True)
+    assert main(["logon", "SSO", "--member", "bob"]) == 0
+    assert capsys.readouterr().err.endswith("abap-adt logon: logged on to SSO\n")
+    assert anyio.run(read_as_bob).ok
+    assert len(browser.opened) == 1, "the bridge opened no browser"
+    adt = [e for e in emulator.request_log if e.path.startswith("/sap/bc/adt")]
+    assert {e.user for e in adt} == {"COLLEAGUE"}, "bob's calls ran as bob's SAP user"

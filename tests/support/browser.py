@@ -16,18 +16,20 @@ from support.emulated import USERS
 class SsoBrowser:
     """Follows the logon redirects; logs on at the identity provider's form."""
 
-    password: str = USERS["DEVELOPER"]
+    password: str | None = None  # default: the user's right one
     opened: list[str] = field(default_factory=list)
     pages: list[httpx.Response] = field(default_factory=list)
+    user: str = "DEVELOPER"
 
     def __call__(self, url: str) -> None:
         self.opened.append(url)
+        password = USERS[self.user] if self.password is None else self.password
         with httpx.Client(follow_redirects=True, timeout=30) as web:
             form = web.get(url)
             assert form.status_code == 200 and "<form" in form.text
             relay = form.url.params["RelayState"]
             idp = f"{form.url.scheme}://{form.url.netloc.decode()}{form.url.path}"
-            data = {"username": "DEVELOPER", "password": self.password, "RelayState": relay}
+            data = {"username": self.user, "password": password, "RelayState": relay}
             self.pages.append(web.post(idp, data=data))
 
 
