@@ -1,8 +1,8 @@
 """Single sign-on through the user's browser, as SAP's own tools do it: the browser opens the
 system's reentrance service, which sends the user through the company's logon (SAML 2.0,
 SPNEGO, a logon form) and redirects to our loopback listener with a reentrance ticket. The
-ticket (kept in memory only, never logged) then travels as the ``MYSAPSSO2`` logon-ticket
-cookie with our requests, beside each session's own cookies.
+ticket (never logged) then travels in the ``MYSAPSSO2`` request header, as SAP's own tools
+send it, beside each session's own cookies.
 
 The ticket is remembered where the logon's ``remember`` says (:mod:`adt.auth.vault`), so
 the next start tries it before opening the browser. A ticket the system refuses (expired) is
@@ -26,12 +26,14 @@ from adt.logon import BrowserLogon
 from adt.profile import ConnectionProfile
 from adt.secret import Secret
 
-TICKET_COOKIE = "MYSAPSSO2"
+#: The request header that carries the ticket, as SAP's own tools send it
+#: (docs/protocol/logon.md); the session's cookies travel beside it unchanged.
+TICKET_HEADER = "MYSAPSSO2"
 TICKET_PARAMETER = "reentrance-ticket"
 
 
 class _TicketFlow(httpx.Auth):
-    """Adds the ticket cookie; after a 401, one renewal in the browser and one resend."""
+    """Adds the ticket header; after a 401, one renewal in the browser and one resend."""
 
     def __init__(self, owner: BrowserAuthenticator) -> None:
         self._owner = owner
@@ -42,19 +44,12 @@ class _TicketFlow(httpx.Auth):
     async def async_auth_flow(
         self, request: httpx.Request
     ) -> AsyncGenerator[httpx.Request, httpx.Response]:
-        session_cookies = request.headers.get("cookie", "")
         ticket = await self._owner.ticket()
-        _with_ticket(request, session_cookies, ticket)
+        request.headers[TICKET_HEADER] = ticket
         response = yield request
         if response.status_code == 401:
-            ticket = await self._owner.renew(ticket)
-            _with_ticket(request, session_cookies, ticket)
+            request.headers[TICKET_HEADER] = await self._owner.renew(ticket)
             yield request
-
-
-def _with_ticket(request: httpx.Request, session_cookies: str, ticket: str) -> None:
-    pair = f"{TICKET_COOKIE}={ticket}"
-    request.headers["cookie"] = f"{session_cookies}; {pair}" if session_cookies else pair
 
 
 class BrowserAuthenticator(Authenticator):
@@ -102,8 +97,10 @@ class BrowserAuthenticator(Authenticator):
 
     async def _log_on(self) -> Secret:
         def reentrance_url(receiver: LoopbackReceiver) -> str:
-            back = f"{receiver.redirect_uri}?{urlencode({'state': receiver.state})}"
-            query = urlencode({"scenario": "FTO1", "redirect-url": back})
+            # the state in the path: the system appends the ticket to this URL as it is
+            query = urlencode(
+                {"scenario": "FTO1", "redirect-url": receiver.redirect_uri_with_state}
+            )
             return f"{self.profile.base_url}{self.method.login_path}?{query}"
 
         async def take_ticket(answer: dict[str, str]) -> Secret:
@@ -126,4 +123,4 @@ class BrowserAuthenticator(Authenticator):
         )
 
 
-__all__ = ["TICKET_COOKIE", "TICKET_PARAMETER", "BrowserAuthenticator"]
+__all__ = ["TICKET_HEADER", "TICKET_PARAMETER", "BrowserAuthenticator"]

@@ -53,6 +53,12 @@ class LoopbackReceiver:
     def redirect_uri(self) -> str:
         return f"http://127.0.0.1:{self.port}{CALLBACK_PATH}"
 
+    @property
+    def redirect_uri_with_state(self) -> str:
+        """The redirect URI with the ``state`` as its last path segment, for a server that
+        appends its answer to the URI without parsing it (a query of ours could break)."""
+        return f"{self.redirect_uri}/{self.state}"
+
     async def __aenter__(self) -> LoopbackReceiver:
         self._answer = asyncio.get_running_loop().create_future()
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
@@ -93,10 +99,13 @@ class LoopbackReceiver:
 
     def _take(self, target: str) -> tuple[int, str]:
         parts = urlsplit(target)
-        if parts.path != CALLBACK_PATH:
-            return 404, _REFUSED_PAGE
         params = dict(parse_qsl(parts.query))
-        sent = params.get("state", "")
+        if parts.path.startswith(CALLBACK_PATH + "/"):
+            sent = parts.path[len(CALLBACK_PATH) + 1 :]
+        elif parts.path == CALLBACK_PATH:
+            sent = params.get("state", "")
+        else:
+            return 404, _REFUSED_PAGE
         assert self._answer is not None
         if self._answer.done() or not hmac.compare_digest(sent.encode(), self.state.encode()):
             log.warning("refused a logon answer on the loopback: wrong or used state")

@@ -2,7 +2,8 @@
 (``/sap/bc/sec/reentrance?scenario=FTO1&redirect-url=…``) sends a browser without an
 identity-provider session to a logon form (``/saml2/idp/sso``), which sets that session and
 sends it back; the reentrance service then redirects to the tool's loopback URL with a
-one-time-issued ticket, which the ADT pipeline accepts as the ``MYSAPSSO2`` cookie.
+one-time-issued ticket, which the ADT pipeline accepts in the ``MYSAPSSO2`` request header,
+as SAP's own tools send it (docs/protocol/logon.md).
 
 No SAML assertion is exchanged and the ticket is an opaque random string (see
 docs/emulator.md). Not thread-safe on its own: the caller holds the system lock."""
@@ -22,7 +23,7 @@ REENTRANCE_PATH = "/sap/bc/sec/reentrance"
 IDP_PATH = "/saml2/idp/sso"
 PATHS = (REENTRANCE_PATH, IDP_PATH)
 IDP_COOKIE = "IDP_SESSION"
-TICKET_COOKIE = "MYSAPSSO2"
+TICKET_HEADER = "MYSAPSSO2"
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
@@ -111,4 +112,4 @@ class SingleSignOn:
         )
 
 
-__all__ = ["PATHS", "TICKET_COOKIE", "SingleSignOn"]
+__all__ = ["PATHS", "TICKET_HEADER", "SingleSignOn"]

@@ -60,7 +60,8 @@ async def test_a_browser_logon_gives_a_ticket_that_logs_both_sessions_on(
     assert emulator.source(SOURCE) == text + "\n* via SSO"
     assert len(browser.opened) == 1 and browser.pages[-1].status_code == 200
     redirect = dict(parse_qsl(urlsplit(browser.opened[0]).query))["redirect-url"]
-    assert redirect.startswith("http://127.0.0.1:") and "state=" in redirect
+    assert redirect.startswith("http://127.0.0.1:") and "/callback/" in redirect, "state in path"
+    assert "?" not in redirect, "the system appends the ticket to a URL without a query"
     assert {e.user for e in emulator.request_log if e.path != LOGOFF} == {"DEVELOPER"}
     assert emulator.sso is not None
     # the test's browser (its own threads) logs the redirect; our client logs no ticket
@@ -122,3 +123,29 @@ def test_systems_toml_chooses_the_browser_logon(tmp_path: object) -> None:
     config.write_text('[systems.SSO]\nurl = "https://s"\nuser = "U"\nlogon = "browser"\n')
     profile = load_settings(env={}, config_file=config).systems.get("SSO")
     assert profile.logon == BrowserLogon(remember=Remember(keyring=True))
+
+
+async def test_the_ticket_counts_in_the_header_sap_tools_send_not_as_a_cookie(
+    sso: tuple[Emulator, str],
+) -> None:
+    """As SAP's own tools send it (docs/protocol/logon.md): the ``MYSAPSSO2`` header."""
+    emulator, url = sso
+    async with _client(url, Browser()) as adt:
+        await adt.read_source(SOURCE)
+    assert emulator.sso is not None
+    (ticket,) = emulator.sso.tickets
+    async with httpx.AsyncClient(base_url=url) as web:
+        as_header = await web.get(SOURCE, headers={"MYSAPSSO2": ticket})
+        as_cookie = await web.get(SOURCE, headers={"Cookie": f"MYSAPSSO2={ticket}"})
+    assert (as_header.status_code, as_cookie.status_code) == (200, 401)
+
+
+async def test_a_forged_state_in_the_callback_path_is_refused() -> None:
+    from adt.auth.loopback import LoopbackReceiver
+
+    async with LoopbackReceiver() as receiver, httpx.AsyncClient() as web:
+        forged = await web.get(f"{receiver.redirect_uri}/forged?reentrance-ticket=stolen")
+        right = await web.get(f"{receiver.redirect_uri_with_state}?reentrance-ticket=mine")
+        answer = await receiver.answer()
+    assert (forged.status_code, right.status_code) == (400, 200)
+    assert answer == {"reentrance-ticket": "mine"}
