@@ -30,6 +30,9 @@ const SERVER_SECTION = 'abap-adt';
  * @property {boolean} [passphraseKeyring] logon certificate: the passphrase is in the keyring
  * @property {string} [serviceKey] logon oauth: the service key file (it names the URL)
  * @property {string} [loginPath] logon browser: the system's reentrance service
+ * @property {string} [tokenFile] logon oauth/browser: where the logon is remembered without
+ *   an OS keyring (a file only you may read)
+ * @property {boolean} [rememberLogon] logon oauth/browser: false keeps it in memory only
  */
 
 /**
@@ -70,6 +73,8 @@ const SYSTEM_KEYS = Object.freeze([
   'passphraseKeyring',
   'serviceKey',
   'loginPath',
+  'tokenFile',
+  'rememberLogon',
 ]);
 
 /**

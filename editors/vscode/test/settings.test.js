@@ -121,7 +121,13 @@ describe('checkSystems', () => {
   });
 
   it('passes the logon keys on and takes an OAuth system without url', () => {
-    const sso = { ...A4H, logon: 'browser', loginPath: '/sap/bc/sec/reentrance' };
+    const sso = {
+      ...A4H,
+      logon: 'browser',
+      loginPath: '/sap/bc/sec/reentrance',
+      tokenFile: '~/tokens.json',
+      rememberLogon: true,
+    };
     const btp = { name: 'BTP', user: 'me@example.com', logon: 'oauth', serviceKey: '~/key.json' };
     const pki = { ...A4H, name: 'PKI', logon: 'certificate', certificate: 'me.p12' };
     const { systems, warnings } = checkSystems([
