@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, Generator
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import httpx
 
@@ -30,6 +30,7 @@ from adt.secret import Secret
 #: (docs/protocol/logon.md); the session's cookies travel beside it unchanged.
 TICKET_HEADER = "MYSAPSSO2"
 TICKET_PARAMETER = "reentrance-ticket"
+VIRTUAL_HOST_PATH = "/sap/public/bc/icf/virtualhost"
 
 
 class _TicketFlow(httpx.Auth):
@@ -95,13 +96,36 @@ class BrowserAuthenticator(Authenticator):
                 self._ticket = await self._log_on()
             return self._ticket.reveal()
 
+    async def _browser_origin(self) -> str:
+        """Where the browser logs on: the UI host the system names at
+        ``/sap/public/bc/icf/virtualhost`` (SAP BTP: not the ADT host), else the system's own
+        URL (on-premise systems answer ``{}``), as SAP's tools do (docs/protocol/logon.md)."""
+        base = self.profile.base_url
+        try:
+            async with httpx.AsyncClient(
+                verify=self.tls(), timeout=self.profile.connect_timeout
+            ) as web:
+                answer = await web.get(
+                    base + VIRTUAL_HOST_PATH, headers={"Accept": "application/json"}
+                )
+            hosts = answer.json() if answer.status_code == 200 else {}
+        except (httpx.HTTPError, ValueError):
+            return base
+        related = hosts.get("relatedUrls") if isinstance(hosts, dict) else None
+        ui = urlsplit(str(related.get("UI") or "")) if isinstance(related, dict) else None
+        if ui is None or ui.scheme not in ("http", "https") or not ui.hostname or "@" in ui.netloc:
+            return base
+        return f"{ui.scheme}://{ui.netloc}"
+
     async def _log_on(self) -> Secret:
+        origin = await self._browser_origin()
+
         def reentrance_url(receiver: LoopbackReceiver) -> str:
             # the state in the path: the system appends the ticket to this URL as it is
             query = urlencode(
                 {"scenario": "FTO1", "redirect-url": receiver.redirect_uri_with_state}
             )
-            return f"{self.profile.base_url}{self.method.login_path}?{query}"
+            return f"{origin}{self.method.login_path}?{query}"
 
         async def take_ticket(answer: dict[str, str]) -> Secret:
             ticket = answer.get(TICKET_PARAMETER)

@@ -310,7 +310,8 @@ class EmulatorASGI:
         if self.sso is not None and path in SSO_PATHS:
             body = await request.body()
             with self.state.lock:
-                response = self.sso.handle(method, path, query, body, request.cookies)
+                host = request.headers.get("host", "")
+                response = self.sso.handle(method, path, query, body, request.cookies, host)
             await response(scope, receive, send)
             return
         session_type = request.headers.get("x-sap-adt-sessiontype")

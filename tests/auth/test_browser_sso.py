@@ -149,3 +149,22 @@ async def test_a_forged_state_in_the_callback_path_is_refused() -> None:
         answer = await receiver.answer()
     assert (forged.status_code, right.status_code) == (400, 200)
     assert answer == {"reentrance-ticket": "mine"}
+
+
+async def test_the_browser_logs_on_at_the_ui_host_the_system_names() -> None:
+    """As on SAP BTP: the browser's host (here ``localhost``) is not ADT's (``127.0.0.1``);
+    ``/sap/public/bc/icf/virtualhost`` names it, and only it serves the reentrance service."""
+    emulator = Emulator(
+        users=USERS, logon=LogonPolicy(basic=False, browser_sso=True, ui_host="localhost")
+    )
+    browser = Browser()
+    with emulator.serve_in_thread() as url:
+        async with _client(url, browser) as adt:
+            await adt.read_source(SOURCE)
+        async with httpx.AsyncClient() as web:
+            on_adt_host = await web.get(f"{url}/sap/bc/sec/reentrance")
+    port = urlsplit(url).port
+    assert browser.opened[0].startswith(f"http://localhost:{port}/sap/bc/sec/reentrance?")
+    assert on_adt_host.status_code == 404
+    assert {e.user for e in emulator.request_log if e.path != LOGOFF} == {"DEVELOPER"}
+    assert emulator.locks() == []
