@@ -30,6 +30,7 @@ ENVIRONMENT_KEYS = {
     "ADT_CERTIFICATE": "certificate",
     "ADT_CERTIFICATE_KEY": "key",
     "ADT_SERVICE_KEY": "service_key",
+    "ADT_TOKEN_FILE": "token_file",
 }
 
 

@@ -83,10 +83,11 @@ def test_the_environment_chooses_oauth_with_a_service_key(tmp_path: Path) -> Non
         )
     )
     env = {"ADT_URL": "https://btp.example", "ADT_USER": "U", "ADT_LOGON": "oauth",
-           "ADT_SERVICE_KEY": str(key)}  # fmt: skip
+           "ADT_SERVICE_KEY": str(key), "ADT_TOKEN_FILE": str(tmp_path / "t.json")}  # fmt: skip
     profile = load_settings(env=env, config_file=tmp_path / "none.toml").systems.get()
     assert isinstance(profile.logon, OAuthLogon)
     assert profile.logon.service_key.uaa_url == "https://uaa.example"
+    assert profile.logon.remember.file == tmp_path / "t.json"
     assert "s3" not in repr(profile)
 
 
