@@ -39,18 +39,29 @@ vim.ui.open = function(url)
     vim.schedule(function() vim.cmd('AdtLogonCancel') end)
   else
     vim.fn.writefile({{ url }}, T.dir .. '/logon.url')
-    vim.fn.writefile({{}}, T.dir .. '/browser.ready')
   end
   return nil, nil
 end
+-- the user logs on only after the read outlived its timeout: it keeps waiting for the logon
+local client_module = require('abap_adt.client')
+local timer = vim.uv.new_timer()
+timer:start(10, 10, vim.schedule_wrap(function()
+  if client_module.logon_waits > 0 and not timer:is_closing() then
+    timer:stop()
+    timer:close()
+    vim.fn.writefile({{}}, T.dir .. '/browser.ready')
+  end
+end))
 vim.cmd('edit ' .. vim.fn.fnameescape('{REPORT_URI}'))
 T.wait_message('logon to {SYSTEM} failed')
 T.state('refused')
 T.sync('cancelled')
+require('abap_adt.config').options.timeout = 1000  -- shorter than this logon takes
 vim.cmd('bwipeout!')
 vim.cmd('edit ' .. vim.fn.fnameescape('{REPORT_URI}'))
 T.state('opened')
 out.opened_urls = T.opened
+out.logon_waits = client_module.logon_waits
 """
 
 
@@ -79,6 +90,7 @@ def test_a_cancelled_logon_then_the_buffer_opens_after_the_logon_in_the_browser(
     assert after_cancel == [], "nothing reached ADT without a logon"
 
     assert result["opened"]["text"] == emulator.source(REPORT_SOURCE)
+    assert result["logon_waits"] >= 1, "the read waited for the logon beyond its timeout"
     first, url = result["opened_urls"]
     assert url == browser.opened[0] and f"{emulator_url}/sap/bc/sec/reentrance?" in url
     assert first != url, "a new logon: another loopback port and state"

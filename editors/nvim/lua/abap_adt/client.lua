@@ -5,6 +5,9 @@ local util = require('abap_adt.util')
 
 local M = {}
 
+--- How often a request's wait was extended because a browser logon was under way.
+M.logon_waits = 0
+
 M.NAME = 'abap_adt'
 
 --- Synchronous requests in flight (reading, saving, resolving). A question from the server
@@ -360,9 +363,16 @@ function M.request(method, params, bufnr, opts)
   M.busy = M.busy + 1
   table.insert(waits, wait)
   local timeout = config.options.timeout
-  local ok, code = vim.wait(timeout, function()
+  local function done()
     return wait.answered or (wait.deferrable and wait.asked)
-  end, 10)
+  end
+  local ok, code = vim.wait(timeout, done, 10)
+  -- a logon in the browser (MFA, a slow identity provider) may take longer than `timeout`:
+  -- the request waits as long as the logon does (Ctrl-C still interrupts), then `timeout` more
+  while not ok and code == -1 and require('abap_adt.logon').pending() and not client:is_stopped() do
+    M.logon_waits = M.logon_waits + 1
+    ok, code = vim.wait(timeout, done, 10)
+  end
   table.remove(waits)
   M.busy = M.busy - 1
   if wait.answered then

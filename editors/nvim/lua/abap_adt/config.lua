@@ -16,7 +16,8 @@ M.defaults = {
   capabilities = nil,
   --- function(client, bufnr), called when an adt:// buffer is attached.
   on_attach = nil,
-  --- Milliseconds to wait for reading, saving and resolving (they block the editor).
+  --- Milliseconds to wait for reading, saving and resolving (they block the editor); a
+  --- logon in the browser under way adds its own duration.
   timeout = 60000,
   --- Milliseconds to wait at exit for the server to release its locks.
   exit_timeout = 3000,

@@ -54,6 +54,13 @@ function M.show(params)
   end
 end
 
+--- Whether a logon is waiting for the browser (a request waiting for it may then wait
+--- longer than `timeout`).
+--- @return boolean
+function M.pending()
+  return next(M.waiting) ~= nil
+end
+
 --- :AdtLogonCancel: give up every logon still waiting for the browser.
 function M.cancel()
   local client = require('abap_adt.client').get()
