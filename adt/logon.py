@@ -5,6 +5,7 @@ authenticators that act on them are in :mod:`adt.auth`."""
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,21 +15,54 @@ from urllib.parse import urlsplit
 from adt.errors import AuthenticationError, ConfigurationError
 from adt.secret import Secret
 
-#: Shows the user a URL to open (a browser logon): ``webbrowser.open`` unless a face says how.
-#: Raising :class:`~adt.errors.AuthenticationError` refuses the logon at once.
-OpenBrowser = Callable[[str], object]
+
+class LogonPrompt(ABC):
+    """How a face shows a browser logon to its user when it can do more than open a URL:
+    an editor shows the URL with a progress the user can cancel, and the outcome after.
+
+    The logon calls :meth:`show` once and waits for the system's answer on the loopback
+    meanwhile; :meth:`show` may return at once or keep waiting (it is cancelled when the
+    answer comes). Raising :class:`~adt.errors.AuthenticationError` from it ends the logon
+    with that error (the user cancelled). :meth:`ended` follows every :meth:`show`."""
+
+    @abstractmethod
+    async def show(self, system: str, url: str) -> None:
+        """Show ``url``, the logon page of ``system``, to the user."""
+
+    def ended(self, system: str, error: str | None) -> None:
+        """The logon shown for ``system`` ended: ``error`` is None when it worked, else why
+        not, in the user's words (never a secret)."""
+        return None
 
 
-class RefuseBrowserLogon:
-    """An :data:`OpenBrowser` for a face that must not start a browser logon (an MCP bridge
-    serving others over HTTP would open the browser on its own machine, for someone else):
-    the request fails at once with ``reason``, which tells the user how to log on instead."""
+#: Shows the user a URL to open (a browser logon): ``webbrowser.open`` unless a face says how,
+#: with a plain callable or a :class:`LogonPrompt`. Raising
+#: :class:`~adt.errors.AuthenticationError` refuses the logon at once.
+OpenBrowser = Callable[[str], object] | LogonPrompt
+
+
+class RefuseBrowserLogon(LogonPrompt):
+    """A prompt for a face that must not start a browser logon (an MCP bridge serving others
+    over HTTP would open the browser on its own machine, for someone else): the request
+    fails at once with ``reason``, which tells the user how to log on instead; ``{system}``
+    in it is replaced with the system's name."""
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
 
-    def __call__(self, url: str) -> object:
-        raise AuthenticationError(self.reason)
+    async def show(self, system: str, url: str) -> None:
+        raise AuthenticationError(self.reason.replace("{system}", system))
+
+
+@dataclass(frozen=True)
+class Remember:
+    """Where a browser logon's renewable secret (the OAuth refresh token, the logon ticket)
+    is kept between runs, so the next start needs no browser: the OS keyring (``keyring``,
+    when the ``keyring`` package is installed and has a backend), else a file the user named
+    (``file``, readable only by them), else nowhere (memory only, the default)."""
+
+    keyring: bool = False
+    file: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +156,7 @@ class OAuthLogon:
     service_key: ServiceKey
     open_browser: OpenBrowser | None = field(default=None, compare=False, repr=False)
     login_timeout: float = 300.0
+    remember: Remember = field(default_factory=Remember)
 
 
 @dataclass(frozen=True)
@@ -136,6 +171,7 @@ class BrowserLogon:
     login_path: str = "/sap/bc/sec/reentrance"
     open_browser: OpenBrowser | None = field(default=None, compare=False, repr=False)
     login_timeout: float = 300.0
+    remember: Remember = field(default_factory=Remember)
 
 
 LogonMethod = BasicLogon | CertificateLogon | OAuthLogon | BrowserLogon
@@ -145,8 +181,10 @@ __all__ = [
     "BrowserLogon",
     "CertificateLogon",
     "LogonMethod",
+    "LogonPrompt",
     "OAuthLogon",
     "OpenBrowser",
     "RefuseBrowserLogon",
+    "Remember",
     "ServiceKey",
 ]

@@ -15,6 +15,7 @@ from lsp_server.handlers import (
     documents,
     formatting,
     intelligence,
+    logons,
     refactoring,
     requests,
     semantic,
@@ -34,6 +35,7 @@ HANDLERS = (
     semantic,
     formatting,
     workbench,
+    logons,
 )
 
 

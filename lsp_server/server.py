@@ -30,6 +30,7 @@ from adt.errors import ConfigurationError
 from adt.heap import freeze_when_settled
 from lsp_server.buffer import UTF16, Edit, index_to_units, units_to_index
 from lsp_server.editor import Diagnostic, Severity
+from lsp_server.logons import EditorLogons
 from lsp_server.protocol import AdtProtocol
 from lsp_server.requests import AGENT_CHANNEL, AGENT_EDIT_REFUSED, BASE_VERSION
 from lsp_server.wire import parse_did_change, serve_frames
@@ -88,6 +89,7 @@ class AdtLanguageServer(LanguageServer):
         self._agent_tools: dict[WritePolicy, AgentTools] = {}
         self._releasing: asyncio.Future[None] | None = None
         self.exit_code = 0  # LSP: 0 after ``shutdown`` + ``exit`` or a closed pipe, else 1
+        self.logons = EditorLogons(self)  # browser logons, shown in the editor
 
     # --- configuration --------------------------------------------------------------------
 
@@ -117,7 +119,9 @@ class AdtLanguageServer(LanguageServer):
         except ConfigurationError as exc:
             self.notify(Severity.ERROR, f"abap-adt configuration: {exc}; using the defaults")
             settings = Settings()
-        connections = Connections(settings.systems, source_config=settings.source.to_config())
+        connections = Connections(
+            settings.systems, source_config=settings.source.to_config(), open_browser=self.logons
+        )
         return EditorWorkspace(connections, settings.editor, self)
 
     def update_settings(self, section: dict[str, Any]) -> None:

@@ -35,6 +35,7 @@ from adt import logs
 from adt.agent import TOOLS, AgentTools, WritePolicy
 from adt.errors import ConfigurationError
 from adt.heap import freeze_when_settled
+from adt.logon import OpenBrowser
 from adt.systems import (
     BridgeSettings,
     Connections,
@@ -43,6 +44,7 @@ from adt.systems import (
     load_settings,
 )
 from mcp_bridge.jsonrpc import CheckedStdin
+from mcp_bridge.logons import StdioLogons, http_refusal
 from mcp_bridge.router import Router, Windows
 from mcp_bridge.team import MEMBER_KEY, LiveTeam, Routers, member_router_factory
 
@@ -138,13 +140,18 @@ def make_bridge(
     channel_connect_timeout: float | None = None,
     channel_call_timeout: float | None = None,
     team: LiveTeam | None = None,
+    open_browser: OpenBrowser | None = None,
 ) -> Server[Any]:
     """Build the bridge from ``settings`` (default: everything at its default, no systems);
-    the keyword arguments override single parts (tests, benchmarks)."""
+    the keyword arguments override single parts (tests, benchmarks). ``open_browser`` shows
+    a browser logon (:mod:`mcp_bridge.logons`: the local user's over stdio, a refusal over
+    HTTP)."""
     config = settings or Settings()
     bridge = config.bridge
     rules = policy or WritePolicy.from_settings(bridge)
-    pool = connections or Connections(config.systems, source_config=config.source.to_config())
+    pool = connections or Connections(
+        config.systems, source_config=config.source.to_config(), open_browser=open_browser
+    )
     local = AgentTools(
         pool, policy=rules, max_response_chars=max_response_chars or bridge.max_response_chars
     )
@@ -218,6 +225,7 @@ def run_from_args(args: argparse.Namespace | None = None) -> int:
             ),
             passthrough=not getattr(args, "no_passthrough", False),
             team=team,
+            open_browser=http_refusal() if transport == "http" else StdioLogons(),
         )
     except ConfigurationError as exc:
         print(f"abap-adt mcp: {exc}", file=sys.stderr)

@@ -17,6 +17,7 @@ from typing import Any
 from adt.agent import AgentTools, ToolOutcome, WritePolicy
 from adt.source.errors import AuthFailed
 from adt.systems import Connections, Member, Team
+from mcp_bridge.logons import member_refusal
 from mcp_bridge.router import Router
 
 MEMBER_KEY = "member"
@@ -125,7 +126,11 @@ def member_router_factory(
     """Routers for members: the bridge's source settings, the member's own systems."""
 
     def build(member: Member) -> Router:
-        connections = Connections(member.systems, source_config=template.source_config)
+        connections = Connections(
+            member.systems,
+            source_config=template.source_config,
+            open_browser=member_refusal(member.name),
+        )
         tools = AgentTools(connections, policy=policy, max_response_chars=max_response_chars)
         return Router(tools, policy, None)
 

@@ -61,3 +61,24 @@ def test_relative_links_lead_somewhere(page: Path) -> None:
         and not (page.parent / target).exists()
     ]
     assert broken == [], f"{page.name} links to missing files: {broken}"
+
+
+TOML = re.compile(r"```toml\n(.*?)```", re.S)
+
+
+@pytest.mark.parametrize("snippet", TOML.findall((DOCS / "systems.md").read_text(encoding="utf-8")))
+def test_systems_md_configurations_load(snippet: str, tmp_path: Path) -> None:
+    """Every systems.toml example of docs/systems.md is read without a configuration error
+    (a service key file it names may be missing: that alone makes the system unusable)."""
+    from adt.systems import load_settings
+    from adt.systems.passwords import MissingPassword
+
+    config = tmp_path / "systems.toml"
+    config.write_text(snippet, encoding="utf-8")
+    env = {"DEV_ADT_PASSWORD": "x", "QAS_P12_PASSPHRASE": "x"}
+    if "service_key" in snippet:  # a key file of the reader's: absent here
+        with pytest.raises(MissingPassword, match=r"service key file .* does not exist"):
+            load_settings(env=env, config_file=config, keyring_get=lambda s, u: "x")
+        return
+    settings = load_settings(env=env, config_file=config, keyring_get=lambda s, u: "x")
+    assert settings.systems.names or "[systems." not in snippet

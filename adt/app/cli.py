@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_lsp_arguments(sub.add_parser("lsp", help="run the language server on stdio"))
     add_mcp_arguments(sub.add_parser("mcp", help="run the MCP bridge"))
+    logon = sub.add_parser("logon", help="log on to a system in the browser now, and remember it")
+    logon.add_argument("system", help="the system to log on to (a name of systems.toml)")
+    logon.add_argument("--member", help="log on as this team member ([team.NAME]) instead")
     return parser
 
 
@@ -142,6 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from adt.app.demo import run_demo
 
         return run_demo(args)
+    if args.command == "logon":
+        from adt.app.logon import run_logon
+
+        return run_logon(args)
     if args.command in ("lsp", "mcp"):
         pause_collection()  # until the server is built: see adt.heap
     if args.command == "lsp":

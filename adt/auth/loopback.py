@@ -11,16 +11,19 @@ import hmac
 import logging
 import secrets
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import TracebackType
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
 import h11
 
-from adt.errors import AuthenticationError
-from adt.logon import OpenBrowser
+from adt.errors import AdtError, AuthenticationError
+from adt.logon import LogonPrompt, OpenBrowser
 
 log = logging.getLogger("adt.auth")
+
+T = TypeVar("T")
 
 CALLBACK_PATH = "/callback"
 _MAX_HEAD = 16_384
@@ -49,6 +52,12 @@ class LoopbackReceiver:
     @property
     def redirect_uri(self) -> str:
         return f"http://127.0.0.1:{self.port}{CALLBACK_PATH}"
+
+    @property
+    def redirect_uri_with_state(self) -> str:
+        """The redirect URI with the ``state`` as its last path segment, for a server that
+        appends its answer to the URI without parsing it (a query of ours could break)."""
+        return f"{self.redirect_uri}/{self.state}"
 
     async def __aenter__(self) -> LoopbackReceiver:
         self._answer = asyncio.get_running_loop().create_future()
@@ -90,10 +99,13 @@ class LoopbackReceiver:
 
     def _take(self, target: str) -> tuple[int, str]:
         parts = urlsplit(target)
-        if parts.path != CALLBACK_PATH:
-            return 404, _REFUSED_PAGE
         params = dict(parse_qsl(parts.query))
-        sent = params.get("state", "")
+        if parts.path.startswith(CALLBACK_PATH + "/"):
+            sent = parts.path[len(CALLBACK_PATH) + 1 :]
+        elif parts.path == CALLBACK_PATH:
+            sent = params.get("state", "")
+        else:
+            return 404, _REFUSED_PAGE
         assert self._answer is not None
         if self._answer.done() or not hmac.compare_digest(sent.encode(), self.state.encode()):
             log.warning("refused a logon answer on the loopback: wrong or used state")
@@ -145,13 +157,14 @@ async def answer_in_browser(
     async with LoopbackReceiver() as receiver:
         url = url_for(receiver)
         log.info("log on to %s in the browser: %s", system, url)
-        browser = asyncio.ensure_future(asyncio.to_thread(opener, url))
+        browser = _show(opener, system, url)
         answer = asyncio.ensure_future(receiver.answer())
         try:
             async with asyncio.timeout(within):
-                await asyncio.wait({browser, answer}, return_when=asyncio.FIRST_COMPLETED)
+                either: set[asyncio.Future[Any]] = {browser, answer}
+                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
                 refusal = _refusal(browser)
-                if refusal is not None:  # this face may not start a browser logon
+                if refusal is not None:  # this face may not start it, or the user cancelled
                     raise refusal
                 return await answer
         except TimeoutError:
@@ -160,7 +173,49 @@ async def answer_in_browser(
             ) from None
         finally:
             answer.cancel()
+            if isinstance(opener, LogonPrompt):
+                browser.cancel()  # a prompt may wait for the user until the answer comes
             await _settle(browser)
+
+
+async def log_on_in_browser(
+    url_for: Callable[[LoopbackReceiver], str],
+    finish: Callable[[dict[str, str]], Awaitable[T]],
+    open_browser: OpenBrowser | None,
+    *,
+    within: float,
+    system: str,
+) -> T:
+    """A whole browser logon: the answer on the loopback, turned into credentials by
+    ``finish`` (a code exchanged for tokens, a ticket taken); a :class:`LogonPrompt` is told
+    how it ended."""
+    try:
+        answer = await answer_in_browser(url_for, open_browser, within=within, system=system)
+        result = await finish(answer)
+    except BaseException as exc:
+        if isinstance(open_browser, LogonPrompt):
+            open_browser.ended(system, _in_words(exc))
+        raise
+    if isinstance(open_browser, LogonPrompt):
+        open_browser.ended(system, None)
+    return result
+
+
+def _in_words(exc: BaseException) -> str:
+    """Why a logon failed, for the user (an error's own text only where ours: no secret)."""
+    if isinstance(exc, AdtError):
+        return str(exc)
+    if isinstance(exc, asyncio.CancelledError):
+        return "the logon was cancelled"
+    return f"the logon failed ({type(exc).__name__})"
+
+
+def _show(opener: OpenBrowser, system: str, url: str) -> asyncio.Future[object]:
+    """Show the URL: a prompt on the event loop, a plain opener (which may block, as
+    ``webbrowser.open`` does) in a thread."""
+    if isinstance(opener, LogonPrompt):
+        return asyncio.ensure_future(opener.show(system, url))
+    return asyncio.ensure_future(asyncio.to_thread(opener, url))
 
 
 def _refusal(browser: asyncio.Future[object]) -> AuthenticationError | None:
@@ -173,13 +228,14 @@ def _refusal(browser: asyncio.Future[object]) -> AuthenticationError | None:
 
 async def _settle(browser: asyncio.Future[object]) -> None:
     """Wait for the call that opened the browser; its own failure is only logged (the user
-    may have opened the URL by hand)."""
-    try:
-        await browser
-    except AuthenticationError:
-        pass  # a refusal: raised to the caller already
-    except Exception as exc:  # a browser that could not be started
-        log.warning("could not open the browser: %s", type(exc).__name__)
+    may have opened the URL by hand). A refusal was raised to the caller already; a prompt
+    cancelled because the answer came is no failure."""
+    await asyncio.wait({browser})
+    if browser.cancelled():
+        return
+    error = browser.exception()
+    if error is not None and not isinstance(error, AuthenticationError):
+        log.warning("could not open the browser: %s", type(error).__name__)
 
 
-__all__ = ["CALLBACK_PATH", "LoopbackReceiver", "answer_in_browser"]
+__all__ = ["CALLBACK_PATH", "LoopbackReceiver", "answer_in_browser", "log_on_in_browser"]

@@ -6,7 +6,9 @@ the system refuses anyway (expired early, revoked) is refreshed and the very req
 once more **in the same session** — its cookies unchanged, so a stateful context and its
 locks stay, as after a CSRF token expiry. When the refresh token itself is refused, the user
 logs on in the browser again (shown, never silent) and the session still keeps its cookies.
-Tokens live in memory only and never appear in logs or errors."""
+The refresh token is remembered where the logon's ``remember`` says (the OS keyring, a
+0600 file, or nowhere: :mod:`adt.auth.vault`), so the next start refreshes instead of
+opening the browser. Tokens never appear in logs or errors."""
 
 from __future__ import annotations
 
@@ -18,11 +20,13 @@ from collections.abc import AsyncGenerator, Generator
 import httpx
 
 from adt.auth.base import Authenticator, offered_schemes
-from adt.auth.loopback import LoopbackReceiver, answer_in_browser
+from adt.auth.loopback import LoopbackReceiver, log_on_in_browser
 from adt.auth.oauth_server import AuthorizationServer, Clock, GrantRefused, Pkce, Tokens
+from adt.auth.vault import SafeVault, vault_for
 from adt.errors import AuthenticationError
 from adt.logon import OAuthLogon
 from adt.profile import ConnectionProfile
+from adt.secret import Secret
 
 log = logging.getLogger("adt.auth")
 
@@ -73,6 +77,9 @@ class OAuthAuthenticator(Authenticator):
         self._tokens: Tokens | None = None
         self._lifetime = 0.0
         self._lock = asyncio.Lock()
+        self._vault = SafeVault(vault_for(self.method.remember), profile.system_id)
+        key = self.method.service_key
+        self._vault_key = f"{profile.system_id}:{profile.user}:oauth:{key.client_id}@{key.uaa_url}"
         self.logons = 0
         """Browser logons so far (the first one included)."""
 
@@ -97,7 +104,7 @@ class OAuthAuthenticator(Authenticator):
         async with self._lock:
             tokens = self._tokens
             if tokens is None:
-                tokens = await self._log_on()
+                tokens = await self._first_tokens()
             elif tokens.expires_at - self._margin() <= self._clock():
                 tokens = await self._renew(tokens)
             return tokens.access.reveal()
@@ -108,7 +115,7 @@ class OAuthAuthenticator(Authenticator):
         async with self._lock:
             tokens = self._tokens
             if tokens is None:
-                tokens = await self._log_on()
+                tokens = await self._first_tokens()
             elif tokens.access.reveal() == refused:
                 tokens = await self._renew(tokens)
             return tokens.access.reveal()
@@ -119,7 +126,18 @@ class OAuthAuthenticator(Authenticator):
     def _keep(self, tokens: Tokens) -> Tokens:
         self._tokens = tokens
         self._lifetime = max(0.0, tokens.expires_at - self._clock())
+        if tokens.refresh is not None:
+            self._vault.save(self._vault_key, tokens.refresh.reveal())
         return tokens
+
+    async def _first_tokens(self) -> Tokens:
+        """Tokens from the remembered refresh token, else from a browser logon."""
+        remembered = self._vault.load(self._vault_key)
+        if remembered is None:
+            return await self._log_on()
+        return await self._renew(
+            Tokens(access=Secret(""), expires_at=0.0, refresh=Secret(remembered))
+        )
 
     async def _renew(self, tokens: Tokens) -> Tokens:
         if tokens.refresh is not None:
@@ -130,6 +148,7 @@ class OAuthAuthenticator(Authenticator):
                     "the refresh token for %s was refused; logging on in the browser again",
                     self.profile.system_id,
                 )
+                self._vault.forget(self._vault_key)
         self._tokens = None
         return await self._log_on()
 
@@ -143,20 +162,23 @@ class OAuthAuthenticator(Authenticator):
             redirect = receiver.redirect_uri
             return self.server.authorize_url(redirect, receiver.state, pkce)
 
-        answer = await answer_in_browser(
+        async def exchange(answer: dict[str, str]) -> Tokens:
+            if "code" not in answer:
+                reason = answer.get("error_description") or answer.get("error") or "no code"
+                raise AuthenticationError(
+                    f"logon to {self.profile.system_id} in the browser was refused: {reason}"
+                )
+            tokens = await self.server.exchange(answer["code"], pkce, redirect)
+            self.logons += 1
+            return self._keep(tokens)
+
+        return await log_on_in_browser(
             authorize_url,
+            exchange,
             self.method.open_browser,
             within=self.method.login_timeout,
             system=self.profile.system_id,
         )
-        if "code" not in answer:
-            reason = answer.get("error_description") or answer.get("error") or "no code"
-            raise AuthenticationError(
-                f"logon to {self.profile.system_id} in the browser was refused: {reason}"
-            )
-        tokens = await self.server.exchange(answer["code"], pkce, redirect)
-        self.logons += 1
-        return self._keep(tokens)
 
 
 __all__ = ["REFRESH_MARGIN", "OAuthAuthenticator"]

@@ -27,7 +27,7 @@ from .oauth import OAuthServer
 from .routes import Resources
 from .sessions import Context, SecuritySession
 from .sso import PATHS as SSO_PATHS
-from .sso import TICKET_COOKIE
+from .sso import TICKET_HEADER
 from .state import RequestLogEntry, SystemState
 from .tls import client_certificate_name
 
@@ -122,7 +122,7 @@ class Pipeline:
         verdict = self.logon.identify(
             headers.get("authorization"),
             client_certificate_name(request.scope),
-            cookies.get(TICKET_COOKIE),
+            headers.get(TICKET_HEADER),
         )
         session = self._authenticate(verdict, cookies, client)
         if session is None:
@@ -310,7 +310,8 @@ class EmulatorASGI:
         if self.sso is not None and path in SSO_PATHS:
             body = await request.body()
             with self.state.lock:
-                response = self.sso.handle(method, path, query, body, request.cookies)
+                host = request.headers.get("host", "")
+                response = self.sso.handle(method, path, query, body, request.cookies, host)
             await response(scope, receive, send)
             return
         session_type = request.headers.get("x-sap-adt-sessiontype")

@@ -111,7 +111,12 @@ class Emulator:
         )
         #: The browser single sign-on (reentrance service and identity provider), or None.
         self.sso = (
-            SingleSignOn(self.state.users, self.state.sessions.clock, policy.ticket_lifetime)
+            SingleSignOn(
+                self.state.users,
+                self.state.sessions.clock,
+                policy.ticket_lifetime,
+                ui_host=policy.ui_host,
+            )
             if policy.browser_sso
             else None
         )

@@ -24,7 +24,9 @@ class LogonPolicy:
     ``oauth_clients``: OAuth client id → secret; with any, ``/oauth/*`` serves tokens that
     the system accepts as bearer tokens. ``browser_sso``: the reentrance service and a
     SAML-like identity provider hand out logon tickets (``MYSAPSSO2``) valid for
-    ``ticket_lifetime`` seconds."""
+    ``ticket_lifetime`` seconds. ``ui_host``: the browser's host differs from the ADT host
+    (as on SAP BTP): ``/sap/public/bc/icf/virtualhost`` names it and only it serves the
+    reentrance service; without it the lookup answers ``{}``, as on-premise systems do."""
 
     basic: bool = True
     certificate_users: Mapping[str, str] = field(default_factory=dict)
@@ -32,6 +34,7 @@ class LogonPolicy:
     access_token_lifetime: float = 43_199.0
     browser_sso: bool = False
     ticket_lifetime: float = 28_800.0
+    ui_host: str | None = None
 
 
 @dataclass(frozen=True)

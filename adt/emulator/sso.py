@@ -2,7 +2,8 @@
 (``/sap/bc/sec/reentrance?scenario=FTO1&redirect-url=…``) sends a browser without an
 identity-provider session to a logon form (``/saml2/idp/sso``), which sets that session and
 sends it back; the reentrance service then redirects to the tool's loopback URL with a
-one-time-issued ticket, which the ADT pipeline accepts as the ``MYSAPSSO2`` cookie.
+one-time-issued ticket, which the ADT pipeline accepts in the ``MYSAPSSO2`` request header,
+as SAP's own tools send it (docs/protocol/logon.md).
 
 No SAML assertion is exchanged and the ticket is an opaque random string (see
 docs/emulator.md). Not thread-safe on its own: the caller holds the system lock."""
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import html
+import json
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -20,9 +22,10 @@ from starlette.responses import Response
 
 REENTRANCE_PATH = "/sap/bc/sec/reentrance"
 IDP_PATH = "/saml2/idp/sso"
-PATHS = (REENTRANCE_PATH, IDP_PATH)
+VIRTUAL_HOST_PATH = "/sap/public/bc/icf/virtualhost"
+PATHS = (REENTRANCE_PATH, IDP_PATH, VIRTUAL_HOST_PATH)
 IDP_COOKIE = "IDP_SESSION"
-TICKET_COOKIE = "MYSAPSSO2"
+TICKET_HEADER = "MYSAPSSO2"
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
@@ -36,9 +39,15 @@ class SingleSignOn:
     """The identity provider's browser sessions and the logon tickets handed out."""
 
     def __init__(
-        self, users: Mapping[str, str], clock: Callable[[], float], ticket_lifetime: float
+        self,
+        users: Mapping[str, str],
+        clock: Callable[[], float],
+        ticket_lifetime: float,
+        *,
+        ui_host: str | None = None,
     ) -> None:
         self.users = users
+        self.ui_host = ui_host
         self.clock = clock
         self.ticket_lifetime = ticket_lifetime
         self.browser_sessions: dict[str, str] = {}
@@ -55,8 +64,18 @@ class SingleSignOn:
             ticket.expires_at = self.clock()
 
     def handle(
-        self, method: str, path: str, query: str, body: bytes, cookies: Mapping[str, str]
+        self,
+        method: str,
+        path: str,
+        query: str,
+        body: bytes,
+        cookies: Mapping[str, str],
+        host: str = "",
     ) -> Response:
+        if path == VIRTUAL_HOST_PATH and method == "GET":
+            return self._virtual_hosts(host)
+        if path == REENTRANCE_PATH and self.ui_host and host.rsplit(":", 1)[0] != self.ui_host:
+            return Response("Not Found", status_code=404)  # the browser's host serves it
         if path == REENTRANCE_PATH and method == "GET":
             return self._reentrance(query, cookies)
         if path == IDP_PATH and method == "GET":
@@ -64,6 +83,15 @@ class SingleSignOn:
         if path == IDP_PATH and method == "POST":
             return self._log_on(dict(parse_qsl(body.decode("utf-8", errors="replace"))))
         return Response("Not Found", status_code=404)
+
+    def _virtual_hosts(self, host: str) -> Response:
+        """The hosts of this system: ADT's (API) and the browser's (UI), or ``{}``."""
+        if not self.ui_host:
+            return Response("{}", media_type="application/json")
+        port = host.rsplit(":", 1)[1] if ":" in host else ""
+        ui = f"http://{self.ui_host}" + (f":{port}" if port else "")
+        urls = {"relatedUrls": {"API": f"http://{host}", "UI": ui}}
+        return Response(json.dumps(urls), media_type="application/json")
 
     def _reentrance(self, query: str, cookies: Mapping[str, str]) -> Response:
         params = dict(parse_qsl(query))
@@ -111,4 +139,4 @@ class SingleSignOn:
         )
 
 
-__all__ = ["PATHS", "TICKET_COOKIE", "SingleSignOn"]
+__all__ = ["PATHS", "TICKET_HEADER", "SingleSignOn"]

@@ -16,6 +16,7 @@ from adt.logon import (
     CertificateLogon,
     LogonMethod,
     OAuthLogon,
+    Remember,
     ServiceKey,
 )
 from adt.secret import Secret
@@ -29,6 +30,7 @@ ENVIRONMENT_KEYS = {
     "ADT_CERTIFICATE": "certificate",
     "ADT_CERTIFICATE_KEY": "key",
     "ADT_SERVICE_KEY": "service_key",
+    "ADT_TOKEN_FILE": "token_file",
 }
 
 
@@ -71,6 +73,20 @@ def _passphrase(
     return None
 
 
+def _remember(name: str, entry: Mapping[str, Any], origin: str) -> Remember:
+    """Where a browser logon is remembered: the OS keyring unless ``remember_logon = false``,
+    else (or without a keyring) the ``token_file`` if one is named; never in this file."""
+    wanted = key(entry, "remember_logon", "rememberLogon")
+    if wanted is None:
+        wanted = True
+    if not isinstance(wanted, bool):
+        raise ConfigurationError(
+            f"system {name!r} ({origin}): remember_logon must be true or false, not {wanted!r}"
+        )
+    file = _path(name, entry, ("token_file", "tokenFile"), origin)
+    return Remember(keyring=wanted, file=file if wanted else None)
+
+
 def _basic(
     name: str, entry: Mapping[str, Any], env: Mapping[str, str], kr: KeyringGet, origin: str
 ) -> LogonMethod:
@@ -105,20 +121,21 @@ def _oauth(
         service_key = ServiceKey.read(path)
     except ConfigurationError as exc:  # like a missing password: this system alone is unusable
         raise MissingPassword(f"system {name!r}: {exc}") from None
-    return OAuthLogon(service_key=service_key)
+    return OAuthLogon(service_key=service_key, remember=_remember(name, entry, origin))
 
 
 def _browser(
     name: str, entry: Mapping[str, Any], env: Mapping[str, str], kr: KeyringGet, origin: str
 ) -> LogonMethod:
     path = key(entry, "login_path", "loginPath")
+    remember = _remember(name, entry, origin)
     if path is None:
-        return BrowserLogon()
+        return BrowserLogon(remember=remember)
     if not isinstance(path, str) or not path.startswith("/") or "//" in path:
         raise ConfigurationError(
             f"system {name!r} ({origin}): login_path must be a path like /sap/bc/sec/reentrance"
         )
-    return BrowserLogon(login_path=path)
+    return BrowserLogon(login_path=path, remember=remember)
 
 
 PARSERS: dict[str, Parser] = {

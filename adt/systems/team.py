@@ -3,8 +3,10 @@
 ``systems.toml`` lists the members under ``[team.<name>]``; each has a bearer token (its
 SHA-256 in the file, ``tokenSha256``, or the token in an environment variable, ``tokenEnv``)
 and an SAP identity: ``user`` plus a password from ``passwordEnv`` or the keyring
-(``keyring = true``: service ``abap-adt``, user ``<system>:<user>``), for every system of the
-bridge; ``[team.<name>.systems.<SYSTEM>]`` overrides user and password for one system. A
+(``keyring = true``: service ``abap-adt``, user ``<system>:<user>``), a client certificate of
+their own, or their own OAuth or single sign-on logon remembered on the bridge's machine
+(``abap-adt logon SYSTEM --member NAME``: the bridge never opens a browser), for every system
+of the bridge; ``[team.<name>.systems.<SYSTEM>]`` overrides the identity for one system. A
 member's calls run with their own :class:`Connections` (their own sessions, cache and
 locks), so SAP's change log and locks name the real person and nothing one member's call
 caches or holds serves another's.
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from adt.errors import ConfigurationError
-from adt.logon import BasicLogon, CertificateLogon
+from adt.logon import BasicLogon, BrowserLogon, OAuthLogon, Remember
 from adt.profile import ConnectionProfile, Secret
 from adt.systems.logons import logon_method
 from adt.systems.passwords import KeyringGet, password
@@ -152,10 +154,11 @@ def _as_member(
     try:
         # the member's own logon (never the system's: that may be the operator's certificate)
         logon = logon_method(profile.name, entry, env, keyring_get, where)
-        if not isinstance(logon, BasicLogon | CertificateLogon):
+        if isinstance(logon, OAuthLogon | BrowserLogon) and logon.remember == Remember():
             raise ConfigurationError(
-                f"logon = {logon.kind!r} is not available to team members yet (it would open "
-                "a browser on the bridge's machine): use a password or a certificate"
+                f"logon = {logon.kind!r} of a member must be remembered on the bridge's machine "
+                "(the bridge never opens a browser): remove remember_logon = false, or name a "
+                "token_file"
             )
         secret = ""
         if isinstance(logon, BasicLogon):

@@ -6,41 +6,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 import pytest
+from support.browser import SsoBrowser as Browser
 from support.emulated import GREETER, USERS, no_sleep
 
 from adt import AdtClient, ConnectionProfile
 from adt.emulator import Emulator, LogonPolicy
 from adt.errors import AuthenticationError
-from adt.logon import BrowserLogon
+from adt.logon import BrowserLogon, Remember
 from adt.secret import Secret
 from adt.systems import load_settings
 
 SOURCE = f"{GREETER}/source/main"
 LOGOFF = "/sap/public/bc/icf/logoff"
-
-
-@dataclass
-class Browser:
-    """Follows the logon redirects; logs on at the identity provider's form."""
-
-    password: str = USERS["DEVELOPER"]
-    opened: list[str] = field(default_factory=list)
-    pages: list[httpx.Response] = field(default_factory=list)
-
-    def __call__(self, url: str) -> None:
-        self.opened.append(url)
-        with httpx.Client(follow_redirects=True, timeout=30) as web:
-            form = web.get(url)
-            assert form.status_code == 200 and "<form" in form.text
-            relay = form.url.params["RelayState"]
-            idp = f"{form.url.scheme}://{form.url.netloc.decode()}{form.url.path}"
-            data = {"username": "DEVELOPER", "password": self.password, "RelayState": relay}
-            self.pages.append(web.post(idp, data=data))
 
 
 @pytest.fixture
@@ -79,7 +60,8 @@ async def test_a_browser_logon_gives_a_ticket_that_logs_both_sessions_on(
     assert emulator.source(SOURCE) == text + "\n* via SSO"
     assert len(browser.opened) == 1 and browser.pages[-1].status_code == 200
     redirect = dict(parse_qsl(urlsplit(browser.opened[0]).query))["redirect-url"]
-    assert redirect.startswith("http://127.0.0.1:") and "state=" in redirect
+    assert redirect.startswith("http://127.0.0.1:") and "/callback/" in redirect, "state in path"
+    assert "?" not in redirect, "the system appends the ticket to a URL without a query"
     assert {e.user for e in emulator.request_log if e.path != LOGOFF} == {"DEVELOPER"}
     assert emulator.sso is not None
     # the test's browser (its own threads) logs the redirect; our client logs no ticket
@@ -140,4 +122,49 @@ def test_systems_toml_chooses_the_browser_logon(tmp_path: object) -> None:
     config = Path(str(tmp_path)) / "systems.toml"
     config.write_text('[systems.SSO]\nurl = "https://s"\nuser = "U"\nlogon = "browser"\n')
     profile = load_settings(env={}, config_file=config).systems.get("SSO")
-    assert profile.logon == BrowserLogon()
+    assert profile.logon == BrowserLogon(remember=Remember(keyring=True))
+
+
+async def test_the_ticket_counts_in_the_header_sap_tools_send_not_as_a_cookie(
+    sso: tuple[Emulator, str],
+) -> None:
+    """As SAP's own tools send it (docs/protocol/logon.md): the ``MYSAPSSO2`` header."""
+    emulator, url = sso
+    async with _client(url, Browser()) as adt:
+        await adt.read_source(SOURCE)
+    assert emulator.sso is not None
+    (ticket,) = emulator.sso.tickets
+    async with httpx.AsyncClient(base_url=url) as web:
+        as_header = await web.get(SOURCE, headers={"MYSAPSSO2": ticket})
+        as_cookie = await web.get(SOURCE, headers={"Cookie": f"MYSAPSSO2={ticket}"})
+    assert (as_header.status_code, as_cookie.status_code) == (200, 401)
+
+
+async def test_a_forged_state_in_the_callback_path_is_refused() -> None:
+    from adt.auth.loopback import LoopbackReceiver
+
+    async with LoopbackReceiver() as receiver, httpx.AsyncClient() as web:
+        forged = await web.get(f"{receiver.redirect_uri}/forged?reentrance-ticket=stolen")
+        right = await web.get(f"{receiver.redirect_uri_with_state}?reentrance-ticket=mine")
+        answer = await receiver.answer()
+    assert (forged.status_code, right.status_code) == (400, 200)
+    assert answer == {"reentrance-ticket": "mine"}
+
+
+async def test_the_browser_logs_on_at_the_ui_host_the_system_names() -> None:
+    """As on SAP BTP: the browser's host (here ``localhost``) is not ADT's (``127.0.0.1``);
+    ``/sap/public/bc/icf/virtualhost`` names it, and only it serves the reentrance service."""
+    emulator = Emulator(
+        users=USERS, logon=LogonPolicy(basic=False, browser_sso=True, ui_host="localhost")
+    )
+    browser = Browser()
+    with emulator.serve_in_thread() as url:
+        async with _client(url, browser) as adt:
+            await adt.read_source(SOURCE)
+        async with httpx.AsyncClient() as web:
+            on_adt_host = await web.get(f"{url}/sap/bc/sec/reentrance")
+    port = urlsplit(url).port
+    assert browser.opened[0].startswith(f"http://localhost:{port}/sap/bc/sec/reentrance?")
+    assert on_adt_host.status_code == 404
+    assert {e.user for e in emulator.request_log if e.path != LOGOFF} == {"DEVELOPER"}
+    assert emulator.locks() == []

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 import pytest
+from support.browser import OAuthBrowser as Browser
 from support.emulated import GREETER, USERS, no_sleep
 
 from adt import AdtClient, ConnectionProfile
@@ -27,37 +27,6 @@ SOURCE = f"{GREETER}/source/main"
 CLIENT_ID = "sb-abap-adt-test!t1"
 CLIENT_SECRET = "client-secret-of-the-service-key"
 LOGOFF = "/sap/public/bc/icf/logoff"
-
-
-@dataclass
-class Browser:
-    """Opens the authorization URL, logs on in the form, follows redirects (a thread)."""
-
-    user: str = "DEVELOPER"
-    decision: str = "allow"
-    forge_first: bool = False
-    opened: list[str] = field(default_factory=list)
-    pages: list[httpx.Response] = field(default_factory=list)
-
-    def __call__(self, url: str) -> None:
-        self.opened.append(url)
-        query = dict(parse_qsl(urlsplit(url).query))
-        with httpx.Client(follow_redirects=True, timeout=30) as web:
-            if self.forge_first:  # an attacker's page calling the loopback first
-                forged = {"code": "stolen", "state": "forged-state"}
-                self.pages.append(web.get(query["redirect_uri"], params=forged))
-            form = web.get(url)
-            assert form.status_code == 200 and "<form" in form.text
-            answer = web.post(
-                url.split("?", 1)[0],
-                data={
-                    **query,
-                    "username": self.user,
-                    "password": USERS[self.user],
-                    "decision": self.decision,
-                },
-            )
-            self.pages.append(answer)
 
 
 @pytest.fixture

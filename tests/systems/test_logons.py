@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from adt.errors import ConfigurationError
-from adt.logon import BasicLogon, CertificateLogon, OAuthLogon
+from adt.logon import BasicLogon, BrowserLogon, CertificateLogon, OAuthLogon, Remember
 from adt.source.errors import AuthFailed
 from adt.systems import load_settings
 
@@ -83,10 +83,11 @@ def test_the_environment_chooses_oauth_with_a_service_key(tmp_path: Path) -> Non
         )
     )
     env = {"ADT_URL": "https://btp.example", "ADT_USER": "U", "ADT_LOGON": "oauth",
-           "ADT_SERVICE_KEY": str(key)}  # fmt: skip
+           "ADT_SERVICE_KEY": str(key), "ADT_TOKEN_FILE": str(tmp_path / "t.json")}  # fmt: skip
     profile = load_settings(env=env, config_file=tmp_path / "none.toml").systems.get()
     assert isinstance(profile.logon, OAuthLogon)
     assert profile.logon.service_key.uaa_url == "https://uaa.example"
+    assert profile.logon.remember.file == tmp_path / "t.json"
     assert "s3" not in repr(profile)
 
 
@@ -137,6 +138,11 @@ def test_a_team_member_may_log_on_with_a_certificate_of_their_own(tmp_path: Path
     assert alice.systems.get("DEV").logon == CertificateLogon(Path("/home/alice/alice.pem"))
 
 
-def test_a_team_member_cannot_use_a_browser_logon_yet(tmp_path: Path) -> None:
-    with pytest.raises(ConfigurationError, match="not available to team members yet"):
-        _team(tmp_path, 'logon = "browser"')
+def test_a_team_members_browser_logon_must_be_remembered(tmp_path: Path) -> None:
+    team = _team(tmp_path, 'logon = "browser"\ntoken_file = "/srv/bridge/tokens.json"')
+    (alice,) = team.members  # type: ignore[attr-defined]
+    assert alice.systems.get("DEV").logon == BrowserLogon(
+        remember=Remember(keyring=True, file=Path("/srv/bridge/tokens.json"))
+    )
+    with pytest.raises(ConfigurationError, match="must be remembered on the bridge's machine"):
+        _team(tmp_path, 'logon = "browser"\nremember_logon = false')

@@ -12,7 +12,7 @@ const vscode = require('vscode');
 const { CloseAction, ErrorAction, LanguageClient, State } = require('vscode-languageclient/node');
 const { systemNames, uriConverters } = require('./editorUris');
 const { languageClientChannel } = require('./output');
-const { nameObjectsInServerMessages } = require('./serverMessages');
+const { nameObjectsInServerMessages, showLogons } = require('./serverMessages');
 const { collectPasswords, secretKey, storeAccepted } = require('./passwords');
 const { BASE_VERSION, DID_CHANGE_CONFIGURATION, SEARCH_OBJECTS } = require('./protocol');
 const { logonOutcome, restartAfterCrash } = require('./results');
@@ -224,6 +224,7 @@ class ServerConnection {
       restoring.send = (method, params) => client.sendRequest(method, params);
     }
     nameObjectsInServerMessages(client);
+    showLogons(client);
     client.onNotification(BASE_VERSION, (params) => this.#based.fire(params));
     client.onDidChangeState(({ newState }) => {
       this.#running = newState === State.Running;

@@ -7,7 +7,8 @@
  * URIs: "ZDEMO_REPORT was changed on the server by COLLEAGUE", not
  * "adt://A4H/sap/bc/adt/programs/programs/zdemo_report/source/main was changed ...".
  * Registered before the client starts, these handlers take the place of the client's own.
- * Also `adt/agentEditRefused`: an agent's change that the editor's unsaved edits blocked.
+ * Also `adt/agentEditRefused`: an agent's change that the editor's unsaved edits blocked, and
+ * `adt/logon`: a browser logon to show (logons.js).
  */
 
 const vscode = require('vscode');
@@ -16,6 +17,7 @@ const {
   ShowMessageNotification,
   ShowMessageRequest,
 } = require('vscode-languageclient');
+const { CANCEL_LOGON, CAPABILITY, LOGON, LogonPrompts } = require('./logons');
 const { AGENT_EDIT_REFUSED } = require('./protocol');
 const { agentRefusalMessage, nameObjects } = require('./results');
 
@@ -55,4 +57,41 @@ function nameObjectsInServerMessages(client) {
   });
 }
 
-module.exports = { nameObjectsInServerMessages };
+/**
+ * Show the server's browser logons: declare the client capability `experimental.adtLogon`
+ * (so the server sends `adt/logon` instead of opening a browser itself) and answer each with
+ * the system browser and a cancellable progress notification. Call before the client starts.
+ * @param {import('vscode-languageclient/node').LanguageClient} client
+ */
+function showLogons(client) {
+  const prompts = new LogonPrompts(
+    {
+      // the address as a string: a vscode.Uri would encode the redirect address in its query
+      // a second time (microsoft/vscode#85930), and the system would not find our listener
+      openExternal: (url) =>
+        vscode.env.openExternal(/** @type {vscode.Uri} */ (/** @type {unknown} */ (url))),
+      withProgress: (title, task) =>
+        vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+          (_progress, token) =>
+            task((listener) => {
+              token.onCancellationRequested(listener);
+            }),
+        ),
+      info: (message) => vscode.window.showInformationMessage(message),
+      error: (message) => vscode.window.showErrorMessage(message),
+    },
+    (id) => void client.sendNotification(CANCEL_LOGON, { id }),
+  );
+  client.registerFeature({
+    fillClientCapabilities(capabilities) {
+      capabilities.experimental = { ...(capabilities.experimental ?? {}), [CAPABILITY]: true };
+    },
+    initialize() {},
+    getState: () => ({ kind: 'static' }),
+    clear() {},
+  });
+  client.onNotification(LOGON, (/** @type {unknown} */ params) => prompts.handle(params));
+}
+
+module.exports = { nameObjectsInServerMessages, showLogons };

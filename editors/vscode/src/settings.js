@@ -23,6 +23,16 @@ const SERVER_SECTION = 'abap-adt';
  * @property {boolean | string} [verifyTls] false, or the path of a CA bundle
  * @property {string} [passwordEnv] the environment variable holding the password
  * @property {boolean} [keyring] the server reads the password from the OS keyring
+ * @property {'basic' | 'certificate' | 'oauth' | 'browser'} [logon] how the system logs on
+ * @property {string} [certificate] logon certificate: the certificate file
+ * @property {string} [key] logon certificate: the key file
+ * @property {string} [passphraseEnv] logon certificate: the passphrase's variable
+ * @property {boolean} [passphraseKeyring] logon certificate: the passphrase is in the keyring
+ * @property {string} [serviceKey] logon oauth: the service key file (it names the URL)
+ * @property {string} [loginPath] logon browser: the system's reentrance service
+ * @property {string} [tokenFile] logon oauth/browser: where the logon is remembered without
+ *   an OS keyring (a file only you may read)
+ * @property {boolean} [rememberLogon] logon oauth/browser: false keeps it in memory only
  */
 
 /**
@@ -56,6 +66,15 @@ const SYSTEM_KEYS = Object.freeze([
   'verifyTls',
   'passwordEnv',
   'keyring',
+  'logon',
+  'certificate',
+  'key',
+  'passphraseEnv',
+  'passphraseKeyring',
+  'serviceKey',
+  'loginPath',
+  'tokenFile',
+  'rememberLogon',
 ]);
 
 /**
@@ -166,9 +185,9 @@ function checkSystems(entries) {
       return;
     }
     const system = /** @type {Record<string, unknown>} */ (entry);
-    const missing = ['name', 'url', 'user'].filter(
-      (key) => typeof system[key] !== 'string' || !system[key],
-    );
+    // an OAuth system's URL is in its service key
+    const required = system.logon === 'oauth' ? ['name', 'user'] : ['name', 'url', 'user'];
+    const missing = required.filter((key) => typeof system[key] !== 'string' || !system[key]);
     if (missing.length) {
       warnings.push(`${where} has no ${missing.join(', ')}: left out.`);
       return;
@@ -198,12 +217,15 @@ function checkSystems(entries) {
 }
 
 /**
- * Whether the extension must supply the password (no environment variable, no keyring).
+ * Whether the extension must supply the password: a system that logs on with user and
+ * password (no certificate, OAuth or browser logon) and reads it from no environment variable
+ * and no keyring.
  * @param {SystemSetting} system
  * @returns {boolean}
  */
 function needsPassword(system) {
-  return !system.passwordEnv && !system.keyring;
+  const basic = system.logon === undefined || system.logon === 'basic';
+  return basic && !system.passwordEnv && !system.keyring;
 }
 
 /**

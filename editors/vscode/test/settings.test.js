@@ -120,6 +120,26 @@ describe('checkSystems', () => {
     assert.deepEqual(warnings, []);
   });
 
+  it('passes the logon keys on and takes an OAuth system without url', () => {
+    const sso = {
+      ...A4H,
+      logon: 'browser',
+      loginPath: '/sap/bc/sec/reentrance',
+      tokenFile: '~/tokens.json',
+      rememberLogon: true,
+    };
+    const btp = { name: 'BTP', user: 'me@example.com', logon: 'oauth', serviceKey: '~/key.json' };
+    const pki = { ...A4H, name: 'PKI', logon: 'certificate', certificate: 'me.p12' };
+    const { systems, warnings } = checkSystems([
+      sso,
+      btp,
+      { ...pki, passphraseEnv: 'P12_PASSPHRASE' },
+      { name: 'NOURL', user: 'ME', logon: 'browser' },
+    ]);
+    assert.deepEqual(systems, [sso, btp, { ...pki, passphraseEnv: 'P12_PASSPHRASE' }]);
+    assert.deepEqual(warnings, ['abapAdt.systems[3] has no url: left out.']);
+  });
+
   it('drops a clear-text password and says so', () => {
     const { systems, warnings } = checkSystems([{ ...A4H, password: 'hunter2' }]);
     assert.deepEqual(systems, [A4H]);
@@ -150,6 +170,13 @@ describe('needsPassword', () => {
     assert.equal(needsPassword({ ...A4H, passwordEnv: 'A4H_PASSWORD' }), false);
     assert.equal(needsPassword({ ...A4H, keyring: true }), false);
     assert.equal(needsPassword({ ...A4H, keyring: false }), true);
+  });
+
+  it('is false for a certificate, OAuth or browser logon, true for basic', () => {
+    assert.equal(needsPassword({ ...A4H, logon: 'basic' }), true);
+    for (const logon of /** @type {const} */ (['certificate', 'oauth', 'browser'])) {
+      assert.equal(needsPassword({ ...A4H, logon }), false, logon);
+    }
   });
 });
 

@@ -5,6 +5,9 @@ local util = require('abap_adt.util')
 
 local M = {}
 
+--- How often a request's wait was extended because a browser logon was under way.
+M.logon_waits = 0
+
 M.NAME = 'abap_adt'
 
 --- Synchronous requests in flight (reading, saving, resolving). A question from the server
@@ -225,6 +228,12 @@ function M.ensure()
     if opts.capabilities then
       capabilities = vim.tbl_deep_extend('force', capabilities, opts.capabilities)
     end
+    -- browser logons are shown here (abap_adt.logon), not opened by the server itself
+    capabilities.experimental = vim.tbl_extend(
+      'force',
+      capabilities.experimental or {},
+      { [require('abap_adt.logon').CAPABILITY] = true }
+    )
     local id = vim.lsp.start({
       name = M.NAME,
       cmd = cmd,
@@ -244,6 +253,9 @@ function M.ensure()
         -- edits: the agent is told, and so is the user, who can save or undo to unblock it
         ['adt/agentEditRefused'] = function(_, params)
           util.notify(params.message, vim.log.levels.WARN)
+        end,
+        ['adt/logon'] = function(_, params)
+          require('abap_adt.logon').show(params)
         end,
       },
       on_attach = function(client, bufnr)
@@ -351,9 +363,16 @@ function M.request(method, params, bufnr, opts)
   M.busy = M.busy + 1
   table.insert(waits, wait)
   local timeout = config.options.timeout
-  local ok, code = vim.wait(timeout, function()
+  local function done()
     return wait.answered or (wait.deferrable and wait.asked)
-  end, 10)
+  end
+  local ok, code = vim.wait(timeout, done, 10)
+  -- a logon in the browser (MFA, a slow identity provider) may take longer than `timeout`:
+  -- the request waits as long as the logon does (Ctrl-C still interrupts), then `timeout` more
+  while not ok and code == -1 and require('abap_adt.logon').pending() and not client:is_stopped() do
+    M.logon_waits = M.logon_waits + 1
+    ok, code = vim.wait(timeout, done, 10)
+  end
   table.remove(waits)
   M.busy = M.busy - 1
   if wait.answered then

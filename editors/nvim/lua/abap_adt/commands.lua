@@ -157,6 +157,12 @@ M.COMMANDS = {
     -- no -bar: a condition may hold '"' or '|'
     opts = { nargs = '*', bar = false, desc = 'Preview the data of this table or CDS entity [WHERE]' },
   },
+  AdtLogonCancel = {
+    run = function()
+      require('abap_adt.logon').cancel()
+    end,
+    opts = { desc = 'Give up a logon in the browser that is still waiting' },
+  },
   AdtCompare = {
     run = function(opts)
       compare.compare(current_buffer(), opts.fargs[1])

@@ -16,7 +16,8 @@ M.defaults = {
   capabilities = nil,
   --- function(client, bufnr), called when an adt:// buffer is attached.
   on_attach = nil,
-  --- Milliseconds to wait for reading, saving and resolving (they block the editor).
+  --- Milliseconds to wait for reading, saving and resolving (they block the editor); a
+  --- logon in the browser under way adds its own duration.
   timeout = 60000,
   --- Milliseconds to wait at exit for the server to release its locks.
   exit_timeout = 3000,
@@ -34,6 +35,9 @@ M.defaults = {
   --- Show the server's code lenses ("Run tests" over local test classes and methods; run
   --- the one on the cursor line with vim.lsp.codelens.run()).
   codelens = true,
+  --- Open the address of a browser logon (OAuth, single sign-on) with vim.ui.open; it is
+  --- printed either way. false: open it yourself (e.g. Neovim on a remote machine).
+  open_browser = true,
 }
 
 M.options = vim.deepcopy(M.defaults)
