@@ -258,8 +258,8 @@ _PATCH = {
     "properties": {
         "startLine": LINE,
         "endLine": {"type": "integer", "minimum": 0},
-        "content": CONTENT,
-        "delete": DELETE,
+        "content": {"type": ["string", "null"]},
+        "delete": {"type": "boolean"},
     },
     "required": ["startLine", "endLine"],
     "additionalProperties": False,
