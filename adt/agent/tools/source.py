@@ -219,6 +219,7 @@ async def replace(call: ToolCall, args: dict[str, Any]) -> Any:
             token=args.get("token"),
             lock_handle=args.get("lockHandle"),
             transport=args.get("transport"),
+            rebase=args.get("rebase", True),
             owner=owner,
         ),
     )
@@ -253,6 +254,7 @@ SYMBOL = {
     "description": "A named part instead of lines: a method (lcl_x=>m or m), "
     "'zcl_x public section', a form",
 }
+REBASE = {"type": "boolean", "description": "false: refuse any change since token"}
 _PATCH = {
     "type": "object",
     "properties": {
@@ -318,7 +320,7 @@ TOOLS = (
             "lockHandle": LOCK,
             "transport": TRANSPORT,
             "skipConflictCheck": {"type": "boolean", "description": "Not recommended"},
-            "rebase": {"type": "boolean", "description": "false: refuse any change since token"},
+            "rebase": REBASE,
         },
         set_v2,
         required=("token",),
@@ -329,8 +331,8 @@ TOOLS = (
     ToolDefinition(
         "replaceInObjectSource",
         "Replace the single occurrence of oldString with newString (line endings do not "
-        "matter). Zero or several occurrences are an error listing them. With token, only "
-        "if the source is unchanged.",
+        "matter). Zero or several occurrences are an error listing them. With token: found "
+        "in its text; changes since that don't touch it are kept (rebasedOver).",
         {
             **TARGET,
             "oldString": {"type": "string", "minLength": 1},
@@ -338,6 +340,7 @@ TOOLS = (
             "token": TOKEN,
             "lockHandle": LOCK,
             "transport": TRANSPORT,
+            "rebase": REBASE,
         },
         replace,
         required=("oldString", "newString"),
