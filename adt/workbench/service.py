@@ -9,6 +9,7 @@ from adt.workbench.code import CodeAssist
 from adt.workbench.dependencies import ActivationDependencies
 from adt.workbench.history import History
 from adt.workbench.objects import ObjectLifecycle
+from adt.workbench.organizer import RequestOrganizer
 from adt.workbench.quality import Quality
 from adt.workbench.renaming import Renaming
 from adt.workbench.transports import Transports
@@ -29,6 +30,7 @@ class Workbench:
         self.usages = WhereUsed(client)
         self.objects = ObjectLifecycle(client, forget=source.forget_object)
         self.transports = Transports(client)
+        self.organizer = RequestOrganizer(client, source.locks)
         self.quality = Quality(client)
         self.history = History(client)
         self.dependencies = ActivationDependencies(client, self.history)
