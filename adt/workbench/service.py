@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from adt.workbench.code import CodeAssist
 from adt.workbench.dependencies import ActivationDependencies
+from adt.workbench.dumps import RuntimeErrors
 from adt.workbench.history import History
 from adt.workbench.objects import ObjectLifecycle
 from adt.workbench.organizer import RequestOrganizer
@@ -33,6 +34,7 @@ class Workbench:
         self.organizer = RequestOrganizer(client, source.locks)
         self.quality = Quality(client)
         self.history = History(client)
+        self.dumps = RuntimeErrors(client)
         self.dependencies = ActivationDependencies(client, self.history)
         self.renaming = Renaming(source)
 
