@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adt.workbench.code import CodeAssist
+from adt.workbench.code_search import PackageSearch
 from adt.workbench.dependencies import ActivationDependencies
 from adt.workbench.dumps import RuntimeErrors
 from adt.workbench.history import History
@@ -29,6 +30,7 @@ class Workbench:
         self.source = source
         self.code = CodeAssist(client)
         self.usages = WhereUsed(client)
+        self.search = PackageSearch(source)
         self.objects = ObjectLifecycle(client, forget=source.forget_object)
         self.transports = Transports(client)
         self.organizer = RequestOrganizer(client, source.locks)
