@@ -10,6 +10,8 @@ S9  edit one method of ZCL_DEMO_GREETER while a colleague changes another one be
     call); "V2 strict" is the same with ``rebase: false`` (refused, re-read, written again:
     the cost before rebased writes); V1 reads and writes the whole source and so overwrites
     the colleague's change (the ``kept`` column says whether it survived).
+S10 the same with ``replaceInObjectSource`` (one line of ``greet`` replaced by its text): V2
+    finds the text in the token's version and rebases it; "V2 strict" is ``rebase: false``.
 
 Method: the bridge runs in-process with the official MCP SDK's in-memory client, on an
 in-process emulator (httpx ASGI transport, no network), a fresh emulator per run. For every
@@ -50,7 +52,7 @@ from mcp import Client
 from adt import AdtClient, ConnectionProfile
 from adt.emulator import Emulator
 from adt.systems import Connections, SystemsConfig
-from mcp_bridge.server import make_bridge
+from mcp_bridge.server import make_bridge, tool_list
 
 LARGE = "/sap/bc/adt/oo/classes/zcl_demo_large"
 GREETER = "/sap/bc/adt/oo/classes/zcl_demo_greeter"
@@ -289,6 +291,42 @@ async def s9_v1(agent: Agent) -> None:
     assert "failed" not in done, done
 
 
+# --- S10 -------------------------------------------------------------------------------------
+
+OLD_LINE = "rv_text = |{ mv_salutation }, { mo_formatter->capitalize( iv_name ) }!|."
+NEW_LINE = "rv_text = |{ mv_salutation }, { to_upper( iv_name ) }!|."
+
+
+async def _s10_v2(agent: Agent, rebase: bool) -> None:
+    part = await agent("getObjectSourceV2", objectUrl=GREETER, symbol="greet")
+    _colleague_changes_greet_all(agent.emulator)
+    change = {"objectUrl": GREETER, "oldString": OLD_LINE, "newString": NEW_LINE}
+    done = await agent(
+        "replaceInObjectSource", token=part["data"]["token"], rebase=rebase, **change
+    )
+    if "failed" in done:  # the strict check: read again, replace again
+        again = await agent("getObjectSourceV2", objectUrl=GREETER, symbol="greet")
+        done = await agent("replaceInObjectSource", token=again["data"]["token"], **change)
+    assert "failed" not in done, done
+
+
+async def s10_v2(agent: Agent) -> None:
+    await _s10_v2(agent, rebase=True)
+
+
+async def s10_v2_strict(agent: Agent) -> None:
+    await _s10_v2(agent, rebase=False)
+
+
+async def s10_v1(agent: Agent) -> None:
+    text = (await agent("getObjectSource", objectSourceUrl=GREETER_MAIN))["data"]["source"]
+    _colleague_changes_greet_all(agent.emulator)
+    done = await agent(
+        "setObjectSource", objectSourceUrl=GREETER_MAIN, source=text.replace(OLD_LINE, NEW_LINE)
+    )
+    assert "failed" not in done, done
+
+
 Scenario = Callable[[Agent], Awaitable[None]]
 SCENARIOS: dict[str, tuple[tuple[str, Scenario], ...]] = {
     "S6 edit one method by name (10,000-line class)": (("V1", s6_v1), ("V2", s6_v2)),
@@ -298,6 +336,11 @@ SCENARIOS: dict[str, tuple[tuple[str, Scenario], ...]] = {
         ("V1", s9_v1),
         ("V2 strict", s9_v2_strict),
         ("V2", s9_v2),
+    ),
+    "S10 replace a line while a colleague edits another method": (
+        ("V1", s10_v1),
+        ("V2 strict", s10_v2_strict),
+        ("V2", s10_v2),
     ),
 }
 
@@ -324,7 +367,7 @@ async def _median(scenario: Callable[[Agent], Awaitable[None]], repeat: int) -> 
 
 
 def _row(name: str, label: str, tally: Tally) -> str:
-    kept = ("yes" if tally.kept else "**no**") if name.startswith("S9") else ""
+    kept = ("yes" if tally.kept else "**no**") if name.startswith(("S9", "S10")) else ""
     return (
         f"| {name} | {label} | {tally.calls} | {tally.sent:,} | {tally.received:,} | "
         f"{tally.sent + tally.received:,} | {tally.requests} | {tally.seconds * 1000:.0f} | "
@@ -346,6 +389,11 @@ async def main(repeat: int, only: str | None = None) -> str:
         old, new = tallies[0][1], tallies[-1][1]
         saved = 1 - (new.sent + new.received) / (old.sent + old.received)
         rows.append(f"| | saved (V2 against V1) | | | | {saved:.1%} | | | |")
+    listed = json.dumps(
+        [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in tool_list()],
+        separators=(",", ":"),
+    ).encode()
+    rows.append(f"\nThe advertised tool list: {len(listed):,} bytes of compact JSON.")
     return "\n".join(rows)
 
 

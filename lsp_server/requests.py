@@ -24,6 +24,9 @@ RUN_UNIT_TESTS_COMMAND = "adt.runUnitTests"
 RUN_ATC_COMMAND = "adt.runAtc"
 CREATE_OBJECT_COMMAND = "adt.createObject"
 CHOOSE_TRANSPORT_COMMAND = "adt.chooseTransport"
+TRANSPORT_OBJECTS_COMMAND = "adt.transportObjects"
+RELEASE_TRANSPORT_COMMAND = "adt.releaseTransport"
+REASSIGN_TRANSPORT_COMMAND = "adt.reassignTransport"
 
 
 @attrs.define

@@ -58,7 +58,9 @@ INSTRUCTIONS = (
     "grepObjectSource), then write line patches with setObjectSourceV2 and the token you read: "
     "changes others made since that do not touch yours are kept, touching ones are refused - "
     "never overwritten. Writes lock and unlock "
-    "by themselves. Activate after writing."
+    "by themselves. Activate after writing. Every tool takes system (a configured SAP "
+    "system; default: the bridge's) and workspace (the editor window to route to). objectUrl "
+    "is a URL or TYPE:NAME (CLAS:ZCL_X, DDLS:/DMO/I_X); includeType names a class part."
 )
 
 

@@ -23,9 +23,9 @@ WORDS = {READ_SOURCE: "getObjectSourceV2", TRANSPORT_ACTION: "transports"}
 
 INCLUDES = ["main", "definitions", "implementations", "macros", "testclasses"]
 
-OBJECT = {"type": "string", "description": "URL or TYPE:NAME (DDLS:/DMO/I_X)"}
+OBJECT = {"type": "string", "description": "URL or TYPE:NAME"}
 SOURCE = {"type": "string", "description": ".../source/main or .../includes/<type>"}
-INCLUDE = {"type": "string", "enum": INCLUDES, "description": "Class part; ignored otherwise"}
+INCLUDE = {"type": "string", "enum": INCLUDES}
 LINE = {"type": "integer", "minimum": 1}
 TOKEN = {"type": "string", "description": "Token from getObjectSourceV2 or the last write"}
 LOCK = {"type": "string", "description": "From lock; omit to lock just for this write"}
@@ -33,10 +33,8 @@ TRANSPORT = {"type": "string", "description": "Transport request (corrNr)"}
 VERSION = {"type": "string", "enum": ["active", "inactive", "workingArea"]}
 TARGET = {"objectUrl": OBJECT, "objectSourceUrl": SOURCE, "includeType": INCLUDE}
 TARGET_REQUIRED = (("objectUrl",), ("objectSourceUrl",))
-COMMON = {
-    "system": {"type": "string", "description": "SAP system"},
-    "workspace": {"type": "string", "description": "Editor workspace to route to"},
-}
+COMMON = {"system": {"type": "string"}, "workspace": {"type": "string"}}
+"""Taken by every tool; what they mean is said once, in the bridge's instructions."""
 
 Build = Callable[[str], str]
 

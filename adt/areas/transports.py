@@ -7,7 +7,9 @@ are in :mod:`adt.areas.transport_results`. A4H answers release failures with 200
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+from collections.abc import Sequence
+from typing import NamedTuple
+from xml.sax.saxutils import escape, quoteattr
 
 from adt.areas.base import Area
 from adt.areas.transport_results import (
@@ -37,6 +39,15 @@ CREATE_REQUEST = (
     "application/vnd.sap.as+xml; charset=UTF-8; dataname=com.sap.adt.CreateCorrectionRequest"
 )
 ORGANIZER = "application/vnd.sap.adt.transportorganizer.v1+xml"
+TM_NS = "http://www.sap.com/cts/adt/tm"
+
+
+class ObjectKey(NamedTuple):
+    """How the transport organizer names an object: ``R3TR PROG ZDEMO_REPORT``."""
+
+    pgmid: str
+    type: str
+    name: str
 
 
 class TransportRequiredError(BadRequestError):
@@ -140,6 +151,33 @@ class Transports(Area):
         """Delete a request or task (refused when released or holding objects)."""
         await self._send("DELETE", f"{BASE}/{number.upper()}", headers={"Accept": "application/*"})
 
+    async def remove_objects(self, task: str, objects: Sequence[ObjectKey]) -> None:
+        """Take objects out of a task (``removeobject``): no longer locked in its request."""
+        await self._organize(task, "removeobject", objects)
+
+    async def add_objects(self, request: str, objects: Sequence[ObjectKey]) -> None:
+        """Record existing objects in the caller's task of ``request`` (``addobject``)."""
+        await self._organize(request, "addobject", objects)
+
+    async def _organize(self, number: str, action: str, objects: Sequence[ObjectKey]) -> None:
+        number = number.upper()
+        rows = "".join(
+            f"<tm:abap_object tm:pgmid={quoteattr(o.pgmid)} tm:type={quoteattr(o.type)} "
+            f"tm:name={quoteattr(o.name)}/>"
+            for o in objects
+        )
+        body = (
+            f'<?xml version="1.0" encoding="UTF-8"?><tm:root xmlns:tm="{TM_NS}" '
+            f"tm:number={quoteattr(number)} tm:useraction={quoteattr(action)}>"
+            f"<tm:request>{rows}</tm:request></tm:root>"
+        )
+        await self._send(
+            "PUT",
+            f"{BASE}/{number}",
+            headers={"Accept": ORGANIZER, "Content-Type": "application/xml"},
+            content=body.encode(),
+        )
+
     async def release(
         self, number: str, *, ignore_locks: bool = False, ignore_atc: bool = False
     ) -> ReleaseReport:
@@ -160,6 +198,7 @@ class Transports(Area):
 __all__ = [
     "CheckMessage",
     "LockedInOtherRequestError",
+    "ObjectKey",
     "ObjectLock",
     "ReleaseMessage",
     "ReleaseReport",

@@ -16,6 +16,9 @@ decide"; after a top-level ``RETURN``/``EXIT``/``RAISE`` they never run:
   than blank; ``assert_initial`` / ``assert_not_initial`` when ``act`` is a known value of
   the wrong kind.
 
+A top-level ``RAISE EXCEPTION TYPE cx`` (or ``NEW cx( )``, or ``RAISE SHORTDUMP``) that surely
+runs aborts the method: a ``runtimeAbortion`` alert and a short dump (:mod:`adt.emulator.dumps`).
+
 The first failing assertion ends the method (ABAP Unit's default ``quit``); everything the
 emulator cannot decide passes. ``setup``/``teardown`` and helper methods are not read.
 """
@@ -79,6 +82,8 @@ class Failure:
     title: str
     details: tuple[Detail, ...]
     line: int
+    #: An uncaught exception ended the method (a short dump is written for it).
+    exception: str = ""
 
 
 @dataclass(frozen=True)
@@ -214,6 +219,9 @@ class _Reader:
         elif head in _CLOSERS:
             if self._blocks:
                 self._blocks.pop()
+        elif self._aborts(statement.words) and key is not None and self._pending(key):
+            self.failures[key] = _aborted(statement.words, statement.line)
+            self._reach = NEVER
         elif self._leaves(statement.words):
             if self._reach != NEVER:
                 self._reach = PERHAPS if self._blocks or head == "CHECK" else NEVER
@@ -233,6 +241,12 @@ class _Reader:
         if head in _LEAVE:
             return True
         return head in _LEAVE_OUTSIDE_LOOPS and not any(b in _LOOPS for b in self._blocks)
+
+    def _aborts(self, words: list[str]) -> bool:
+        """An exception raised where nothing catches it: outside every block (a ``TRY``
+        may catch it; an ``IF`` may not run it) on a path that surely runs."""
+        raising = words[0] == "RAISE" and words[1:2] in (["EXCEPTION"], ["SHORTDUMP"])
+        return raising and len(words) > 3 and not self._blocks and self._reach == CERTAIN
 
     def _pending(self, key: tuple[str, str]) -> bool:
         """A test method that has not failed yet (the first failure ends it)."""
@@ -254,6 +268,15 @@ class _Reader:
         shown = message.show() if message is not None else f"{mixed_case(method)}: {call.name}"
         title = f"{_TITLES[severity]}: '{shown}'"
         return Failure("failedAssertion", severity, title, details, statement.line)
+
+
+def _aborted(words: Sequence[str], line: int) -> Failure:
+    """``RAISE EXCEPTION TYPE cx`` / ``RAISE EXCEPTION NEW cx( )`` / ``RAISE SHORTDUMP …``
+    left uncaught: the run is aborted with runtime error UNCAUGHT_EXCEPTION."""
+    exception = words[3].split("(", 1)[0].upper()
+    title = f"Runtime Error: UNCAUGHT_EXCEPTION ({exception})"
+    details = (Detail(f"Exception {exception} was raised and not caught"),)
+    return Failure("runtimeAbortion", "critical", title, details, line, exception)
 
 
 def _follows(words: Sequence[str], first: str, second: str) -> bool:

@@ -20,6 +20,7 @@ from . import errors, stamps
 from .activation import plan
 from .cts import TransportOrganizer
 from .documents import CheckMessage, ObjectView, PartView, Reference
+from .dumps import DumpLog
 from .kinds import REGISTRY
 from .model import (
     ADT,
@@ -110,6 +111,7 @@ class SystemState:
         self.request_log: list[RequestLogEntry] = []
         self.cts = TransportOrganizer(self)
         self.revisions = RevisionLog()
+        self.dumps = DumpLog()
         #: Prefix of the where-used namespace: ``usageReferences`` (S/4 758, the form
         #: abap-adt-api reads) or ``usagereferences`` (A4H, BTP trial); same namespace URI.
         self.where_used_prefix = "usageReferences"

@@ -11,12 +11,13 @@ saved but not activated does not change the result. Per object type:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import quote
 
 from .aunit import Detail, Failure, UnitClass, object_constants, read_test_classes
 from .documents.unit import AlertDoc, ClassDoc, DetailDoc, MethodDoc, ProgramDoc, StackDoc
+from .dumps import Frame
 from .model import CLAS, FINC, FUGR, PROG, RepoObject
 from .objectsets import group_members
 from .state import SystemState
@@ -128,10 +129,13 @@ def _details(details: Iterable[Detail]) -> tuple[DetailDoc, ...]:
 class _Builder:
     """Turns the test classes of one object into its ``program`` element."""
 
-    def __init__(self, obj: RepoObject, flavour: _Flavour, options: RunOptions) -> None:
+    def __init__(
+        self, obj: RepoObject, flavour: _Flavour, options: RunOptions, abort: _Abort | None
+    ) -> None:
         self.obj = obj
         self.flavour = flavour
         self.options = options
+        self.abort = abort
 
     def program(
         self, classes: list[tuple[UnitClass, _Source]], selectors: list[Selector] | None
@@ -172,6 +176,8 @@ class _Builder:
         padded = quote(test_class.ljust(30), safe="") + name
         navigation = f"{source.uri}#type={self.flavour.method_fragment};name={padded}"
         alerts = (self._alert(test_class, name, failure, source),) if failure is not None else ()
+        if failure is not None and failure.exception and self.abort is not None:
+            self.abort(self.obj, f"{test_class}=>{name}", failure, source)
         return MethodDoc(
             f"{self.obj.uri}#testclass={test_class};testmethod={name}",
             self.flavour.method_type,
@@ -195,19 +201,42 @@ class _Builder:
         return AlertDoc(failure.kind, failure.severity, failure.title, details, (stack,))
 
 
+_Abort = Callable[[RepoObject, str, Failure, _Source], None]
+_HANDLER = "CL_AUNIT_TEST_CLASS_HANDLER"
+#: The frame under every test method: ABAP Unit's driver (its include and line assumed).
+_DRIVER = Frame(
+    "METHOD", f"{_HANDLER}===CP", f"{_HANDLER}===CM005", 34, f"{_HANDLER}=>RUN_TEST_METHOD"
+)
+
+
+def _dump_writer(state: SystemState, user: str) -> _Abort:
+    """Writes the short dump of a test method an uncaught exception ended."""
+
+    def write(obj: RepoObject, method: str, failure: Failure, source: _Source) -> None:
+        program = main_program(obj)
+        frames = (Frame("METHOD", program, source.include, failure.line, method), _DRIVER)
+        where = (program, source.include, failure.line, source.uri)
+        state.dumps.write(user, state.client, failure.exception, where, frames)
+
+    return write
+
+
 def program_result(
     state: SystemState,
     obj: RepoObject,
     options: RunOptions,
     selectors: list[Selector] | None = None,
+    user: str | None = None,
 ) -> ProgramDoc | None:
-    """The ``program`` element of one object, or ``None`` when it has no test to run."""
+    """The ``program`` element of one object, or ``None`` when it has no test to run.
+    With ``user``, a test an uncaught exception ends writes a short dump for them."""
     if obj.kind not in (CLAS, PROG, FUGR):
         return None
     flavour, sources, texts = _sources(state, obj)
     constants = object_constants(texts)
     classes = [(c, s) for s in sources for c in read_test_classes(s.text, constants)]
-    return _Builder(obj, flavour, options).program(classes, selectors)
+    abort = _dump_writer(state, user) if user else None
+    return _Builder(obj, flavour, options, abort).program(classes, selectors)
 
 
 __all__ = ["RunOptions", "Selector", "main_program", "program_result"]

@@ -6,12 +6,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from adt.errors import LineTooLongError
 from adt.source.errors import InvalidArgument, as_source_error
-from adt.source.lines import Patch, content_lines, ordered_without_overlap
+from adt.source.lines import Patch, content_lines, ordered_without_overlap, replace_unique
 from adt.source.symbols import locate
-from adt.text import check_line_lengths
+from adt.text import check_line_lengths, split_lines
+
+
+class Rewrite(Protocol):
+    """A change that can be found again in an older text (the base a token names), so that a
+    write made against it can be moved over a colleague's newer version."""
+
+    def patches(self, base: str) -> list[Patch]: ...
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,21 @@ class Change:
             return list(self.fixed)
         part = locate(base, self.symbol, for_write=True)
         return [Patch(part.start_line, part.end_line, self.lines)]
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """The single occurrence of ``old`` becomes ``new``: found in the base text, it is the one
+    line patch over the lines it spans, so it rebases as a line patch does. The occurrence
+    is unique where the agent saw it; a copy a colleague added elsewhere changes nothing."""
+
+    old: str
+    new: str
+
+    def patches(self, base: str) -> list[Patch]:
+        text, applied = replace_unique(base, self.old, self.new)
+        first, last = applied.old_range
+        return [Patch(first, last, tuple(split_lines(text)[first - 1 : applied.new_range[1]]))]
 
 
 def collect_patches(
@@ -112,4 +135,11 @@ def refuse_control_characters(lines: Sequence[str], *, first_line: int = 1) -> N
             )
 
 
-__all__ = ["Change", "check_patch_lines", "collect_patches", "refuse_control_characters"]
+__all__ = [
+    "Change",
+    "Replacement",
+    "Rewrite",
+    "check_patch_lines",
+    "collect_patches",
+    "refuse_control_characters",
+]

@@ -179,6 +179,13 @@ class NameRefused(SourceError):
     code, name = 4022, "NAME_REFUSED"
 
 
+class ReleaseRefused(SourceError):
+    """A task or request was not released: ``details.reason`` says why (``inactive``,
+    ``locked``, ``openTasks`` or the system's report), ``details.objects`` names them."""
+
+    code, name = 4024, "RELEASE_REFUSED"
+
+
 ALL_ERRORS: tuple[type[SourceError], ...] = (
     CacheExpired,
     TokenInvalid,
@@ -204,6 +211,7 @@ ALL_ERRORS: tuple[type[SourceError], ...] = (
     SymbolNotFound,
     NameRefused,
     PreviewRefused,
+    ReleaseRefused,
 )
 
 

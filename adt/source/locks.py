@@ -101,6 +101,10 @@ class LockTable:
     def of(self, owner: str) -> dict[str, LockInfo]:
         return dict(self._owned.get(owner, {}))
 
+    def urls(self) -> set[str]:
+        """The objects locked through this service, whoever owns the lock."""
+        return {url for locks in self._owned.values() for url in locks}
+
     def find(self, object_url: str, handle: str | None = None) -> tuple[str, LockInfo] | None:
         """(owner, lock) of a tracked lock on the object (with that handle, if given)."""
         for owner, locks in self._owned.items():

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adt.source.bases import BaseTexts
-from adt.source.changes import Change
+from adt.source.changes import Rewrite
 from adt.source.errors import SourceError
 from adt.source.linediff import Block, differences
 from adt.source.lines import Patch, validate_patches
@@ -110,7 +110,7 @@ class Rebaser:
         self._metadata = metadata
 
     async def move(
-        self, target: Target, token: str, change: Change, current: str, changed_at: int
+        self, target: Target, token: str, change: Rewrite, current: str, changed_at: int
     ) -> Moved | Refusal:
         """Called under the lock with the current text; costs a metadata read (who changed
         it) and, when the cache no longer knows the token, the version reads of BaseTexts."""

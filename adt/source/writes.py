@@ -23,7 +23,7 @@ from adt.errors import AdtTransportError, SessionDeadError
 from adt.models import WriteResult
 from adt.source.bases import BaseTexts
 from adt.source.cache import SourceCache
-from adt.source.changes import Change, refuse_control_characters
+from adt.source.changes import Change, Replacement, Rewrite, refuse_control_characters
 from adt.source.config import SourceConfig
 from adt.source.errors import (
     CacheExpired,
@@ -178,10 +178,12 @@ class SourceWrites:
         token: str | None = None,
         lock_handle: str | None = None,
         transport: str | None = None,
+        rebase: bool = False,
         owner: str = DEFAULT_OWNER,
     ) -> WriteOutcome:
         """Replace the single occurrence of ``old_string``; zero or several occurrences are
-        an error that says how many there are and on which lines."""
+        an error that says how many there are and on which lines. With ``token`` and
+        ``rebase``, the occurrence is found in the token's text and moved as a line patch."""
         check_replacement(old_string, new_string)  # refuse before any request
         refuse_control_characters(split_lines(new_string))
         target = resolve(self._system, object_url, object_source_url, include_type)
@@ -193,7 +195,8 @@ class SourceWrites:
                 {"oldRange": list(applied.old_range), "newRange": list(applied.new_range)},
             )
 
-        return await self._write(target, expected, build, lock_handle, transport, owner)
+        plan = Replacement(old_string, new_string) if rebase else None
+        return await self._write(target, expected, build, lock_handle, transport, owner, plan)
 
     async def set_source(
         self,
@@ -257,7 +260,7 @@ class SourceWrites:
         lock_handle: str | None,
         transport: str | None,
         owner: str,
-        plan: Change | None = None,
+        plan: Rewrite | None = None,
     ) -> WriteOutcome:
         caller_lock = lock_handle or self._owner_lock(target.ref.object_url, owner)
         sent: list[_Attempt] = []
@@ -460,7 +463,7 @@ class _Plan:
     """How a write builds its text; the change to rebase on an older token (None: strict)."""
 
     build: Build
-    change: Change | None = None
+    change: Rewrite | None = None
 
 
 def _moved_build(moved: Moved) -> Build:

@@ -6,9 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adt.workbench.code import CodeAssist
+from adt.workbench.code_search import PackageSearch
 from adt.workbench.dependencies import ActivationDependencies
+from adt.workbench.dumps import RuntimeErrors
 from adt.workbench.history import History
 from adt.workbench.objects import ObjectLifecycle
+from adt.workbench.organizer import RequestOrganizer
 from adt.workbench.quality import Quality
 from adt.workbench.renaming import Renaming
 from adt.workbench.transports import Transports
@@ -27,10 +30,13 @@ class Workbench:
         self.source = source
         self.code = CodeAssist(client)
         self.usages = WhereUsed(client)
+        self.search = PackageSearch(source)
         self.objects = ObjectLifecycle(client, forget=source.forget_object)
         self.transports = Transports(client)
+        self.organizer = RequestOrganizer(client, source.locks)
         self.quality = Quality(client)
         self.history = History(client)
+        self.dumps = RuntimeErrors(client)
         self.dependencies = ActivationDependencies(client, self.history)
         self.renaming = Renaming(source)
 

@@ -126,6 +126,28 @@ class TransportChoices(Feature):
             ask=tried is not None,
         )
 
+    # --- a request's own life (the editor's transports view) ---------------------------
+
+    async def request_objects(self, number: str, system: str | None) -> dict[str, Any]:
+        """``adt.transportObjects``: a request's tasks and the objects of each."""
+        workbench = self.ctx.connections.workbench(system)
+        return (await workbench.organizer.contents(number)).to_dict()
+
+    async def release(self, number: str, system: str | None) -> dict[str, Any]:
+        """``adt.releaseTransport``: a task, or a request with the user's open tasks first;
+        refused (RELEASE_REFUSED) naming inactive or locked objects."""
+        workbench = self.ctx.connections.workbench(system)
+        return await workbench.organizer.release(number)
+
+    async def reassign(self, uri: str, number: str) -> dict[str, Any]:
+        """``adt.reassignTransport``: move the document's object into request ``number``;
+        the document's later saves go there."""
+        ref = parse_uri(uri)
+        workbench = self.ctx.connections.workbench(ref.system)
+        moved = await workbench.organizer.reassign(ref.object_url, number)
+        self.remember(ref.system, ref.object_url, moved["to"])
+        return {"uri": uri, **moved}
+
     @staticmethod
     async def _create(workbench: Workbench, name: str, package: str, object_url: str) -> str:
         description = f"Changes to {name}"[:_DESCRIPTION_LIMIT]

@@ -34,9 +34,9 @@ def rpc_errors(
     params, an ABAP/ADT failure carries the V2 error object as ``data``."""
 
     @functools.wraps(handler)
-    async def wrapper(ls: AdtLanguageServer, params: Any) -> _Result:
-        try:
-            return await handler(ls, params)
+    async def wrapper(ls: AdtLanguageServer, *params: Any) -> _Result:
+        try:  # a request has one params object; a command, its arguments
+            return await handler(ls, *params)
         except InvalidDocumentUri as exc:
             raise JsonRpcInvalidParams(message=str(exc)) from exc
         except AdtError as exc:

@@ -99,6 +99,26 @@ def register(server: AdtLanguageServer) -> None:
     async def choose_transport(ls: AdtLanguageServer, uri: str) -> dict[str, Any]:
         return await ls.adt.transports.choose_for(uri)
 
+    @server.command(rq.TRANSPORT_OBJECTS_COMMAND)
+    @rpc_errors
+    async def transport_objects(ls: AdtLanguageServer, number: str, *system: str) -> Any:
+        """``[request, system?]``: its tasks and their objects."""
+        return await ls.adt.transports.request_objects(number, system[0] if system else None)
+
+    @server.command(rq.RELEASE_TRANSPORT_COMMAND)
+    @rpc_errors
+    async def release_transport(ls: AdtLanguageServer, number: str, *system: str) -> Any:
+        """``[task or request, system?]``: released, or refused naming the objects."""
+        released = await ls.adt.transports.release(number, system[0] if system else None)
+        ls.notify(Severity.INFO, f"Released {', '.join(released['released'])}")
+        return released
+
+    @server.command(rq.REASSIGN_TRANSPORT_COMMAND)
+    @rpc_errors
+    async def reassign_transport(ls: AdtLanguageServer, uri: str, number: str) -> Any:
+        """``[uri, request]``: the document's object moved into that request."""
+        return await ls.adt.transports.reassign(uri, number)
+
     @server.feature(rq.VERSIONS)
     @typed(rq.VersionsParams)
     @rpc_errors

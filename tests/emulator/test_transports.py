@@ -590,3 +590,53 @@ async def test_search_configurations(golden: Emulator, client: httpx.AsyncClient
     assert numbers == [number]
     unknown = await client.get(uri.rsplit("/", 1)[0] + "/" + "0" * 32)
     assert unknown.status_code == 404
+
+
+# --- moving objects, and a release while an object is locked (no capture: assumptions) ----
+
+
+def _organize(number: str, action: str, rows: str) -> bytes:
+    """The body sapcli sends for ``removeobject`` (``addobject`` by analogy)."""
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><tm:root xmlns:tm="http://www.sap.com/cts/adt/tm"'
+        f' tm:number="{number}" tm:useraction="{action}"><tm:request>{rows}</tm:request>'
+        "</tm:root>"
+    ).encode()
+
+
+async def test_remove_and_add_object_move_the_cts_lock_and_a_lock_stops_a_release(
+    emulator: Emulator, adt_client: httpx.AsyncClient
+) -> None:
+    token = await fetch_token(adt_client, stateful=True)
+    [seeded] = emulator.transport_requests()
+    row = '<tm:abap_object tm:pgmid="R3TR" tm:type="PROG" tm:name="ZDEMO_TR_REPORT"/>'
+    target = emulator.create_transport_request("Move target")
+    headers = {"x-csrf-token": token, "Content-Type": "application/xml", **STATEFUL}
+    base = f"{ADT}/cts/transportrequests"
+    refused = await adt_client.put(
+        f"{base}/{target}", headers=headers, content=_organize(target, "addobject", row)
+    )
+    assert refused.status_code == 500 and "CTS_WBO_API" in refused.text  # still in the seeded
+    task = seeded.tasks[0].number
+    removed = await adt_client.put(
+        f"{base}/{task}", headers=headers, content=_organize(task, "removeobject", row)
+    )
+    assert removed.status_code == 200 and 'tm:useraction="removeobject"' in removed.text
+    added = await adt_client.put(
+        f"{base}/{target}", headers=headers, content=_organize(target, "addobject", row)
+    )
+    assert added.status_code == 200
+    holders = [r.number for r in emulator.transport_requests() if r.objects]
+    assert holders == [target]
+
+    emulator.lock_as("COLLEAGUE", TR_REPORT)
+    [moved_task] = next(r for r in emulator.transport_requests() if r.number == target).tasks
+    release = await adt_client.post(
+        f"{base}/{moved_task.number}/newreleasejobs", headers={"x-csrf-token": token}
+    )
+    assert 'chkrun:status="abortrelapifail"' in release.text and "COLLEAGUE" in release.text
+    ignoring = await adt_client.post(
+        f"{base}/{moved_task.number}/relwithignlock", headers={"x-csrf-token": token}
+    )
+    assert 'chkrun:status="released"' in ignoring.text
+    emulator.unlock_as("COLLEAGUE", TR_REPORT)

@@ -72,6 +72,9 @@ async def test_capabilities(client: EditorClient, request: pytest.FixtureRequest
         "adt.runAtc",
         "adt.createObject",
         "adt.chooseTransport",
+        "adt.transportObjects",
+        "adt.releaseTransport",
+        "adt.reassignTransport",
     }
     completion = capabilities.completion_provider
     assert completion is not None and completion.resolve_provider

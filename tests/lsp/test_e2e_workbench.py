@@ -253,6 +253,26 @@ async def test_choose_transport_command(client: EditorClient, emulator: Emulator
     assert len(client.questions) == 1
 
 
+async def test_the_transports_view_commands(client: EditorClient, emulator: Emulator) -> None:
+    """Move the document's object into a new request, show it, then release it: refused
+    while the object has an unactivated change, released once it is active."""
+    number = emulator.create_transport_request("View request")
+    moved = await _execute(client, "adt.reassignTransport", TR_REPORT_URI, number)
+    assert moved["moved"] and moved["from"] == "A4HK900101" and moved["to"] == number
+    shown = await _execute(client, "adt.transportObjects", number)
+    assert shown["objects"] == ["R3TR PROG ZDEMO_TR_REPORT"]
+    await client.open(TR_REPORT_URI)
+    client.insert_line(TR_REPORT_URI, 0, "* into the reassigned request")
+    assert (await client.save(TR_REPORT_URI))["status"] == "saved"
+    assert client.questions == [], "the save used the request the object was moved into"
+    with pytest.raises(JsonRpcException, match="inactive changes"):
+        await _execute(client, "adt.releaseTransport", number)
+    emulator.activate_all()
+    released = await _execute(client, "adt.releaseTransport", number, SYSTEM)
+    assert released["released"][-1] == number
+    assert [r.status for r in emulator.transport_requests() if r.number == number] == ["R"]
+
+
 # --- versions -----------------------------------------------------------------------------
 
 

@@ -12,6 +12,10 @@ from pathlib import Path
 import pytest
 from support.cds_loop import (
     FIELD_LINE,
+    NEW_URLS,
+    NEW_VIEW,
+    NEW_VIEW_TEXT,
+    PACKAGE,
     REFUSAL,
     TABLE,
     VIEW,
@@ -124,3 +128,26 @@ async def test_also_by_type_and_name_is_not_named_again(emulator: Emulator) -> N
 def test_the_flag_turns_data_preview_on() -> None:
     assert parser().parse_args(["--allow-data-preview"]).allow_data_preview
     assert not parser().parse_args([]).allow_data_preview
+
+
+async def test_manage_object_creates_a_view_from_the_template_over_its_basis(
+    emulator: Emulator,
+) -> None:
+    """``basedOn``: the view starts as the editor wizard's text over ZTRIP's fields."""
+    await new_inactive_table_and_view(emulator)
+    async with bridge(emulator) as client:
+        common = {"action": "create", "description": "Trips", "package": PACKAGE}
+        made = await call(
+            client, "manageObject", kind="dataDefinition", name=NEW_VIEW, basedOn="ztrip", **common
+        )
+        assert made["ok"], made
+        text = (emulator.source(f"{NEW_URLS['dataDefinition']}/source/main") or "").replace(
+            "\r\n", "\n"
+        )
+        assert text == NEW_VIEW_TEXT
+        unknown = await error(
+            client, "manageObject", kind="dataDefinition", name="ZI_NONE", basedOn="znone", **common
+        )
+        assert unknown["name"] == "INVALID_ARGUMENT" and unknown["details"]["basedOn"] == "ZNONE"
+        assert emulator.source("/sap/bc/adt/ddic/ddl/sources/zi_none/source/main") is None
+    assert emulator.locks() == []

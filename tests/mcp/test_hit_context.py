@@ -5,7 +5,7 @@ so the agent needs no second call to find out."""
 from __future__ import annotations
 
 from support.emulated import GREETER, REPORT
-from support.mcp_calls import call
+from support.mcp_calls import call, error
 from support.mcp_memory import bridge
 
 from adt.emulator import Emulator
@@ -55,3 +55,20 @@ async def test_a_read_warns_of_an_inactive_draft(emulator: Emulator) -> None:
         ours = await call(client, "getObjectSourceV2", objectUrl=GREETER, startLine=1, endLine=1)
         assert ours["data"]["draft"]["changedBy"] == "DEVELOPER"
     assert emulator.locks() == []
+
+
+async def test_a_package_search_names_the_part_of_each_hit(emulator: Emulator) -> None:
+    async with bridge(emulator) as client:
+        found = await call(
+            client, "grepObjectSource", package="$ZDEMO", pattern="mv_salutation =", maxMatches=1
+        )
+        [hit] = found["data"]["hits"]
+        assert (
+            hit["objectUrl"].endswith("zcl_demo_greeter")
+            and hit["in"] == "zcl_demo_greeter=>constructor"
+        )
+        assert "nextOffset" not in found["data"], "the one assignment in the package"
+        both = await error(
+            client, "grepObjectSource", package="$ZDEMO", objectUrl="CLAS:ZCL_X", pattern="x"
+        )
+        assert both["name"] == "INVALID_ARGUMENT"

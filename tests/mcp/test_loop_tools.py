@@ -309,3 +309,13 @@ async def test_the_tool_list_stays_within_16_kb(emulator: Emulator) -> None:
     ).encode()
     assert len(tools) == 16
     assert len(listed) <= 16 * 1024, f"the tool list costs {len(listed)} bytes"
+
+
+async def test_the_instructions_say_once_what_every_tool_shares(emulator: Emulator) -> None:
+    """system, workspace and TYPE:NAME are explained once, not in each of the 16 schemas."""
+    async with bridge(emulator) as client:
+        tools = (await client.list_tools()).tools
+        said = client.instructions or ""
+    assert all(t.input_schema["properties"]["system"] == {"type": "string"} for t in tools)
+    for meaning in ("system (a configured SAP", "workspace (the editor window", "TYPE:NAME"):
+        assert meaning in said

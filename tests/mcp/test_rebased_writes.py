@@ -62,3 +62,22 @@ async def test_rebase_false_refuses_any_change_since_the_token(emulator: Emulato
         assert refused["name"] == "VERSION_CONFLICT" and "overlap" not in refused["details"]
         assert emulator.source(GREETER_SOURCE) == theirs
     assert emulator.locks() == []
+
+
+async def test_a_replacement_beside_a_colleagues_method_is_merged_in_one_call(
+    emulator: Emulator,
+) -> None:
+    async with bridge(emulator) as client:
+        read = (await call(client, "getObjectSourceV2", objectUrl=GREETER, symbol="greet"))["data"]
+        theirs = _with_method(emulator.source(GREETER_SOURCE) or "", "greet_all", '    " colleague')
+        emulator.write_as("COLLEAGUE", GREETER_SOURCE, theirs)
+        old = "rv_text = |{ mv_salutation }, { mo_formatter->capitalize( iv_name ) }!|."
+        args = {"objectUrl": GREETER, "token": read["token"], "oldString": old}
+        strict = await error(client, "replaceInObjectSource", **args, newString="x.", rebase=False)
+        assert strict["name"] == "VERSION_CONFLICT" and emulator.source(GREETER_SOURCE) == theirs
+        new = "rv_text = |{ mv_salutation }, { iv_name }!|."
+        written = await call(client, "replaceInObjectSource", **args, newString=new)
+        assert written["ok"], written
+        assert written["data"]["rebasedOver"]["changedBy"] == "COLLEAGUE"
+        assert emulator.source(GREETER_SOURCE) == theirs.replace(old, new)
+    assert emulator.locks() == []

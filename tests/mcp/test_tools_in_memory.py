@@ -248,9 +248,10 @@ async def test_every_error_code(emulator: Emulator) -> None:
         seen.add(down["code"])
     # Every code of the source tools (4000-4018) reaches an agent through MCP; the codes of
     # the development loop (4019-4022) are proven by tests/mcp/test_loop_tools.py, 4023
-    # (PREVIEW_REFUSED) by tests/mcp/test_cds_loop.py.
+    # (PREVIEW_REFUSED) by tests/mcp/test_cds_loop.py, 4024 (RELEASE_REFUSED) by
+    # tests/mcp/test_transport_release.py.
     all_codes = {cls.code for cls in ALL_ERRORS}
-    assert all_codes == set(range(4000, 4024))
+    assert all_codes == set(range(4000, 4025))
     assert seen == set(range(4000, 4019)), f"missing: {sorted(set(range(4000, 4019)) - seen)}"
     assert emulator.locks() == []
 

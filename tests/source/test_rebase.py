@@ -18,6 +18,7 @@ from support.emulated import GREETER, REPORT, make_client, no_sleep
 from adt.emulator import Emulator
 from adt.source import Patch, SourceConfig, SourceService
 from adt.source.cache import SourceCache
+from adt.source.changes import Replacement
 from adt.source.errors import VersionConflict
 from adt.source.lines import apply_patches
 from adt.source.rebase import Overlap, Rebased, rebase
@@ -295,3 +296,112 @@ def test_random_concurrent_edits_through_the_emulator(
         assert emulator.locks() == []
 
     asyncio.run(run())
+
+
+# --- replaceInObjectSource: the replacement found in the token's text ----------------------
+
+
+@st.composite
+def replacement_pairs(draw: st.DrawFn) -> tuple[list[str], str, str, list[Patch]]:
+    """A base, a replacement of text from inside one line to inside a later one (at most two
+    lines further), and a colleague's patches made meanwhile."""
+    size = draw(st.integers(1, 20))
+    base = [f"base {k}" for k in range(1, size + 1)]
+    first = draw(st.integers(1, size))
+    last = draw(st.integers(first, min(size, first + 2)))
+    text = "\n".join(base)
+    start = sum(len(line) + 1 for line in base[: first - 1]) + draw(st.integers(0, 4))
+    end = sum(len(line) + 1 for line in base[: last - 1])
+    end += draw(st.integers(5, len(base[last - 1])))
+    old = text[start:end]
+    assume(old and text.count(old) == 1)
+    new = "\n".join(f"ours {k}" for k in range(draw(st.integers(1, 3))))
+    return base, old, new, draw(patches(size, "theirs", 3))
+
+
+def replaced_where_it_was(
+    base: Sequence[str], current: Sequence[str], at: int, old: str, new: str
+) -> str:
+    """The occurrence at offset ``at`` of the base replaced where its first line stands in
+    ``current`` (lines are unique; a copy of ``old`` elsewhere in ``current`` is left)."""
+    text = "\n".join(base)
+    first = text.count("\n", 0, at)
+    column = at - sum(len(line) + 1 for line in base[:first])
+    moved = current.index(base[first])
+    start = sum(len(line) + 1 for line in current[:moved]) + column
+    after = "\n".join(current)
+    assert after[start : start + len(old)] == old
+    return after[:start] + new + after[start + len(old) :]
+
+
+@settings(max_examples=80, deadline=None)
+@given(pair=replacement_pairs())
+def test_a_replacement_rebases_as_the_line_patch_over_the_lines_it_spans(
+    pair: tuple[list[str], str, str, list[Patch]],
+) -> None:
+    base, old, new, theirs = pair
+    text = "\n".join(base)
+    current = apply_patches(text, theirs).text
+    at = text.index(old)
+    spanned = Patch(text.count("\n", 0, at) + 1, text.count("\n", 0, at + len(old)) + 1, ())
+    moved = rebase(base, _lines(current), Replacement(old, new).patches(text))
+    if untouched(base, _lines(current), spanned):
+        assert isinstance(moved, Rebased), (old, theirs)
+        result = apply_patches(current, moved.patches).text
+        assert result == replaced_where_it_was(base, _lines(current), at, old, new)
+    else:
+        assert isinstance(moved, Overlap), (old, theirs)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pair=replacement_pairs())
+def test_random_replacements_beside_a_colleagues_edits_through_the_emulator(
+    pair: tuple[list[str], str, str, list[Patch]],
+) -> None:
+    base, old, new, theirs = pair
+
+    async def run() -> None:
+        emulator = Emulator(users={"DEVELOPER": "developer", "COLLEAGUE": "colleague"})
+        emulator.write_as("DEVELOPER", REPORT_SOURCE, "\n".join(base))
+        service = SourceService(make_client(emulator), system="A4H", sleep=no_sleep)
+        try:
+            read = await service.get_source_v2(REPORT, fresh=True)
+            current = apply_patches(read.content, theirs).text
+            emulator.write_as("COLLEAGUE", REPORT_SOURCE, current)
+            refused: dict[str, object] = {}
+            try:
+                written = await service.replace_in_source(
+                    REPORT, old_string=old, new_string=new, token=read.token, rebase=True
+                )
+            except VersionConflict as exc:
+                refused = exc.details
+            if refused:
+                assert "overlap" in refused, refused
+                assert emulator.source(REPORT_SOURCE) == current, "nothing is written"
+            else:
+                at = read.content.index(old)
+                after = replaced_where_it_was(base, _lines(current), at, old, new)
+                assert emulator.source(REPORT_SOURCE) == after
+                assert written.rebased_over is not None or current == read.content
+        finally:
+            await service.close()
+            await service.client.close()
+        assert emulator.locks() == []
+
+    asyncio.run(run())
+
+
+async def test_a_replacement_unique_in_the_tokens_text_wins_over_a_copy_added_since(
+    service: SourceService, emulator: Emulator
+) -> None:
+    read = await service.get_source_v2(REPORT)
+    lines = read.content.split("\n")
+    n = next(k for k, line in enumerate(lines) if line and lines.count(line) == 1)
+    theirs = "\n".join([*lines, lines[n]])  # the colleague copied that line to the end
+    emulator.write_as("COLLEAGUE", REPORT_SOURCE, theirs)
+    written = await service.replace_in_source(
+        REPORT, old_string=lines[n], new_string="* agent", token=read.token, rebase=True
+    )
+    ours = [*lines[:n], "* agent", *lines[n + 1 :], lines[n]]
+    assert emulator.source(REPORT_SOURCE) == "\n".join(ours)
+    assert written.to_dict()["rebasedOver"]["changedBy"] == "COLLEAGUE"

@@ -10,8 +10,20 @@ from adt.agent.registry import TARGET, ToolCall, ToolDefinition
 from adt.source.errors import InvalidArgument
 
 
+async def _dumps(call: ToolCall, args: dict[str, Any]) -> Any:
+    """Runtime errors: the recent ones (of an object), or one by ``id``."""
+    if args["action"] == "dump":
+        if "id" not in args:
+            raise InvalidArgument("dump needs id (from action dumps)")
+        return await call.workbench.dumps.read(args["id"])
+    url = call.service.resolve(args["objectUrl"]).ref.object_url if "objectUrl" in args else None
+    return await call.workbench.dumps.recent(url)
+
+
 async def history(call: ToolCall, args: dict[str, Any]) -> Any:
     action = args["action"]
+    if action in ("dumps", "dump"):
+        return await _dumps(call, args)
     if action == "inactive":
         found = await call.workbench.history.inactive()
         return {"objects": [e.to_dict() for e in found], "count": len(found)}
@@ -32,7 +44,7 @@ async def history(call: ToolCall, args: dict[str, Any]) -> Any:
 
 def fit_history(payload: dict[str, Any], limit: int) -> None:
     data = payload["data"]
-    key = next((k for k in ("lines", "objects", "versions") if k in data), None)
+    key = next((k for k in ("lines", "objects", "versions", "dumps", "stack") if k in data), None)
     if key is None:
         return
     total = len(data[key])
@@ -48,9 +60,14 @@ TOOLS = (
     ToolDefinition(
         "history",
         "inactive: your objects with unactivated changes; versions: of a source; diff: a "
-        "source against its active version or against=<id> (unified-diff lines).",
+        "source against its active version or against=<id> (unified-diff lines); dumps: your "
+        "recent short dumps (of objectUrl); dump: one by id (error, position, calls).",
         {
-            "action": {"type": "string", "enum": ["inactive", "versions", "diff"]},
+            "action": {
+                "type": "string",
+                "enum": ["inactive", "versions", "diff", "dumps", "dump"],
+            },
+            "id": {"type": "string", "minLength": 1, "maxLength": 120},
             **TARGET,
             "against": {
                 "type": "string",

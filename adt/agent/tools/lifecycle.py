@@ -87,6 +87,8 @@ async def _create(call: ToolCall, args: dict[str, Any]) -> Any:
             args.get("transport"),
             args.get("functionGroup"),
             bool(tests),
+            template="basedOn" in args,
+            based_on=args.get("basedOn", "").upper(),
         )
     )
     data: dict[str, Any] = created.to_dict()
@@ -152,7 +154,7 @@ TOOLS = (
         "Create (kind, name, description, package; transport if transportable; functionGroup "
         "of a function module; testClasses) or delete (objectUrl) an object. New objects are "
         "inactive; source (and testClasses as text) is written at once, activate: true "
-        "activates. TRANSPORT_REQUIRED lists candidates.",
+        "activates; basedOn: a CDS template's data source. TRANSPORT_REQUIRED lists candidates.",
         {
             "action": {"type": "string", "enum": ["create", "delete"]},
             "kind": {"type": "string", "enum": KIND_NAMES},
@@ -163,6 +165,7 @@ TOOLS = (
             "testClasses": {"type": ["boolean", "string"]},
             "source": {"type": "string"},
             "activate": {"type": "boolean"},
+            "basedOn": {"type": "string", "minLength": 1, "maxLength": 40},
             "objectUrl": OBJECT,
             "transport": TRANSPORT,
         },

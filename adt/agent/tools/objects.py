@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from adt.agent.fitting import cut_note, keep_within
-from adt.agent.registry import INCLUDE, LOCK, OBJECT, ToolCall, ToolDefinition
+from adt.agent.registry import INCLUDE, OBJECT, ToolCall, ToolDefinition
 from adt.agent.tools.quality import fit_quality, run_quality
 from adt.source.errors import InvalidArgument, PreviewRefused
 from adt.urls import decode_name
@@ -136,7 +136,7 @@ TOOLS = (
     ToolDefinition(
         "unLock",
         "Release a lock taken with lock.",
-        {"objectUrl": OBJECT, "lockHandle": LOCK},
+        {"objectUrl": OBJECT, "lockHandle": {"type": "string", "description": "From lock"}},
         unlock,
         required=("objectUrl",),
         idempotent=True,

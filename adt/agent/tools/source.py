@@ -20,7 +20,7 @@ from adt.agent.registry import (
     ToolCall,
     ToolDefinition,
 )
-from adt.agent.tools.parts import enclosing
+from adt.agent.tools.parts import MAX_SOURCES, enclosing
 from adt.source.changes import Change
 from adt.source.errors import InvalidArgument
 from adt.source.lines import Patch, apply_patches, check_replacement, replace_unique
@@ -53,7 +53,32 @@ async def get_v2(call: ToolCall, args: dict[str, Any]) -> Any:
     return data
 
 
+async def grep_package(call: ToolCall, args: dict[str, Any]) -> Any:
+    """The package's sources searched in name order, paged by hit; each hit names its part
+    (the sources of the first objects on the page, read by the search, come from the cache)."""
+    page = await call.workbench.search.search(
+        args["package"],
+        args["pattern"],
+        case_insensitive=bool(args.get("caseInsensitive", False)),
+        offset=int(args.get("offset", 0)),
+        limit=int(args.get("maxMatches", 50)),
+    )
+    data = {**page.to_dict(), "offset": int(args.get("offset", 0))}
+    objects = list(dict.fromkeys(h["objectUrl"] for h in data["hits"]))[:MAX_SOURCES]
+    for url in objects:
+        lines = [h["line"] for h in data["hits"] if h["objectUrl"] == url]
+        names = await enclosing(call, lines, object_url=url)
+        for hit in data["hits"]:
+            if hit["objectUrl"] == url and hit["line"] in names:
+                hit["in"] = names[hit["line"]]
+    return data
+
+
 async def grep(call: ToolCall, args: dict[str, Any]) -> Any:
+    if "package" in args:
+        if "objectUrl" in args or "objectSourceUrl" in args:
+            raise InvalidArgument("pass either package or objectUrl/objectSourceUrl, not both")
+        return await grep_package(call, args)
     found = await call.service.grep(
         args.get("objectUrl"),
         pattern=args["pattern"],
@@ -82,6 +107,12 @@ async def grep(call: ToolCall, args: dict[str, Any]) -> Any:
 
 def fit_grep(payload: dict[str, Any], limit: int) -> None:
     data = payload["data"]
+    if "hits" in data:  # a package search: fewer hits, continue at the next offset
+        kept = keep_within(payload, "hits", limit)
+        if kept < len(data["hits"]):
+            data["nextOffset"] = data["offset"] + kept
+        data.setdefault("notes", []).append(f"{cut_note(limit)}: {kept} hits shown")
+        return
     matches = data["matches"]
     kept = keep_within(payload, "matches", limit)
     if kept < len(matches):
@@ -219,6 +250,7 @@ async def replace(call: ToolCall, args: dict[str, Any]) -> Any:
             token=args.get("token"),
             lock_handle=args.get("lockHandle"),
             transport=args.get("transport"),
+            rebase=args.get("rebase", True),
             owner=owner,
         ),
     )
@@ -253,13 +285,14 @@ SYMBOL = {
     "description": "A named part instead of lines: a method (lcl_x=>m or m), "
     "'zcl_x public section', a form",
 }
+REBASE = {"type": "boolean", "description": "false: refuse any change since token"}
 _PATCH = {
     "type": "object",
     "properties": {
         "startLine": LINE,
         "endLine": {"type": "integer", "minimum": 0},
-        "content": CONTENT,
-        "delete": DELETE,
+        "content": {"type": ["string", "null"]},
+        "delete": {"type": "boolean"},
     },
     "required": ["startLine", "endLine"],
     "additionalProperties": False,
@@ -282,9 +315,12 @@ TOOLS = (
         "grepObjectSource",
         "Search an ABAP source on the server (regular expression, per line): only matching "
         "lines with numbers, the part they are in, optional context. truncated: continue "
-        "with startLine=nextStartLine.",
+        "with startLine=nextStartLine. package instead of objectUrl: every source of the "
+        "package, hits (objectUrl, line, in, snippet) paged by offset=nextOffset.",
         {
             **TARGET,
+            "package": {"type": "string", "minLength": 1, "maxLength": 30},
+            "offset": {"type": "integer", "minimum": 0},
             "pattern": {"type": "string", "minLength": 1},
             "caseInsensitive": {"type": "boolean"},
             "contextLines": {"type": "integer", "minimum": 0, "maximum": 50},
@@ -296,7 +332,7 @@ TOOLS = (
         required=("pattern",),
         read_only=True,
         idempotent=True,
-        one_of=TARGET_REQUIRED,
+        one_of=(*TARGET_REQUIRED, ("package",)),
         fit=fit_grep,
     ),
     ToolDefinition(
@@ -318,7 +354,7 @@ TOOLS = (
             "lockHandle": LOCK,
             "transport": TRANSPORT,
             "skipConflictCheck": {"type": "boolean", "description": "Not recommended"},
-            "rebase": {"type": "boolean", "description": "false: refuse any change since token"},
+            "rebase": REBASE,
         },
         set_v2,
         required=("token",),
@@ -329,8 +365,8 @@ TOOLS = (
     ToolDefinition(
         "replaceInObjectSource",
         "Replace the single occurrence of oldString with newString (line endings do not "
-        "matter). Zero or several occurrences are an error listing them. With token, only "
-        "if the source is unchanged.",
+        "matter). Zero or several occurrences are an error listing them. With token: found "
+        "in its text; changes since that don't touch it are kept (rebasedOver).",
         {
             **TARGET,
             "oldString": {"type": "string", "minLength": 1},
@@ -338,6 +374,7 @@ TOOLS = (
             "token": TOKEN,
             "lockHandle": LOCK,
             "transport": TRANSPORT,
+            "rebase": REBASE,
         },
         replace,
         required=("oldString", "newString"),

@@ -49,6 +49,7 @@ def _areas() -> tuple[ModuleType, ...]:
         intelligence,
         lifecycle,
         repository,
+        runtime,
         transports,
         unit,
     )
@@ -67,6 +68,7 @@ def _areas() -> tuple[ModuleType, ...]:
         atc,
         bindings,
         documentation,
+        runtime,
     )
 
 

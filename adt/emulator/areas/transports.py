@@ -15,7 +15,7 @@ from urllib.parse import unquote
 from lxml import etree
 from starlette.responses import Response
 
-from adt.emulator import errors, stamps
+from adt.emulator import cts_moves, errors, stamps
 from adt.emulator.areas import Route
 from adt.emulator.cts import Entry, Request, check_key, entry_for, is_customer_name, object_uri
 from adt.emulator.cts_search import SearchConfiguration
@@ -190,11 +190,28 @@ class Transports:
             self.cts.delete(number)
             return _respond()
         if call.method == "PUT":
-            user = call.query.get("targetuser") or _root_attr(call.body, "targetuser")
-            self.cts.set_owner(number, user.upper())
-            body = transports.acknowledgement(number, user.upper(), "changeowner")
-            return _respond(body, f"{organizer.ORGANIZER}; charset=utf-8")
+            return self._modify(call, number)
         raise errors.method_not_supported(call.method)
+
+    def _modify(self, call: Call, number: str) -> Response:
+        """``PUT`` with ``tm:useraction``: ``changeowner`` (also without a body, with
+        ``?targetuser=``), ``removeobject`` from a task, ``addobject`` to a request."""
+        action = _root_attr(call.body, "useraction", "changeowner")
+        if action in ("removeobject", "addobject"):
+            keys = _abap_objects(call.body)
+            with self.state.lock:
+                if action == "removeobject":
+                    cts_moves.remove_objects(self.state, number, keys)
+                else:
+                    cts_moves.add_objects(self.state, number, keys, call.user.upper())
+            body = transports.acknowledgement(number, call.user.upper(), action)
+            return _respond(body, f"{organizer.ORGANIZER}; charset=utf-8")
+        if action != "changeowner":
+            raise errors.bad_request(f"User action {action} is not supported")
+        user = call.query.get("targetuser") or _root_attr(call.body, "targetuser")
+        self.cts.set_owner(number, user.upper())
+        body = transports.acknowledgement(number, user.upper(), "changeowner")
+        return _respond(body, f"{organizer.ORGANIZER}; charset=utf-8")
 
     def _details(self, number: str) -> Response:
         found = self.cts.lookup(number)
@@ -214,7 +231,11 @@ class Transports:
     def release(self, call: Call, match: re.Match[str]) -> Response:
         """``POST …/<NR>/newreleasejobs`` (and the ignore-locks / ignore-ATC variants)."""
         _only(call, "POST")
-        outcome = self.cts.release(match.group(1))
+        locked = None
+        if match.group(2) != "relwithignlock":
+            with self.state.lock:
+                locked = cts_moves.locked_refusal(self.state, match.group(1))
+        outcome = locked or self.cts.release(match.group(1))
         body = transports.release_report(outcome, match.group(2))
         return _respond(body, f"{organizer.ORGANIZER}; charset=utf-8")
 
@@ -315,16 +336,38 @@ def _filters(call: Call, config: SearchConfiguration | None) -> tuple[str, str]:
     return user, (call.query.get("requestStatus") or "DR").upper()
 
 
-def _root_attr(body: bytes, local: str) -> str:
-    """An attribute of the ``tm:root`` request body (``tm:targetuser``)."""
+def _root(body: bytes) -> etree._Element:
     try:
-        root = etree.fromstring(body, etree.XMLParser(resolve_entities=False, no_network=True))
+        return etree.fromstring(body, etree.XMLParser(resolve_entities=False, no_network=True))
     except etree.XMLSyntaxError:
         raise errors.bad_request("The request body is not valid XML") from None
-    value = root.get(f"{{{organizer.TM_NS}}}{local}")
+
+
+def _root_attr(body: bytes, local: str, default: str | None = None) -> str:
+    """An attribute of the ``tm:root`` request body (``tm:targetuser``); ``default`` when
+    the body is empty or lacks it."""
+    if default is not None and not body.strip():
+        return default
+    value = _root(body).get(f"{{{organizer.TM_NS}}}{local}") or default
     if not value:
         raise errors.parameter_missing(local)
     return value
+
+
+def _abap_objects(body: bytes) -> list[tuple[str, str, str]]:
+    """``(pgmid, type, name)`` of every ``tm:abap_object`` of a ``tm:root`` body."""
+    tm = f"{{{organizer.TM_NS}}}"
+    keys = [
+        (
+            e.get(tm + "pgmid", "R3TR").upper(),
+            e.get(tm + "type", "").upper(),
+            e.get(tm + "name", ""),
+        )
+        for e in _root(body).iter(tm + "abap_object")
+    ]
+    if not keys or not all(k[1] and k[2] for k in keys):
+        raise errors.parameter_missing("abap_object")
+    return [(p, t, n.upper()) for p, t, n in keys]
 
 
 def routes(state: SystemState) -> list[Route]:

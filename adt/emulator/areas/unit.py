@@ -118,7 +118,7 @@ class _Unit:
             navigation=navigation is None or (navigation.get("enabled") or "").lower() == "true",
         )
         uris = [r.get(f"{NS_ADTCORE}uri") or "" for r in root.iter(f"{NS_ADTCORE}objectReference")]
-        programs = self._run(self._targets(uris), options)
+        programs = self._run(self._targets(uris), options, call.user)
         return respond(unit_run_result(programs), content_type=XML_UTF8)
 
     def _targets(self, uris: list[str]) -> list[_Target]:
@@ -137,9 +137,12 @@ class _Unit:
                     target.selectors.append(selector)
         return list(targets.values())
 
-    def _run(self, targets: list[_Target], options: RunOptions) -> list[ProgramDoc]:
+    def _run(self, targets: list[_Target], options: RunOptions, user: str) -> list[ProgramDoc]:
         with self.state.lock:
-            found = (program_result(self.state, t.obj, options, t.selectors) for t in targets)
+            found = (
+                program_result(self.state, t.obj, options, t.selectors, user.upper())
+                for t in targets
+            )
             return [p for p in found if p is not None]
 
     # the asynchronous API ------------------------------------------------------------------
@@ -156,7 +159,7 @@ class _Unit:
             navigation=False,
             with_end=True,
         )
-        programs = self._run(self._api_targets(root), options)
+        programs = self._run(self._api_targets(root), options, call.user)
         run_id = uuid.uuid4().hex.upper()
         run = _AsyncRun(
             root.get("title") or "",
