@@ -42,3 +42,14 @@ def test_the_bridge_lists_its_tools_without_heavy_modules() -> None:
     loaded = _loaded(code)
     assert [m for m in HEAVY if m in loaded] == []
     assert "mcp_bridge.http" not in loaded, "the HTTP transport only when asked for"
+
+
+def test_a_client_with_basic_logon_loads_no_other_logon_method_nor_the_regex_engine() -> None:
+    code = (
+        "from adt.client import AdtClient\nfrom adt.profile import ConnectionProfile\n"
+        "import lsp_server.workspace, adt.source.service\n"
+        "AdtClient(ConnectionProfile(base_url='https://a4h.example', user='U', password='p'))\n"
+    )
+    loaded = _loaded(code)
+    later = ("regex", "adt.auth.oauth", "adt.auth.browser", "adt.auth.certificate", "webbrowser")
+    assert [m for m in later if m in loaded] == []

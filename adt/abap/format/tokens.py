@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 
 from adt.abap.lexer import WORD as _WORD
 from adt.abap.lexer import literal_end
@@ -45,16 +46,20 @@ class LineKind(Enum):
     CODE = "code"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Token:
-    """One token. ``text`` of a template that spans lines holds its line breaks (LF)."""
+    """One token. ``text`` of a template that spans lines holds its line breaks (LF).
+
+    A token is itself (equality and hash by identity): within one source no two tokens
+    share a position, and the printer keys its tables by token hundreds of thousands of
+    times, so comparing the fields each time cost a fifth of its work."""
 
     kind: TokenKind
     text: str
     line: int
     column: int
 
-    @property
+    @cached_property
     def upper(self) -> str:
         return self.text.upper()
 
@@ -93,16 +98,17 @@ class TokenStatement:
     def last(self) -> Token:
         return self.tokens[-1]
 
-    @property
+    @cached_property
     def words(self) -> list[str]:
-        """Its words in upper case (literals, templates and punctuation left out)."""
+        """Its words in upper case (literals, templates and punctuation left out; read
+        often, so kept: a statement's tokens do not change once it is made)."""
         return [t.upper for t in self.tokens if t.kind is TokenKind.WORD]
 
     @property
     def is_empty(self) -> bool:
         return self.tokens[0].kind is TokenKind.PERIOD
 
-    @property
+    @cached_property
     def colon(self) -> int | None:
         """Index (in ``tokens``) of the chain colon, if it is a chained statement."""
         for index, token in enumerate(self.tokens):
