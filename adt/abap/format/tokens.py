@@ -46,22 +46,28 @@ class LineKind(Enum):
     CODE = "code"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Token:
     """One token. ``text`` of a template that spans lines holds its line breaks (LF).
 
     A token is itself (equality and hash by identity): within one source no two tokens
     share a position, and the printer keys its tables by token hundreds of thousands of
-    times, so comparing the fields each time cost a fifth of its work."""
+    times, so comparing the fields each time cost a fifth of its work. Nothing changes a
+    token once the lexer made it (a frozen dataclass cost a second per 100,000 tokens to
+    make)."""
 
     kind: TokenKind
     text: str
     line: int
     column: int
+    _upper: str | None = field(default=None, repr=False)
 
-    @cached_property
+    @property
     def upper(self) -> str:
-        return self.text.upper()
+        """The text in upper case (computed once: the printer asks for it often)."""
+        if self._upper is None:
+            self._upper = self.text.upper()
+        return self._upper
 
 
 @dataclass
@@ -78,9 +84,14 @@ class SourceLine:
     def indent(self) -> int:
         return len(self.text) - len(self.text.lstrip(BLANKS))
 
-    @property
+    @cached_property
     def code_tokens(self) -> list[Token]:
+        """The tokens but the comment (kept: the lexer forgets it when it adds a token)."""
         return [t for t in self.tokens if t.kind is not TokenKind.COMMENT]
+
+    def add(self, token: Token) -> None:
+        self.tokens.append(token)
+        self.__dict__.pop("code_tokens", None)
 
 
 @dataclass
@@ -206,7 +217,7 @@ class _Lexer:
             i = self._step(line, i)
 
     def _emit(self, line: SourceLine, kind: TokenKind, column: int, text: str) -> None:
-        line.tokens.append(Token(kind, text, line.number, column))
+        line.add(Token(kind, text, line.number, column))
 
     # code --------------------------------------------------------------------------------
     def _step(self, line: SourceLine, i: int) -> int:
@@ -300,7 +311,7 @@ class _Lexer:
 
     def _emit_template(self, template: _Template) -> None:
         owner = self.lines[template.line - 1]
-        owner.tokens.append(
+        owner.add(
             Token(TokenKind.TEMPLATE, "\n".join(template.parts), template.line, template.column)
         )
 
@@ -312,7 +323,7 @@ class _Lexer:
         for touched in self.lines[template.line - 1 : line.number]:
             touched.verbatim = True
         owner = self.lines[template.line - 1]
-        owner.tokens.append(
+        owner.add(
             Token(TokenKind.BROKEN, "\n".join(template.parts), template.line, template.column)
         )
 
