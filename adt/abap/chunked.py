@@ -57,14 +57,14 @@ class Scanned:
         self.key = key
         self.markers = any(chunk.markers for _, chunk in chunks)
         self._statements: list[Statement] | None = None
-        self._comments: list[tuple[int, int]] = []
+        self._comments: list[tuple[int, int]] | None = None
 
     @property
     def statements(self) -> list[Statement]:
         if self._statements is None:
             self._statements = []
             for start, chunk in self._chunks:
-                _add(chunk, start, self._statements, self._comments)
+                _add(chunk, start, self._statements)
         return self._statements
 
     def placed(self) -> Iterator[tuple[int, tuple[Statement, ...]]]:
@@ -76,7 +76,10 @@ class Scanned:
 
     @property
     def comments(self) -> list[tuple[int, int]]:
-        self.statements  # noqa: B018 -- placed together
+        if self._comments is None:
+            self._comments = []
+            for start, chunk in self._chunks:
+                _add_comments(chunk, start, self._comments)
         return self._comments
 
 
@@ -130,12 +133,7 @@ def _cuts_from(lines: Sequence[str], last: int) -> Iterator[int]:
         yield size
 
 
-def _add(
-    chunk: _Chunk,
-    start: int,
-    statements: list[Statement],
-    comments: list[tuple[int, int]],
-) -> None:
+def _add(chunk: _Chunk, start: int, statements: list[Statement]) -> None:
     for s in chunk.statements:
         statements.append(
             Statement(
@@ -147,6 +145,9 @@ def _add(
                 s.end_column,
             )
         )
+
+
+def _add_comments(chunk: _Chunk, start: int, comments: list[tuple[int, int]]) -> None:
     for first, last in chunk.comments:
         if comments and comments[-1][1] == start + first - 1:  # a run across the cut
             comments[-1] = (comments[-1][0], start + last)

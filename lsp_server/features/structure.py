@@ -18,7 +18,6 @@ from lsp_server.features import Feature
 
 if TYPE_CHECKING:
     from adt.abap.chunked import ChunkedStatements, Scanned
-    from adt.abap.folding import Fold
     from lsp_server.merge import MarkedBlock
     from lsp_server.outline_answer import OutlineWriter
 
@@ -83,15 +82,19 @@ class DocumentStructure(Feature):
 
         return self._answer(doc, "outline", build)
 
-    def folds(self, doc: OpenDocument, answer: Callable[[list[Fold], list[MarkedBlock]], T]) -> T:
-        """``answer`` of the folds and the conflict blocks (each folds too); the last one,
-        when they have not changed since."""
-        from adt.abap.folding import folds_of
+    def folds(
+        self,
+        doc: OpenDocument,
+        answer: Callable[[list[tuple[int, int, str]], list[MarkedBlock]], T],
+    ) -> T:
+        """``answer`` of the folds as ``(start, end, kind)`` and the conflict blocks (each
+        folds too); the last one, when they have not changed since."""
+        from adt.abap.folding import fold_ranges
 
         return self._answer(
             doc,
             "folds",
-            lambda found, blocks: answer(folds_of(found.statements, found.comments), blocks),
+            lambda found, blocks: answer(fold_ranges(found.placed(), found.comments), blocks),
         )
 
     def _answer(

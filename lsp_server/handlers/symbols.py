@@ -124,9 +124,7 @@ def register(server: AdtLanguageServer) -> None:
         return Prepared(
             ls.adt.structure.folds(
                 doc,
-                lambda folds, blocks: orjson.Fragment(
-                    orjson.dumps(_folds([(f.start, f.end, f.kind) for f in folds], blocks))
-                ),
+                lambda folds, blocks: orjson.Fragment(orjson.dumps(_folds(folds, blocks))),
             )
         )
 

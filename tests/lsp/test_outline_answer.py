@@ -1,6 +1,7 @@
 """The outline answer written from compiled chunks is the ``DocumentSymbol[]`` that
-:func:`adt.abap.outline.outline_of` describes, after any edit, in every position encoding;
-and a read told where the text changed walks only there."""
+:func:`adt.abap.outline.outline_of` describes, and the folds of chunks placed at their lines
+are those of the whole text, after any edit, in every position encoding; the buffer tells a
+reader which lines an edit left alone."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from adt.abap import folding, outline
 from adt.abap.chunked import ChunkedStatements
+from adt.abap.folding import fold_ranges, folds
 from adt.abap.outline import Symbol, outline_of
 from lsp_server.buffer import UTF8, UTF16, UTF32, TextBuffer, index_to_units
 from lsp_server.outline_answer import OutlineWriter
@@ -88,6 +90,8 @@ def test_the_written_outline_is_the_outline_after_every_edit(
     for _ in range(6):
         written = orjson.loads(writer.write(buffer.lines, found.placed()))
         assert written == _reference(outline_of(found.statements), buffer.lines, encoding)
+        whole = [(f.start, f.end, f.kind) for f in folds("\n".join(buffer.lines))]
+        assert fold_ranges(found.placed(), found.comments) == whole
         for _ in range(rnd.randrange(1, 3)):  # edits as an editor sends them
             line = rnd.randrange(len(buffer.lines))
             text = rnd.choice(["", "\n", _line(rnd), "\n" + _line(rnd) + "\n", "x."])
