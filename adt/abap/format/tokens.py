@@ -90,6 +90,7 @@ class SourceLine:
         return [t for t in self.tokens if t.kind is not TokenKind.COMMENT]
 
     def add(self, token: Token) -> None:
+        """A token added after the line was scanned (a template that ended further down)."""
         self.tokens.append(token)
         self.__dict__.pop("code_tokens", None)
 
@@ -217,7 +218,7 @@ class _Lexer:
             i = self._step(line, i)
 
     def _emit(self, line: SourceLine, kind: TokenKind, column: int, text: str) -> None:
-        line.add(Token(kind, text, line.number, column))
+        line.tokens.append(Token(kind, text, line.number, column))  # scanned: not kept yet
 
     # code --------------------------------------------------------------------------------
     def _step(self, line: SourceLine, i: int) -> int:
