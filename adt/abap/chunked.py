@@ -5,8 +5,11 @@ The lines are cut into chunks where the content says so (a line whose hash has i
 bits clear ends a chunk of at least :data:`MIN_LINES` lines), so an edit changes the chunks
 around it and leaves the others' lines — and their cut points — as they were. Each chunk is
 scanned on its own from a clean state and kept with its lines as the key; a chunk whose end
-leaves a statement open is scanned together with the next one. One read walks the lines once
-(hashes of ``str`` are cached by Python), looks every chunk up and scans only the new ones.
+leaves a statement open is scanned together with the next one. A read walks the lines once
+(hashes of ``str`` are cached by Python), looks every chunk up and scans only the new ones; a
+read told which lines are as at the last read (``window``, from the editor's buffer) walks
+only from the chunk holding the first changed line until its cuts fall in step with the last
+read's again, and takes the chunks after from that read, moved by the lines added or removed.
 Only statements whose first word is one of ``heads`` are kept, with the runs of full-line
 comments and whether conflict markers start any line.
 """
