@@ -35,7 +35,9 @@ answer is checked (symbols, folds, proposals, edits present), so an empty answer
 pass as fast. Reported: p50 and p95 in milliseconds.
 
 Run: ``python bench/lsp_requests.py`` (writes bench/results/lsp_requests.md and
-lsp_requests.png; matplotlib from ``pip install -e '.[bench]'``).
+lsp_requests.png; matplotlib from ``pip install -e '.[bench]'``); ``--structure-only`` leaves
+out completion, hover and definition (the system's work) and writes
+bench/results/lsp_requests_structure.md.
 """
 
 from __future__ import annotations
@@ -153,7 +155,7 @@ def _typed_spot(lines: list[str]) -> tuple[int, int]:
 
 
 def measure_size(
-    uri: str, options: dict[str, Any], rounds: int, format_rounds: int
+    uri: str, options: dict[str, Any], rounds: int, format_rounds: int, intelligence: bool = True
 ) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {}
 
@@ -176,17 +178,19 @@ def measure_size(
             doc.key()
             add("outline after a key", *timed(server, symbols, params, bool))
             add("folding after a key", *timed(server, "textDocument/foldingRange", params, bool))
-        _intelligence(doc, rounds, add)
+        if intelligence:
+            _intelligence(doc, rounds, add)
         for _ in range(format_rounds):  # a line the printer recases: the answer has edits
             at = (len(doc.lines) // 2, 0)
             doc.change(at, at, "    data lv_fmt type i.\n")
             doc.lines.insert(at[0], "    data lv_fmt type i.")
             try:
                 add("formatting", *timed(server, "textDocument/formatting", _format(uri), bool))
-            except RuntimeError as exc:  # the client's 60 s read timeout: noted, not fatal
-                if "ReadTimeout" not in str(exc):
+            except RuntimeError as exc:  # the client's 60 s timeout: noted, not fatal
+                if "ReadTimeout" not in str(exc) and "WriteTimeout" not in str(exc):
                     raise
                 add("formatting", math.inf, math.inf)
+                break  # the system still prints the text it was sent: it would not listen
     finally:
         server.close()
     bare, bare_ms = _launch([sys.executable, str(BARE)], None)
@@ -228,7 +232,9 @@ def _intelligence(doc: Document, rounds: int, add: Callable[[str, float, float],
         )
 
 
-def run(sizes: list[int], rounds: int, format_rounds: int) -> dict[int, dict[str, list[float]]]:
+def run(
+    sizes: list[int], rounds: int, format_rounds: int, intelligence: bool = True
+) -> dict[int, dict[str, list[float]]]:
     with tempfile.TemporaryDirectory(prefix="abap-adt-bench-") as folder:
         names = {size: seed_program(Path(folder), size) for size in sizes}
         emulator = Emulator(seed_dirs=[folder])
@@ -241,7 +247,7 @@ def run(sizes: list[int], rounds: int, format_rounds: int) -> dict[int, dict[str
         }
         for size in sizes:
             uri = f"adt://A4H{PROGRAMS}/{names[size]}/source/main"
-            results[size] = measure_size(uri, options, rounds, format_rounds)
+            results[size] = measure_size(uri, options, rounds, format_rounds, intelligence)
             row = results[size]
             print(
                 f"{size:>7} lines: "
@@ -312,12 +318,18 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--format-rounds", type=int, default=3)
     parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument(
+        "--structure-only",
+        action="store_true",
+        help="launch, outline, folding and formatting only (to lsp_requests_structure.md)",
+    )
     args = parser.parse_args()
-    results = run(args.sizes, args.rounds, args.format_rounds)
+    results = run(args.sizes, args.rounds, args.format_rounds, not args.structure_only)
     text = report(results, args.rounds, args.format_rounds)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "lsp_requests.md").write_text(text)
-    if not args.no_plot:
+    name = "lsp_requests_structure" if args.structure_only else "lsp_requests"
+    (RESULTS / f"{name}.md").write_text(text)
+    if not args.no_plot and not args.structure_only:
         plot(results, RESULTS / "lsp_requests.png")
     print(text)
     return 0

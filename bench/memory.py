@@ -10,6 +10,9 @@ process's resident set (``VmRSS`` in ``/proc/<pid>/status``), and also the empty
 right after ``initialize`` — the difference is what the documents cost. Median of ``--runs``
 alternating runs.
 
+``--before DIR`` adds the server of another checkout (``git archive REV adt lsp_server``
+unpacked in DIR) to every run, alternating with ours: a change's effect measured in one run.
+
 Run: ``python bench/memory.py`` (writes bench/results/memory.md).
 """
 
@@ -61,7 +64,19 @@ def measure(
         server.close()
 
 
-def run(count: int, total_lines: int, runs: int) -> dict[str, tuple[int, int]]:
+def _server_from(tree: str) -> list[str]:
+    """The language server of another checkout (its ``adt`` and ``lsp_server`` first on the
+    path): the "before" of a change, measured in the same run."""
+    code = (
+        f"import sys, runpy; sys.path.insert(0, {tree!r}); "
+        "runpy.run_module('lsp_server', run_name='__main__')"
+    )
+    return [sys.executable, "-c", code]
+
+
+def run(
+    count: int, total_lines: int, runs: int, before: str | None = None
+) -> dict[str, tuple[int, int]]:
     per_document = total_lines // count
     emulator, names = seeded_emulator([per_document + index for index in range(count)])
     texts = [
@@ -69,6 +84,8 @@ def run(count: int, total_lines: int, runs: int) -> dict[str, tuple[int, int]]:
     ]
     lines = sum(text.count("\n") + 1 for text in texts)
     found: dict[str, list[tuple[int, int]]] = {"ours": [], "bare": []}
+    if before:
+        found["before"] = []
     with emulator.serve_in_thread() as url:
         options = {
             "systems": [{"name": "A4H", "url": url, "user": "DEVELOPER", "password": "developer"}],
@@ -82,6 +99,8 @@ def run(count: int, total_lines: int, runs: int) -> dict[str, tuple[int, int]]:
             (f"file:///bench/{name}.abap", text) for name, text in zip(names, texts, strict=True)
         ]
         for _ in range(runs):
+            if before:
+                found["before"].append(measure(_server_from(before), ours_docs, options))
             found["ours"].append(measure([sys.executable, "-m", "lsp_server"], ours_docs, options))
             bare = [sys.executable, str(HERE / "anchors" / "bare_pygls_server.py")]
             found["bare"].append(measure(bare, bare_docs, None))
@@ -106,7 +125,14 @@ def report(results: dict[str, tuple[int, int]], runs: int) -> str:
         "| server | RSS empty (MB) | RSS with the documents (MB) | the documents cost (MB) |",
         "|---|---:|---:|---:|",
     ]
-    for key, label in (("ours", "abap-adt lsp"), ("bare", "bare pygls 2 server")):
+    labels = (
+        ("ours", "abap-adt lsp"),
+        ("before", "abap-adt lsp, before"),
+        ("bare", "bare pygls 2 server"),
+    )
+    for key, label in labels:
+        if key not in results:
+            continue
         empty, loaded = results[key]
         rows.append(
             f"| {label} | {empty / MB:.1f} | {loaded / MB:.1f} | {(loaded - empty) / MB:.1f} |"
@@ -119,8 +145,13 @@ def main() -> int:
     parser.add_argument("--documents", type=int, default=50)
     parser.add_argument("--lines", type=int, default=108_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="also the server of another checkout (e.g. `git archive REV adt lsp_server`)",
+    )
     args = parser.parse_args()
-    results = run(args.documents, args.lines, args.runs)
+    results = run(args.documents, args.lines, args.runs, args.before)
     text = report(results, args.runs)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "memory.md").write_text(text)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 ENCODINGS = (UTF8, UTF16, UTF32)
+_LOG_SIZE = 64  # changes a reader may be behind and still read only what changed
 
 
 def encoding_name(value: object) -> str:
@@ -174,6 +175,7 @@ class TextBuffer:
     __slots__ = (
         "_base",
         "_bottom",
+        "_log",
         "_origin",
         "_runs",
         "_top",
@@ -188,6 +190,8 @@ class TextBuffer:
         self.lines = split_text(text)
         self.clamped = 0  # positions past the end of a line or document (the caller logs)
         self.changes = 0  # counts every change of the lines: what was read of them still holds
+        #: the last changes as (count after it, first line touched, lines untouched below it)
+        self._log: list[tuple[int, int, int]] = []
         self.rebase()
 
     # --- content --------------------------------------------------------------------------
@@ -209,6 +213,7 @@ class TextBuffer:
         if text is not None:
             self.lines = split_text(text)
             self.changes += 1
+            self._logged(0, 0)
         self._base: list[str] = list(self.lines)
         # _origin[i] is the base index line i still is, or -1 once it has been touched (a
         # machine-int array: a list of ints costs 36 bytes a line, this 4).
@@ -248,6 +253,7 @@ class TextBuffer:
             self.lines = split_text(text)
             self._origin = _untouched(len(self.lines))
             self._touch(0, old - 1, old)
+            self._logged(0, 0)
             return
         last = len(self.lines) - 1
         start_line, start_units = start
@@ -284,6 +290,30 @@ class TextBuffer:
         else:
             self._origin[start_line : end_line + 1] = _untouched(len(replacement))
         self._touch(start_line, end_line, old_count)
+        self._logged(start_line, old_count - 1 - end_line)
+
+    def _logged(self, first: int, untouched_tail: int) -> None:
+        log = self._log
+        log.append((self.changes, first, untouched_tail))
+        if len(log) > _LOG_SIZE:
+            del log[: _LOG_SIZE // 2]
+
+    def changed_since(self, changes: int) -> tuple[int, int] | None:
+        """``(top, bottom)``: since the lines were as at count ``changes``, their first
+        ``top`` and their last ``bottom`` are the same lines (the rest was replaced); ``None``
+        when that is no longer known (too many changes since). What a reader of the lines
+        needs to read again only the part that changed."""
+        if changes == self.changes:
+            return len(self.lines), len(self.lines)
+        log = self._log
+        if changes > self.changes or not log or log[0][0] > changes + 1:
+            return None
+        top = bottom = len(self.lines)
+        for count, first, tail in reversed(log):
+            if count <= changes:
+                break
+            top, bottom = min(top, first), min(bottom, tail)
+        return top, bottom
 
     def _index(self, line: str, units: int) -> int:
         """``units_to_index``, counting a position past the end of the line as clamped.

@@ -19,18 +19,36 @@ HEAVY = (
 )
 
 
-def _loaded(code: str) -> list[str]:
+def _snapshots(code: str) -> list[list[str]]:
+    """The loaded modules at each ``print(json.dumps(sorted(sys.modules)))`` of ``code`` and
+    at its end."""
     probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
-    return list(json.loads(result.stdout.strip().splitlines()[-1]))
+    lines = result.stdout.strip().splitlines()
+    return [list(json.loads(line)) for line in lines if line.startswith("[")]
+
+
+def _loaded(code: str) -> list[str]:
+    return _snapshots(code)[-1]
 
 
 def test_the_language_server_starts_without_heavy_modules() -> None:
-    loaded = _loaded("from lsp_server.factory import create_server\ncreate_server()")
-    assert [m for m in (*HEAVY, "adt.agent.executor") if m in loaded] == []
-    assert not [m for m in loaded if m == "mcp" or m.startswith("mcp.")], "no MCP at all"
+    code = (
+        "from lsp_server.factory import create_server\ncreate_server()\n"
+        "import json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+        # then what opening a document loads: a client with basic logon, the workspace
+        "from adt.client import AdtClient\nfrom adt.profile import ConnectionProfile\n"
+        "import lsp_server.workspace, adt.source.service\n"
+        "AdtClient(ConnectionProfile(base_url='https://a4h.example', user='U', password='p'))\n"
+    )
+    at_start, loaded = _snapshots(code)
+    assert [m for m in (*HEAVY, "adt.agent.executor") if m in at_start] == []
+    assert not [m for m in at_start if m == "mcp" or m.startswith("mcp.")], "no MCP at all"
+    # the regex engine loads with the first grep, other logon methods when a profile uses them
+    later = ("regex", "adt.auth.oauth", "adt.auth.browser", "adt.auth.certificate", "webbrowser")
+    assert "adt.client" in loaded and [m for m in later if m in loaded] == []
 
 
 def test_the_bridge_lists_its_tools_without_heavy_modules() -> None:

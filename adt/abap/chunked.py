@@ -5,16 +5,23 @@ The lines are cut into chunks where the content says so (a line whose hash has i
 bits clear ends a chunk of at least :data:`MIN_LINES` lines), so an edit changes the chunks
 around it and leaves the others' lines — and their cut points — as they were. Each chunk is
 scanned on its own from a clean state and kept with its lines as the key; a chunk whose end
-leaves a statement open is scanned together with the next one. One read walks the lines once
-(hashes of ``str`` are cached by Python), looks every chunk up and scans only the new ones.
+leaves a statement open is scanned together with the next one. A read walks the lines once
+(hashes of ``str`` are cached by Python), looks every chunk up and scans only the new ones; a
+read told which lines are as at the last read (``window``, from the editor's buffer) walks
+only from the chunk holding the first changed line until its cuts fall in step with the last
+read's again, and takes the chunks after from that read, moved by the lines added or removed.
 Only statements whose first word is one of ``heads`` are kept, with the runs of full-line
 comments and whether conflict markers start any line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import compress, count, repeat
+from operator import and_, not_
+from typing import NamedTuple
 
 from adt.abap.scanner import Scanner, Statement
 
@@ -38,6 +45,9 @@ class _Chunk:
     content: tuple[object, ...]
 
 
+_Lookup = tuple[tuple[str, ...], bool]  # a chunk's lines, and whether it ends the text
+
+
 class Scanned:
     """One read: ``statements`` (lines 1-based, as the scanner counts) whose first word is
     one of the heads; ``comments``: the runs of full-line comments (0-based, inclusive; a
@@ -50,19 +60,29 @@ class Scanned:
         self.key = key
         self.markers = any(chunk.markers for _, chunk in chunks)
         self._statements: list[Statement] | None = None
-        self._comments: list[tuple[int, int]] = []
+        self._comments: list[tuple[int, int]] | None = None
 
     @property
     def statements(self) -> list[Statement]:
         if self._statements is None:
             self._statements = []
             for start, chunk in self._chunks:
-                _add(chunk, start, self._statements, self._comments)
+                _add(chunk, start, self._statements)
         return self._statements
+
+    def placed(self) -> Iterator[tuple[int, tuple[Statement, ...]]]:
+        """The kept statements chunk by chunk, each with the line its chunk starts after: a
+        statement's line is its ``line`` plus that (what :attr:`statements` gives, without
+        an object per statement)."""
+        for start, chunk in self._chunks:
+            yield start, chunk.statements
 
     @property
     def comments(self) -> list[tuple[int, int]]:
-        self.statements  # noqa: B018 -- placed together
+        if self._comments is None:
+            self._comments = []
+            for start, chunk in self._chunks:
+                _add_comments(chunk, start, self._comments)
         return self._comments
 
 
@@ -89,29 +109,34 @@ def comment_runs(lines: Sequence[str]) -> tuple[tuple[int, int], ...]:
 
 def cut_points(lines: Sequence[str]) -> list[int]:
     """The indices just past each chunk's last line (the last one is ``len(lines)``)."""
-    cuts: list[int] = []
-    last = 0
-    for index in [i for i, value in enumerate(map(hash, lines)) if not value & _CUT_MASK]:
+    return list(_cuts_from(lines, 0))
+
+
+def _cuts_from(lines: Sequence[str], last: int) -> Iterator[int]:
+    """:func:`cut_points` after ``last``, itself a cut point (or 0)."""
+    size = len(lines)
+    hashes = map(hash, lines[last:] if last else lines)
+    # the lines whose hash has the low bits clear, without a Python step per line
+    candidates = compress(count(last), map(not_, map(and_, hashes, repeat(_CUT_MASK))))
+    emitted = False
+    for index in candidates:
         while index + 1 - last > MAX_LINES:
             last += MAX_LINES
-            cuts.append(last)
+            emitted = True
+            yield last
         if index + 1 - last >= MIN_LINES:
             last = index + 1
-            cuts.append(last)
-    while len(lines) - last > MAX_LINES:
+            emitted = True
+            yield last
+    while size - last > MAX_LINES:
         last += MAX_LINES
-        cuts.append(last)
-    if last < len(lines) or not cuts:
-        cuts.append(len(lines))
-    return cuts
+        emitted = True
+        yield last
+    if last < size or not emitted:
+        yield size
 
 
-def _add(
-    chunk: _Chunk,
-    start: int,
-    statements: list[Statement],
-    comments: list[tuple[int, int]],
-) -> None:
+def _add(chunk: _Chunk, start: int, statements: list[Statement]) -> None:
     for s in chunk.statements:
         statements.append(
             Statement(
@@ -123,6 +148,9 @@ def _add(
                 s.end_column,
             )
         )
+
+
+def _add_comments(chunk: _Chunk, start: int, comments: list[tuple[int, int]]) -> None:
     for first, last in chunk.comments:
         if comments and comments[-1][1] == start + first - 1:  # a run across the cut
             comments[-1] = (comments[-1][0], start + last)
@@ -130,39 +158,107 @@ def _add(
             comments.append((start + first, start + last))
 
 
+class _Entry(NamedTuple):
+    """A chunk as one read placed it, from line ``start`` (0-based) to the next one's."""
+
+    start: int
+    lookup: _Lookup
+    chunk: _Chunk
+    content: tuple[object, ...]  # the chunk's content, one object per distinct content
+
+
 class ChunkedStatements:
     """One document's chunks, kept from one :meth:`read` to the next."""
 
     def __init__(self, heads: Collection[str]) -> None:
         self.heads = frozenset(heads)
-        self._chunks: dict[tuple[tuple[str, ...], bool], _Chunk] = {}
-        self._contents: dict[tuple[object, ...], tuple[object, ...]] = {}
+        self._entries: list[_Entry] = []
+        self._partials: dict[_Lookup, _Chunk] = {}  # chunks read together with the next
+        self._count = 0  # lines of the last read
         self.scanned_lines = 0  # lines the last read scanned (the rest came from chunks)
+        self.walked_lines = 0  # lines the last read looked at (the rest it knew unchanged)
 
-    def read(self, lines: Sequence[str]) -> Scanned:
-        kept: dict[tuple[tuple[str, ...], bool], _Chunk] = {}
-        contents: dict[tuple[object, ...], tuple[object, ...]] = {}
-        chunks: list[tuple[int, _Chunk]] = []
-        key: list[object] = []
-        self.scanned_lines = 0
-        start = 0
-        cuts = cut_points(lines)
-        for position, end in enumerate(cuts):
-            lookup = (tuple(lines[start:end]), position == len(cuts) - 1)
-            chunk = kept.get(lookup) or self._chunks.get(lookup) or self._scan(lookup)
-            kept[lookup] = chunk
-            if not chunk.clean and not lookup[1]:
+    def read(self, lines: Sequence[str], window: tuple[int, int] | None = None) -> Scanned:
+        """The statements of ``lines``. ``window``: ``(top, bottom)``, the first ``top`` and
+        the last ``bottom`` lines are those of the last read (the rest changed); then only
+        the chunks between are looked at, not every line."""
+        self.scanned_lines = self.walked_lines = 0
+        entries = self._read_window(lines, *window) if window is not None else None
+        if entries is None:
+            entries = self._read_all(lines)
+        self._entries, self._count = entries, len(lines)
+        chunks = [(e.start, e.chunk) for e in entries]
+        return Scanned(chunks, tuple(part for e in entries for part in (e.start, e.content)))
+
+    def _read_all(self, lines: Sequence[str]) -> list[_Entry]:
+        known = dict(self._partials)
+        known.update((e.lookup, e.chunk) for e in self._entries)
+        contents = {e.content: e.content for e in self._entries}
+        return self._walk(lines, 0, cut_points(lines), known, contents, None)
+
+    def _read_window(self, lines: Sequence[str], top: int, bottom: int) -> list[_Entry] | None:
+        old, count = self._entries, len(lines)
+        delta = count - self._count
+        if delta == 0 and top >= count and old:
+            return old  # nothing changed
+        if not old or top + bottom > min(count, self._count):
+            return None  # nothing read yet, or not a window of the last read
+        first = bisect_right(old, top, key=lambda e: e.start) - 1  # the entry holding ``top``
+        if first < 0:
+            return None
+        changed_end = bisect_right(old, self._count - bottom, key=lambda e: e.start)
+        nearby = old[first : changed_end + 1]
+        known = dict(self._partials)
+        known.update((e.lookup, e.chunk) for e in nearby)
+        contents = {e.content: e.content for e in nearby}
+
+        def rest(end: int) -> list[_Entry] | None:
+            """The last read's entries after ``end`` (moved), once the walk is back in step."""
+            if end < count - bottom:
+                return None
+            at = bisect_left(old, end - delta, key=lambda e: e.start)
+            if at == len(old) or old[at].start != end - delta:
+                return None
+            after = old[at:]
+            if delta:
+                after = [_Entry(e[0] + delta, e[1], e[2], e[3]) for e in after]
+            return after
+
+        start = old[first].start
+        walked = self._walk(lines, start, _cuts_from(lines, start), known, contents, rest)
+        return old[:first] + walked
+
+    def _walk(
+        self,
+        lines: Sequence[str],
+        start: int,
+        cuts: Iterable[int],
+        known: dict[_Lookup, _Chunk],
+        contents: dict[tuple[object, ...], tuple[object, ...]],
+        rest: Callable[[int], list[_Entry] | None] | None,
+    ) -> list[_Entry]:
+        """Entries from line ``start`` on, at ``cuts``; ``rest`` gives the entries after a
+        cut once they are known without walking on."""
+        entries: list[_Entry] = []
+        partials: dict[_Lookup, _Chunk] = {}
+        count = len(lines)
+        for end in cuts:
+            lookup = (tuple(lines[start:end]), end == count)
+            self.walked_lines += end - start
+            chunk = known.get(lookup) or partials.get(lookup) or self._scan(lookup)
+            if not chunk.clean and end != count:
+                partials[lookup] = chunk
                 continue  # read again together with the next chunk
-            chunks.append((start, chunk))
             # one object per distinct content, kept from read to read: keys compare by identity
-            content = contents.setdefault(
-                chunk.content, self._contents.get(chunk.content, chunk.content)
-            )
-            key += (start, content)
+            content = contents.setdefault(chunk.content, chunk.content)
+            entries.append(_Entry(start, lookup, chunk, content))
             start = end
-        self._chunks = kept
-        self._contents = contents
-        return Scanned(chunks, tuple(key))
+            after = rest(end) if rest is not None else None
+            if after is not None:
+                entries += after
+                break
+        self._partials = partials
+        return entries
 
     def _scan(self, key: tuple[tuple[str, ...], bool]) -> _Chunk:
         lines, last = key

@@ -62,15 +62,16 @@ class _Blocks:
     the class's end."""
 
     def __init__(self) -> None:
-        self.folds: list[Fold] = []
+        self.folds: list[tuple[int, int, str]] = []
         self._stack: list[tuple[str, int]] = []  # (end keyword, first line)
         self._section: int | None = None
 
-    def feed(self, statement: Statement) -> None:
+    def feed(self, statement: Statement, offset: int = 0) -> None:
+        """One statement; ``offset`` is added to its lines."""
         words = statement.words
         if not words:
             return
-        line = statement.line - 1
+        line = statement.line - 1 + offset
         head = words[0]
         if _is_section(words):
             self._close_section(line - 1)
@@ -80,7 +81,7 @@ class _Blocks:
             if head == "ENDCLASS":
                 self._close_section(line - 1)
             _, start = self._stack.pop()
-            self._add(start, statement.end_line - 1)
+            self._add(start, statement.end_line - 1 + offset)
             return
         end = _opens_block(words)
         if end is not None:
@@ -93,7 +94,7 @@ class _Blocks:
 
     def _add(self, start: int, end: int, kind: str = REGION) -> None:
         if end > start:
-            self.folds.append(Fold(start, end, kind))
+            self.folds.append((start, end, kind))
 
 
 def folds(text: str) -> list[Fold]:
@@ -105,11 +106,23 @@ def folds_of(scanned: Iterable[Statement], comments: Iterable[tuple[int, int]]) 
     """The foldable regions of a source's statements (those whose first word is one of
     :data:`HEADS` are enough) and runs of comment lines (0-based, inclusive; two lines or
     more fold), ordered by first line."""
+    return [Fold(*found) for found in fold_ranges([(0, scanned)], comments)]
+
+
+def fold_ranges(
+    placed: Iterable[tuple[int, Iterable[Statement]]], comments: Iterable[tuple[int, int]]
+) -> list[tuple[int, int, str]]:
+    """:func:`folds_of` as ``(start, end, kind)``, of statements given in runs, each with
+    the offset of its lines (:meth:`adt.abap.chunked.Scanned.placed`): what an answer after
+    every key needs, without an object per statement or per fold."""
     blocks = _Blocks()
-    for statement in scanned:
-        blocks.feed(statement)
-    found = blocks.folds + [Fold(first, last, COMMENT) for first, last in comments if last > first]
-    return sorted(set(found), key=lambda f: (f.start, -f.end))
+    feed = blocks.feed
+    for offset, run in placed:
+        for statement in run:
+            feed(statement, offset)
+    found = set(blocks.folds)
+    found.update((first, last, COMMENT) for first, last in comments if last > first)
+    return sorted(found, key=lambda f: (f[0], -f[1]))
 
 
-__all__ = ["COMMENT", "HEADS", "REGION", "Fold", "folds", "folds_of"]
+__all__ = ["COMMENT", "HEADS", "REGION", "Fold", "fold_ranges", "folds", "folds_of"]

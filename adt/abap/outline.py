@@ -22,9 +22,10 @@ _BLOCKS = {
     "FUNCTION": ("ENDFUNCTION", FUNCTION),
     "MODULE": ("ENDMODULE", MODULE),
 }
-_DECLARATIONS = {"METHODS": METHOD, "CLASS-METHODS": METHOD}
+#: The statements that declare a symbol inside the open block, and its kind.
+DECLARATIONS = {"METHODS": METHOD, "CLASS-METHODS": METHOD}
 #: The first words of the statements the outline reads (it passes over every other one).
-HEADS = frozenset(_BLOCKS) | {end for end, _ in _BLOCKS.values()} | frozenset(_DECLARATIONS)
+HEADS = frozenset(_BLOCKS) | {end for end, _ in _BLOCKS.values()} | frozenset(DECLARATIONS)
 
 
 @dataclass
@@ -39,7 +40,7 @@ class Symbol:
     children: list[Symbol] = field(default_factory=list)
 
 
-def _opens(statement: Statement) -> tuple[str, str, str] | None:
+def opens(statement: Statement) -> tuple[str, str, str] | None:
     """(end keyword, kind, detail) if the statement opens an outlined block."""
     words = statement.words
     if len(words) < 2 or words[0] not in _BLOCKS:
@@ -78,13 +79,13 @@ def outline_of(scanned: Iterable[Statement]) -> list[Symbol]:
             _, symbol = stack.pop()
             symbol.end = end
             continue
-        opened = _opens(statement)
+        opened = opens(statement)
         if opened is not None:
             end_keyword, kind, detail = opened
             symbol = Symbol(words[1], kind, detail, start, end)
             (stack[-1][1].children if stack else roots).append(symbol)
             stack.append((end_keyword, symbol))
             continue
-        if head in _DECLARATIONS and len(words) > 1 and stack:
-            stack[-1][1].children.append(Symbol(words[1], _DECLARATIONS[head], "", start, end))
+        if head in DECLARATIONS and len(words) > 1 and stack:
+            stack[-1][1].children.append(Symbol(words[1], DECLARATIONS[head], "", start, end))
     return roots

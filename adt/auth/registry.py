@@ -1,4 +1,6 @@
-"""Which authenticator serves which logon method: one entry per method."""
+"""Which authenticator serves which logon method: one entry per method. Each method's
+module loads when a profile uses it (OAuth's token flow and loopback server, the browser
+logon and the certificate loader are a megabyte of code that basic logon never runs)."""
 
 from __future__ import annotations
 
@@ -8,19 +10,39 @@ import httpx
 
 from adt.auth.base import Authenticator
 from adt.auth.basic import BasicAuthenticator
-from adt.auth.browser import BrowserAuthenticator
-from adt.auth.certificate import CertificateAuthenticator
-from adt.auth.oauth import OAuthAuthenticator
 from adt.logon import BasicLogon, BrowserLogon, CertificateLogon, LogonMethod, OAuthLogon
 from adt.profile import ConnectionProfile
 
 Build = Callable[[ConnectionProfile, "httpx.AsyncBaseTransport | None"], Authenticator]
 
+
+def _certificate(
+    profile: ConnectionProfile, transport: httpx.AsyncBaseTransport | None
+) -> Authenticator:
+    from adt.auth.certificate import CertificateAuthenticator
+
+    return CertificateAuthenticator(profile)
+
+
+def _oauth(profile: ConnectionProfile, transport: httpx.AsyncBaseTransport | None) -> Authenticator:
+    from adt.auth.oauth import OAuthAuthenticator
+
+    return OAuthAuthenticator(profile, transport=transport)
+
+
+def _browser(
+    profile: ConnectionProfile, transport: httpx.AsyncBaseTransport | None
+) -> Authenticator:
+    from adt.auth.browser import BrowserAuthenticator
+
+    return BrowserAuthenticator(profile)
+
+
 AUTHENTICATORS: dict[type[LogonMethod], Build] = {
     BasicLogon: lambda profile, transport: BasicAuthenticator(profile),
-    CertificateLogon: lambda profile, transport: CertificateAuthenticator(profile),
-    OAuthLogon: lambda profile, transport: OAuthAuthenticator(profile, transport=transport),
-    BrowserLogon: lambda profile, transport: BrowserAuthenticator(profile),
+    CertificateLogon: _certificate,
+    OAuthLogon: _oauth,
+    BrowserLogon: _browser,
 }
 
 

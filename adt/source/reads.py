@@ -10,7 +10,6 @@ import asyncio
 
 from adt.client import AdtClient
 from adt.errors import NotFoundError
-from adt.source import grep as grep_module
 from adt.source.bases import BaseTexts
 from adt.source.cache import CacheEntry, SourceCache
 from adt.source.config import SourceConfig
@@ -175,6 +174,8 @@ class SourceReads:
         version: str | None = None,
     ) -> GrepOutcome:
         """Search a source on the server side; only matching lines (and context) travel."""
+        from adt.source import grep as grep_module  # the regex engine: with the first grep
+
         target = resolve(self._system, object_url, object_source_url, include_type, version)
         limit = self._config.max_matches if max_matches is None else max_matches
         grep_module.compile_pattern(  # validated before any request is made

@@ -18,9 +18,8 @@ from lsp_server.features import Feature
 
 if TYPE_CHECKING:
     from adt.abap.chunked import ChunkedStatements, Scanned
-    from adt.abap.folding import Fold
-    from adt.abap.outline import Symbol
     from lsp_server.merge import MarkedBlock
+    from lsp_server.outline_answer import OutlineWriter
 
 T = TypeVar("T")
 
@@ -32,11 +31,15 @@ class DocumentStructure(Feature):
         super().__init__(ctx)
         self._scans: dict[str, ChunkedStatements] = {}
         self._read: dict[str, tuple[tuple[int, int], Scanned, list[MarkedBlock]]] = {}
+        self._lines_read: dict[str, int] = {}  # uri → change count of the lines last read
+        self._writers: dict[str, OutlineWriter] = {}  # what the outline answers are made of
         self._answers: dict[tuple[str, str], tuple[object, Any]] = {}  # (uri, what) → key, answer
 
     def document_closed(self, doc: OpenDocument) -> None:
         self._scans.pop(doc.uri, None)
         self._read.pop(doc.uri, None)
+        self._lines_read.pop(doc.uri, None)
+        self._writers.pop(doc.uri, None)
         for what in ("outline", "folds"):
             self._answers.pop((doc.uri, what), None)
 
@@ -56,29 +59,42 @@ class DocumentStructure(Feature):
         if scan is None:
             scan = self._scans[doc.uri] = ChunkedStatements(outline.HEADS | folding.HEADS)
         lines = buffer.lines
-        found = scan.read(lines)
+        since = self._lines_read.pop(doc.uri, None)
+        found = scan.read(lines, None if since is None else buffer.changed_since(since))
         blocks = marked_blocks(lines) if found.markers else []
         if blocks:
-            found = scan.read(ours_lines(lines))
+            found = scan.read(ours_lines(lines))  # the next read cannot start from this one
+        else:
+            self._lines_read[doc.uri] = buffer.changes
         self._read[doc.uri] = (seen, found, blocks)
         return found, blocks
 
-    def outline(self, doc: OpenDocument, answer: Callable[[list[Symbol]], T]) -> T:
-        """``answer`` of the document's outline (the last one, when the outline has not
-        changed since)."""
-        from adt.abap.outline import outline_of
+    def outline(self, doc: OpenDocument, encoding: str) -> bytes:
+        """The JSON of the document's outline, positions in ``encoding`` (the last one, when
+        the outline has not changed since)."""
+        from lsp_server.outline_answer import OutlineWriter
 
-        return self._answer(doc, "outline", lambda found, _: answer(outline_of(found.statements)))
+        def build(found: Scanned, _: list[MarkedBlock]) -> bytes:
+            writer = self._writers.get(doc.uri)
+            if writer is None or writer.encoding != encoding:
+                writer = self._writers[doc.uri] = OutlineWriter(encoding)
+            return writer.write(doc.buffer.lines, found.placed())
 
-    def folds(self, doc: OpenDocument, answer: Callable[[list[Fold], list[MarkedBlock]], T]) -> T:
-        """``answer`` of the folds and the conflict blocks (each folds too); the last one,
-        when they have not changed since."""
-        from adt.abap.folding import folds_of
+        return self._answer(doc, "outline", build)
+
+    def folds(
+        self,
+        doc: OpenDocument,
+        answer: Callable[[list[tuple[int, int, str]], list[MarkedBlock]], T],
+    ) -> T:
+        """``answer`` of the folds as ``(start, end, kind)`` and the conflict blocks (each
+        folds too); the last one, when they have not changed since."""
+        from adt.abap.folding import fold_ranges
 
         return self._answer(
             doc,
             "folds",
-            lambda found, blocks: answer(folds_of(found.statements, found.comments), blocks),
+            lambda found, blocks: answer(fold_ranges(found.placed(), found.comments), blocks),
         )
 
     def _answer(

@@ -11,7 +11,6 @@ import orjson
 from lsprotocol import types
 
 from adt.errors import AdtError
-from lsp_server.buffer import index_to_units
 from lsp_server.handlers.requests import source_error
 from lsp_server.protocol import Prepared
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
@@ -86,40 +85,6 @@ def _fold(start: int, end: int, kind: str) -> dict[str, object]:
     return fold
 
 
-class _Places:
-    """Buffer positions as the specification spells them, in the client's encoding (as
-    :meth:`AdtLanguageServer.position`, without an object per position)."""
-
-    def __init__(self, lines: list[str], encoding: str) -> None:
-        self.lines, self.encoding = lines, encoding
-
-    def position(self, line: int, index: int) -> dict[str, int]:
-        if line < len(self.lines):
-            text = self.lines[line]
-            if text.isascii():  # as index_to_units counts, without the call
-                index = 0 if index < 0 else min(index, len(text))
-            else:
-                index = index_to_units(text, index, self.encoding)
-        return {"line": line, "character": index}
-
-    def symbol(self, symbol: Symbol) -> dict[str, object]:
-        """A ``DocumentSymbol`` with its children (1-based lines in, 0-based out)."""
-        line, end_line = symbol.start[0] - 1, symbol.end[0] - 1
-        start = self.position(line, symbol.start[1])
-        end = self.position(end_line, symbol.end[1])
-        first_end = end if line == end_line else self.position(line, 1 << 30)
-        found: dict[str, object] = {
-            "name": symbol.name,
-            "kind": _SYMBOL_KINDS.get(symbol.kind, types.SymbolKind.Object).value,
-            "range": {"start": start, "end": end},
-            "selectionRange": {"start": start, "end": first_end},
-            "children": [self.symbol(child) for child in symbol.children],
-        }
-        if symbol.detail:
-            found["detail"] = symbol.detail
-        return found
-
-
 def _kind(object_type: str) -> types.SymbolKind:
     return _TYPE_KINDS.get(
         object_type, _TYPE_KINDS.get(object_type.split("/")[0], types.SymbolKind.Object)
@@ -142,12 +107,7 @@ def register(server: AdtLanguageServer) -> None:
 
             text = ours_view(doc.buffer.lines)
             return [_document_symbol(ls, doc.uri, s) for s in cds_outline(parse(text, cds))]
-        places = _Places(doc.buffer.lines, ls.encoding)
-        return Prepared(
-            ls.adt.structure.outline(
-                doc, lambda found: orjson.Fragment(orjson.dumps([places.symbol(s) for s in found]))
-            )
-        )
+        return Prepared(orjson.Fragment(ls.adt.structure.outline(doc, ls.encoding)))
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding_range(ls: AdtLanguageServer, params: types.FoldingRangeParams) -> Prepared:
@@ -164,9 +124,7 @@ def register(server: AdtLanguageServer) -> None:
         return Prepared(
             ls.adt.structure.folds(
                 doc,
-                lambda folds, blocks: orjson.Fragment(
-                    orjson.dumps(_folds([(f.start, f.end, f.kind) for f in folds], blocks))
-                ),
+                lambda folds, blocks: orjson.Fragment(orjson.dumps(_folds(folds, blocks))),
             )
         )
 

@@ -58,32 +58,51 @@ def _expected(lines: list[str]) -> tuple[list[tuple[object, ...]], list[tuple[in
     return found, list(comment_runs(lines))
 
 
-def _read(scan: ChunkedStatements, lines: list[str]) -> tuple[list[tuple[object, ...]], list]:
-    got = scan.read(lines)
+def _read(
+    scan: ChunkedStatements, lines: list[str], window: tuple[int, int] | None = None
+) -> tuple[list[tuple[object, ...]], list]:
+    got = scan.read(lines, window)
     found = [
         (s.words, s.line, s.column, s.terminated, s.end_line, s.end_column) for s in got.statements
     ]
     return found, got.comments
 
 
-@settings(max_examples=60, deadline=None)
+def _edit(rnd: random.Random, lines: list[str]) -> tuple[int, int]:
+    """One random edit of ``lines``: ``(top, bottom)``, the lines above and below it that
+    it left as they were."""
+    at = rnd.randrange(len(lines) + 1)
+    count, kind = len(lines), rnd.random()
+    if kind < 0.4 and at < len(lines):
+        lines[at] = lines[at][: rnd.randrange(len(lines[at]) + 1)] + rnd.choice(".x'|\" ")
+        return at, count - at - 1
+    if kind < 0.7 or len(lines) == 1:
+        lines[at:at] = [_line(rnd) for _ in range(rnd.randrange(1, 4))]
+        return at, count - at
+    at = min(at, count - 1)
+    removed = min(rnd.randrange(1, 4), count - 1)
+    del lines[at : at + removed]
+    return min(at, count - removed), max(0, count - at - removed)
+
+
+@settings(max_examples=45, deadline=None)
 @given(st.integers(0, 2**32), st.integers(1, 400))
 def test_every_read_after_edits_equals_a_whole_scan(seed: int, size: int) -> None:
     rnd = random.Random(seed)
     lines = [_line(rnd) for _ in range(size)]
-    scan = ChunkedStatements(HEADS)
-    assert _read(scan, lines) == _expected(lines)
-    assert size < 300 or len(cut_points(lines)) > 2
+    whole, windowed = ChunkedStatements(HEADS), ChunkedStatements(HEADS)
+    assert _read(whole, lines) == _expected(lines)
+    windowed.read(lines)
+    assert size < 300 or len(cut_points(lines)) > 1  # more than one chunk (> 2 failed 1 in 300)
     for _ in range(8):
-        at = rnd.randrange(len(lines) + 1)
-        kind = rnd.random()
-        if kind < 0.4 and at < len(lines):
-            lines[at] = lines[at][: rnd.randrange(len(lines[at]) + 1)] + rnd.choice(".x'|\" ")
-        elif kind < 0.7:
-            lines[at:at] = [_line(rnd) for _ in range(rnd.randrange(1, 4))]
-        elif len(lines) > 1:
-            del lines[at : at + rnd.randrange(1, 4)]
-        assert _read(scan, lines) == _expected(lines)
+        top, bottom = len(lines), len(lines)
+        for _ in range(rnd.randrange(1, 4)):  # edits between two reads
+            edit_top, edit_bottom = _edit(rnd, lines)
+            top, bottom = min(top, edit_top), min(bottom, edit_bottom)
+        expected = _expected(lines)
+        assert _read(whole, lines) == expected
+        assert _read(windowed, lines, (top, bottom)) == expected
+    assert whole.read(lines).key == windowed.read(lines, (len(lines), len(lines))).key
 
 
 def test_an_edit_scans_the_chunk_it_changed_not_the_document() -> None:
@@ -99,6 +118,20 @@ def test_an_edit_scans_the_chunk_it_changed_not_the_document() -> None:
     assert scan.scanned_lines < 1_000
     scan.read(lines)
     assert scan.scanned_lines == 0
+
+
+def test_a_read_told_where_the_text_changed_walks_only_the_chunks_there() -> None:
+    lines = [f"  lv_{i} = {i}." for i in range(10_000)]
+    scan = ChunkedStatements(HEADS)
+    scan.read(lines)
+    assert scan.walked_lines == len(lines)
+    lines[5_000:5_001] = ["  METHOD m.", "  ENDMETHOD."]  # Enter: every line below moves
+    found = scan.read(lines, (5_000, len(lines) - 5_002))
+    assert 0 < scan.walked_lines <= 3 * MAX_LINES
+    assert [(s.words[0], s.line) for s in found.statements] == [
+        ("METHOD", 5_001),
+        ("ENDMETHOD", 5_002),
+    ]
 
 
 def test_cut_points_respect_the_bounds_and_follow_the_content() -> None:

@@ -533,7 +533,11 @@ def test_tls_settings_and_timeouts_reach_the_http_client() -> None:
     assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
     assert context.cert_store_stats()["x509_ca"] > 0, "the bundle's CAs are trusted"
     assert client._stateless.authenticator.tls() is not True, "the bundle, not the defaults"
-    assert _profile_tls(True) is True and _profile_tls(False) is False
+    default = _profile_tls(True)
+    assert isinstance(default, ssl.SSLContext) and default.check_hostname
+    assert default.verify_mode == ssl.CERT_REQUIRED
+    assert default is _profile_tls(True), "the default CAs are parsed once per process"
+    assert _profile_tls(False) is False
 
 
 def _profile_tls(verify: bool) -> object:

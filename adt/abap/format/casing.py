@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .keywords import AFTER_OF, AFTER_TYPE, ASSIGNMENTS, DECLARING, GLUED, KEYWORDS, words
 from .tokens import Token, TokenKind, TokenStatement
@@ -46,7 +47,13 @@ def to_case(text: str, upper: bool | None) -> str:
 
 def glued_keyword(token: Token) -> tuple[str, str, str] | None:
     """``(prefix, keyword, rest)`` for ``DATA(x)``, ``@DATA(x)``, ``VALUE(x)``; else None."""
-    match = _GLUED.fullmatch(token.text)
+    return _glued(token.text)
+
+
+@lru_cache(maxsize=8192)
+def _glued(text: str) -> tuple[str, str, str] | None:
+    """By text: a source repeats its words, and each is asked twice (keyword, case)."""
+    match = _GLUED.fullmatch(text)
     if match is None or match.group(2).upper() not in GLUED:
         return None
     return match.group(1), match.group(2), match.group(3)

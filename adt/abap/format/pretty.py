@@ -119,7 +119,8 @@ def recased_lines(source: Source, settings: PrinterSettings) -> list[str]:
         for token in line.tokens:
             if token.kind is TokenKind.WORD:
                 new = recase(token, source.keywords.get(token, False), keyword_case, name_case)
-                text = text[: token.column] + new + text[token.column + len(new) :]
+                if new != token.text:  # most words are written as they should be already
+                    text = text[: token.column] + new + text[token.column + len(new) :]
         texts[line.number - 1] = text
     return texts
 

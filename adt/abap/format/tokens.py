@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 
 from adt.abap.lexer import WORD as _WORD
 from adt.abap.lexer import literal_end
@@ -45,18 +46,28 @@ class LineKind(Enum):
     CODE = "code"
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, slots=True)
 class Token:
-    """One token. ``text`` of a template that spans lines holds its line breaks (LF)."""
+    """One token. ``text`` of a template that spans lines holds its line breaks (LF).
+
+    A token is itself (equality and hash by identity): within one source no two tokens
+    share a position, and the printer keys its tables by token hundreds of thousands of
+    times, so comparing the fields each time cost a fifth of its work. Nothing changes a
+    token once the lexer made it (a frozen dataclass cost a second per 100,000 tokens to
+    make)."""
 
     kind: TokenKind
     text: str
     line: int
     column: int
+    _upper: str | None = field(default=None, repr=False)
 
     @property
     def upper(self) -> str:
-        return self.text.upper()
+        """The text in upper case (computed once: the printer asks for it often)."""
+        if self._upper is None:
+            self._upper = self.text.upper()
+        return self._upper
 
 
 @dataclass
@@ -73,9 +84,15 @@ class SourceLine:
     def indent(self) -> int:
         return len(self.text) - len(self.text.lstrip(BLANKS))
 
-    @property
+    @cached_property
     def code_tokens(self) -> list[Token]:
+        """The tokens but the comment (kept: the lexer forgets it when it adds a token)."""
         return [t for t in self.tokens if t.kind is not TokenKind.COMMENT]
+
+    def add(self, token: Token) -> None:
+        """A token added after the line was scanned (a template that ended further down)."""
+        self.tokens.append(token)
+        self.__dict__.pop("code_tokens", None)
 
 
 @dataclass
@@ -93,16 +110,17 @@ class TokenStatement:
     def last(self) -> Token:
         return self.tokens[-1]
 
-    @property
+    @cached_property
     def words(self) -> list[str]:
-        """Its words in upper case (literals, templates and punctuation left out)."""
+        """Its words in upper case (literals, templates and punctuation left out; read
+        often, so kept: a statement's tokens do not change once it is made)."""
         return [t.upper for t in self.tokens if t.kind is TokenKind.WORD]
 
     @property
     def is_empty(self) -> bool:
         return self.tokens[0].kind is TokenKind.PERIOD
 
-    @property
+    @cached_property
     def colon(self) -> int | None:
         """Index (in ``tokens``) of the chain colon, if it is a chained statement."""
         for index, token in enumerate(self.tokens):
@@ -200,7 +218,7 @@ class _Lexer:
             i = self._step(line, i)
 
     def _emit(self, line: SourceLine, kind: TokenKind, column: int, text: str) -> None:
-        line.tokens.append(Token(kind, text, line.number, column))
+        line.tokens.append(Token(kind, text, line.number, column))  # scanned: not kept yet
 
     # code --------------------------------------------------------------------------------
     def _step(self, line: SourceLine, i: int) -> int:
@@ -294,7 +312,7 @@ class _Lexer:
 
     def _emit_template(self, template: _Template) -> None:
         owner = self.lines[template.line - 1]
-        owner.tokens.append(
+        owner.add(
             Token(TokenKind.TEMPLATE, "\n".join(template.parts), template.line, template.column)
         )
 
@@ -306,7 +324,7 @@ class _Lexer:
         for touched in self.lines[template.line - 1 : line.number]:
             touched.verbatim = True
         owner = self.lines[template.line - 1]
-        owner.tokens.append(
+        owner.add(
             Token(TokenKind.BROKEN, "\n".join(template.parts), template.line, template.column)
         )
 
