@@ -9,7 +9,9 @@ method bodies that mention that name as a word are lexed and resolved, in the sc
 first step declared: names declared in one body are invisible in every other, and an
 occurrence of a symbol is a token that spells its name, so no usage of a symbol called N
 is in a body that does not mention N. The resolver is the same as for a whole program, so
-the answers are those of resolving the whole program.
+the answers are those of resolving the whole program. The first step's declarations are
+the program's declaration-only index as well (:meth:`.Repository.declared`): other
+programs look its global names up there, and it is declared once for both.
 
 Kept, compact: per symbol key a flat array of ``(unit, line, column, length, flags)``, the
 layout of a class's main source, the ``METHOD`` statements whose bodies were left out, and
@@ -25,14 +27,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from adt.abap.declarations import Sink
-from adt.abap.index import ProgramIndex, Unit
 from adt.abap.lexer import Statement, lex
 from adt.abap.resolver import Resolver
 from adt.abap.structure import Block, BlockKind
 from adt.abap.symbols import DATA_KINDS, Occurrence, Scope, Symbol
 
 from ..model import CLAS
-from .bodies import blank, none
 from .layout import Layout
 from .repository import Program, Repository
 
@@ -172,8 +172,8 @@ class ProgramUsages:
     @classmethod
     def build(cls, program: Program, repo: Repository) -> ProgramUsages:
         """The first step: the program with every method body blanked."""
-        units = [Unit(unit.id, blank(unit.text, none)) for unit in program.units]
-        index = ProgramIndex(program.name, units, repo)
+        index = repo.declared(program)
+        index.resolve()
         layouts = {}
         if program.root.kind is CLAS:
             main = program.root.source_uri("main")
