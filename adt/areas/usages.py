@@ -233,6 +233,7 @@ def _matches(text: str) -> tuple[UsageMatch, ...]:
 
 def _snippet(element: etree._Element) -> CodeSnippet:
     uri = element.get("uri") or ""
+    texts = _texts(element)
     source, _, fragment = uri.partition("#")
     matches = _matches(element.get("matches") or "")
     match = _FRAGMENT.search(fragment)
@@ -250,9 +251,19 @@ def _snippet(element: etree._Element) -> CodeSnippet:
         end_line=end_line,
         end_column=end_column,
         matches=matches,
-        content=element.findtext("content") or "",
-        description=element.findtext("description") or "",
+        content=texts.get("content", ""),
+        description=texts.get("description", ""),
     )
+
+
+def _texts(element: etree._Element) -> dict[str, str]:
+    """The text of each child element by its tag, the first of a tag winning: one pass
+    over the children (``findtext`` per name was most of parsing thousands of snippets)."""
+    found: dict[str, str] = {}
+    for child in element:
+        if isinstance(child.tag, str) and child.tag not in found:
+            found[child.tag] = child.text or ""
+    return found
 
 
 def parse_snippets(body: bytes) -> tuple[SnippetGroup, ...]:

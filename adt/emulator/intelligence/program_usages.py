@@ -24,7 +24,7 @@ import re
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from adt.abap.declarations import Sink
 from adt.abap.lexer import Statement, lex
@@ -61,7 +61,6 @@ class Searched:
 
     text: str  # canonical line ends
     lowered: str  # the same length: a case change that would alter it is left out
-    starts: array[int]  # offset of line n (1-based) at index n - 1
 
     @classmethod
     def of(cls, text: str) -> Searched:
@@ -69,9 +68,15 @@ class Searched:
         lowered = text.lower()
         if len(lowered) != len(text):
             lowered = text.translate(_ASCII_LOWER)
+        return cls(text, lowered)
+
+    @cached_property
+    def starts(self) -> array[int]:
+        """The offset of line n (1-based) at index n - 1: counted the first time a line is
+        read, which most units a where-used scans for a name never are."""
         starts = array("l", [0])
-        starts.extend(match.end() for match in re.finditer("\n", text))
-        return cls(text, lowered, starts)
+        starts.extend(match.end() for match in re.finditer("\n", self.text))
+        return starts
 
     def holds(self, pattern: re.Pattern[str], start: int = 0, end: int | None = None) -> bool:
         """Whether ``pattern`` (a :func:`word`) matches as a whole word between the offsets
