@@ -154,25 +154,27 @@ def _row(element: etree._Element) -> UsageReference:
     children = _first_children(element)
     adt = children.get(_ADT_OBJECT)
     package = adt.find(_PACKAGE_REF) if adt is not None else None
-    attributes = adt.attrib if adt is not None else {}
-    package_attributes = package.attrib if package is not None else {}
     identifier = children.get("objectIdentifier")
     uri = element.get("uri") or ""
     info = element.get("usageInformation") or ""
     return UsageReference(
         uri=uri,
         parent_uri=element.get("parentUri") or "",
-        name=attributes.get(_CORE_NAME) or "",
-        type=attributes.get(_CORE_TYPE) or _fragment_type(uri),
-        responsible=attributes.get(_CORE_RESPONSIBLE) or "",
-        description=attributes.get(_CORE_DESCRIPTION) or "",
-        package_name=package_attributes.get(_CORE_NAME) or "",
-        package_uri=package_attributes.get(_CORE_URI) or "",
+        name=_get(adt, _CORE_NAME),
+        type=_get(adt, _CORE_TYPE) or _fragment_type(uri),
+        responsible=_get(adt, _CORE_RESPONSIBLE),
+        description=_get(adt, _CORE_DESCRIPTION),
+        package_name=_get(package, _CORE_NAME),
+        package_uri=_get(package, _CORE_URI),
         usage_information=tuple(t for t in info.split(",") if t),
         object_identifier=((identifier.text or "") if identifier is not None else "").strip(),
         can_have_children=element.get("canHaveChildren") == "true",
         is_result=element.get("isResult") == "true",
     )
+
+
+def _get(node: etree._Element | None, name: str) -> str:
+    return (node.get(name) or "") if node is not None else ""
 
 
 def _first_children(element: etree._Element) -> dict[str, etree._Element]:
@@ -250,7 +252,7 @@ def _matches(text: str) -> tuple[UsageMatch, ...]:
 
 def _snippet(element: etree._Element) -> CodeSnippet:
     uri = element.get("uri") or ""
-    texts = {tag: child.text or "" for tag, child in _first_children(element).items()}
+    texts = _texts(element)
     source, _, fragment = uri.partition("#")
     matches = _matches(element.get("matches") or "")
     match = _FRAGMENT.search(fragment)
@@ -271,6 +273,16 @@ def _snippet(element: etree._Element) -> CodeSnippet:
         content=texts.get("content", ""),
         description=texts.get("description", ""),
     )
+
+
+def _texts(element: etree._Element) -> dict[str, str]:
+    """The text of each child element by its tag, the first of a tag winning: one pass
+    over the children (``findtext`` per name was most of parsing thousands of snippets)."""
+    found: dict[str, str] = {}
+    for child in element:
+        if isinstance(child.tag, str) and child.tag not in found:
+            found[child.tag] = child.text or ""
+    return found
 
 
 def parse_snippets(body: bytes) -> tuple[SnippetGroup, ...]:
