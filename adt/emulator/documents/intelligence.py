@@ -191,6 +191,11 @@ def _attr(name: str, value: str | None) -> str:
 _NS_ADTCORE = esc_attr(NS_ADTCORE)
 
 
+def _text(name: str, value: str) -> str:
+    """:func:`text_tag` without attributes, written out (twice per snippet line)."""
+    return f"<{name}>{esc_text(value)}</{name}>" if value else f"<{name}/>"
+
+
 def usage_references_document(
     prefix: str,
     *,
@@ -251,7 +256,7 @@ def usage_snippets_document(
     for identifier, snippets in objects:
         inner = "".join(
             f'<{prefix}:codeSnippet uri="{esc_attr(s.uri)}" matches="{esc_attr(s.matches)}">'
-            f"{text_tag('content', s.content)}{text_tag('description', s.description)}"
+            f"{_text('content', s.content)}{_text('description', s.description)}"
             f"</{prefix}:codeSnippet>"
             for s in snippets
         )
