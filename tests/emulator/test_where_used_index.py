@@ -5,6 +5,7 @@ of the declaring one, whose symbols then move) — and its corpus spot checks on
 
 from __future__ import annotations
 
+import gc
 import os
 from collections import Counter
 from pathlib import Path
@@ -16,6 +17,7 @@ from adt.abap.index import ProgramIndex
 from adt.abap.symbols import Symbol
 from adt.emulator import Emulator
 from adt.emulator.intelligence.handlers import CodeIntelligence
+from adt.emulator.intelligence.whereused import collector_paused
 from adt.emulator.model import CLAS, INTF
 
 from .helpers import GREETER, INTERFACE, REPORT
@@ -188,3 +190,30 @@ def test_a_where_used_declares_each_program_once(monkeypatch: pytest.MonkeyPatch
     assert {u.obj.name for u in usages} >= {"ZCL_DEMO_GREETER"}
     assert declared[pool.name] == 1 and max(declared.values()) == 1, declared
     assert repo.declarations(pool).structures == []  # its statements were let go
+
+
+def test_where_used_requests_run_with_the_collector_paused_and_restore_it() -> None:
+    """The handlers of ``usageReferences`` and ``usageSnippets`` pause the cyclic collector
+    (see :func:`collector_paused`) and give it back as they found it, also on an error."""
+    seen: list[bool] = []
+
+    @collector_paused
+    def handler(fail: bool) -> int:
+        seen.append(gc.isenabled())
+        if fail:
+            raise ValueError("fault")
+        return 1
+
+    assert gc.isenabled()
+    assert handler(False) == 1
+    with pytest.raises(ValueError, match="fault"):
+        handler(True)
+    assert seen == [False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        handler(False)
+        assert not gc.isenabled()  # not switched on by a request that found it off
+    finally:
+        gc.enable()
+    for name in ("usage_references", "usage_snippets"):
+        assert getattr(CodeIntelligence, name).__wrapped__  # the handlers are wrapped
