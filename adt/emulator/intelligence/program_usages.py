@@ -74,9 +74,7 @@ class Searched:
     def starts(self) -> array[int]:
         """The offset of line n (1-based) at index n - 1: counted the first time a line is
         read, which most units a where-used scans for a name never are."""
-        starts = array("l", [0])
-        starts.extend(match.end() for match in re.finditer("\n", self.text))
-        return starts
+        return array("l", [0, *[match.end() for match in re.finditer("\n", self.text)]])
 
     def holds(self, pattern: re.Pattern[str], start: int = 0, end: int | None = None) -> bool:
         """Whether ``pattern`` (a :func:`word`) matches as a whole word between the offsets
