@@ -263,6 +263,7 @@ def lex(text: str, first: int = 1) -> Lexed:
     lines = text.replace("\r\n", "\n").split("\n") if text else []
     lexer = _Lexer()
     for number, line in enumerate(lines, start=first):
-        lexer.line(number, line)
+        if line:  # an empty line changes nothing (many: blanked method bodies)
+            lexer.line(number, line)
     lexer.finish()
     return Lexed(lexer.statements, lines, lexer.docs)
