@@ -9,8 +9,11 @@ after the emulator started and seeded abapGit. This process drives it through th
 project's client (``adt.AdtClient``, read timeout raised to 600 s so that a slow answer is
 measured rather than cut), as ADT and abap-adt-api do: ``usageReferences`` at the symbol,
 then ``usageSnippets`` of every row that has an identifier. Per symbol: the first request
-and ``--repeat`` warm ones; for each the wall time and the emulator's CPU time (user +
-system from ``/proc/<pid>/stat``, which a machine shared by other work does not inflate).
+and ``--repeat`` warm ones; for each the wall time, the emulator's CPU time (user +
+system from ``/proc/<pid>/stat``, which a machine shared by other work does not inflate),
+the client's (this process's) CPU time, and how long each process waited for a core
+(``/proc/<pid>/schedstat``): on a shared machine that wait, not the work, is most of the
+wall time, and the table "Where the wall time goes" says so for the most used class.
 
 Symbols: ``ZCX_ABAPGIT_EXCEPTION`` (the most used class, asked first: the cold figure),
 then its method ``raise``, the string map's ``clear``, ``get`` and ``set``, the interface
@@ -57,40 +60,90 @@ def cpu_ms(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) * 1000 / _TICKS
 
 
+def waited_ms(pid: int | str) -> float:
+    """Time ``pid`` has spent runnable but waiting for a core so far (ms; the second field
+    of ``/proc/<pid>/schedstat``)."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e6
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One request (ms): wall time, and where it went — the emulator's CPU and its wait for
+    a core, this process's (the client's) CPU and its wait for a core."""
+
+    wall: float
+    cpu: float
+    waited: float
+    client: float
+    client_waited: float
+
+
+class Clock:
+    """Reads every clock of :class:`Sample` before and after a request."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def read(self) -> tuple[float, ...]:
+        return (
+            time.perf_counter() * 1000,
+            cpu_ms(self.pid),
+            waited_ms(self.pid),
+            time.process_time() * 1000,
+            waited_ms("self"),
+        )
+
+    def since(self, before: tuple[float, ...]) -> Sample:
+        after = self.read()
+        return Sample(*(a - b for a, b in zip(after, before, strict=True)))
+
+
 @dataclass
 class Timed:
-    """Wall and emulator CPU times (ms) of one kind of request, first and warm."""
+    """The samples of one kind of request: the first, then the warm ones."""
 
-    wall: list[float] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=list)
+    samples: list[Sample] = field(default_factory=list)
 
-    def add(self, wall: float, cpu: float) -> None:
-        self.wall.append(wall)
-        self.cpu.append(cpu)
+    def warm(self, name: str, share: float) -> float:
+        return percentile([getattr(s, name) for s in self.samples[1:]], share)
 
     def cells(self) -> str:
-        warm_wall, warm_cpu = self.wall[1:], self.cpu[1:]
-        first = f"{self.wall[0]:,.0f} ({self.cpu[0]:,.0f})"
+        first = self.samples[0]
         warm = (
-            f"{percentile(warm_wall, 0.5):,.0f} / {percentile(warm_wall, 0.95):,.0f}"
-            f" ({percentile(warm_cpu, 0.5):,.0f} / {percentile(warm_cpu, 0.95):,.0f})"
+            f"{self.warm('wall', 0.5):,.0f} / {self.warm('wall', 0.95):,.0f}"
+            f" ({self.warm('cpu', 0.5):,.0f} / {self.warm('cpu', 0.95):,.0f};"
+            f" {self.warm('client', 0.5):,.0f} / {self.warm('client', 0.95):,.0f})"
         )
-        return f"{first} | {warm}"
+        return f"{first.wall:,.0f} ({first.cpu:,.0f}; {first.client:,.0f}) | {warm}"
+
+    def breakdown(self, label: str) -> list[str]:
+        """Rows of where the wall time went: the first request, the warm median."""
+        rows = []
+        warm = sorted(self.samples[1:], key=lambda s: s.wall)
+        median = warm[len(warm) // 2] if warm else self.samples[0]
+        for what, sample in (("first", self.samples[0]), ("warm, the median one", median)):
+            rest = sample.wall - sample.cpu - sample.waited - sample.client - sample.client_waited
+            rows.append(
+                f"| {label}, {what} | {sample.wall:,.0f} | {sample.cpu:,.0f} | "
+                f"{sample.waited:,.0f} | {sample.client:,.0f} | {sample.client_waited:,.0f} "
+                f"| {rest:,.0f} |"
+            )
+        return rows
 
 
 async def where_used(
-    client: AdtClient, pid: int, target: Target, repeat: int
+    client: AdtClient, clock: Clock, target: Target, repeat: int
 ) -> tuple[Timed, Timed, int, int]:
     """References and snippets, first and warm; using objects and snippet lines found."""
     refs, snips = Timed(), Timed()
     objects = lines = 0
     for _ in range(repeat + 1):
-        cpu, start = cpu_ms(pid), time.perf_counter()
+        before = clock.read()
         result = await client.navigation.usages(target.url, target.line, target.column)
-        refs.add((time.perf_counter() - start) * 1000, cpu_ms(pid) - cpu)
-        cpu, start = cpu_ms(pid), time.perf_counter()
+        refs.samples.append(clock.since(before))
+        before = clock.read()
         groups = await client.navigation.snippets(result)
-        snips.add((time.perf_counter() - start) * 1000, cpu_ms(pid) - cpu)
+        snips.samples.append(clock.since(before))
         objects = len(result.objects)
         lines = sum(len(g.snippets) for g in groups)
     return refs, snips, objects, lines
@@ -103,7 +156,7 @@ def targets(corpus: Path) -> list[Target]:
 
 async def measure(corpus: Path, repeat: int) -> list[str]:
     rows = [
-        "## Where-used (ms: wall, in brackets the emulator's CPU)",
+        "## Where-used (ms: wall, in brackets the emulator's CPU; the client's CPU)",
         "",
         f"First = the first request for that symbol (the first row's is the first where-used"
         f" after start: cold); warm = {repeat} more, p50 / p95. grep = `grep -rniw NAME"
@@ -125,8 +178,14 @@ async def measure(corpus: Path, repeat: int) -> list[str]:
         try:
             await client.read_source(f"{CLASSES}/zcl_demo_greeter/source/main")  # it answers
             seeded = rss_mb(pid)
+            breakdown: list[str] = []
             for target in targets(corpus):
-                refs, snips, objects, lines = await where_used(client, pid, target, repeat)
+                refs, snips, objects, lines = await where_used(client, Clock(pid), target, repeat)
+                if not breakdown:
+                    breakdown = [
+                        *refs.breakdown(f"{target.label}: references"),
+                        *snips.breakdown(f"{target.label}: snippets"),
+                    ]
                 grep, hits = grep_ms(corpus, target.grep)
                 rows.append(
                     f"| {target.label} | {objects} | {lines} | {refs.cells()} | "
@@ -137,6 +196,18 @@ async def measure(corpus: Path, repeat: int) -> list[str]:
             await client.close()
     return [
         *rows,
+        "",
+        "## Where the wall time goes (ms)",
+        "",
+        "The emulator's CPU and its wait for a core (`/proc/<pid>/schedstat`), the client's"
+        " (this process's) CPU and wait, and the rest (neither running nor waiting for a core:"
+        " the socket, idle turns of the event loops; negative when the two processes ran at"
+        " the same time). Both processes run at the niceness this script was started with.",
+        "",
+        "| request | wall | emulator CPU | emulator waiting for a core | client CPU "
+        "| client waiting for a core | rest |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+        *breakdown,
         "",
         "## Emulator memory (VmRSS)",
         "",

@@ -151,29 +151,46 @@ def snippet_request(identifiers: Iterable[str]) -> bytes:
 
 
 def _row(element: etree._Element) -> UsageReference:
-    adt = element.find(_ris("adtObject"))
-    package = adt.find(_core("packageRef")) if adt is not None else None
-
-    def core(node: etree._Element | None, local: str) -> str:
-        return (node.get(_core(local)) or "") if node is not None else ""
-
+    children = _first_children(element)
+    adt = children.get(_ADT_OBJECT)
+    package = adt.find(_PACKAGE_REF) if adt is not None else None
+    identifier = children.get("objectIdentifier")
     uri = element.get("uri") or ""
-    kind = core(adt, "type") or _fragment_type(uri)
     info = element.get("usageInformation") or ""
     return UsageReference(
         uri=uri,
         parent_uri=element.get("parentUri") or "",
-        name=core(adt, "name"),
-        type=kind,
-        responsible=core(adt, "responsible"),
-        description=core(adt, "description"),
-        package_name=core(package, "name"),
-        package_uri=core(package, "uri"),
+        name=_get(adt, _CORE_NAME),
+        type=_get(adt, _CORE_TYPE) or _fragment_type(uri),
+        responsible=_get(adt, _CORE_RESPONSIBLE),
+        description=_get(adt, _CORE_DESCRIPTION),
+        package_name=_get(package, _CORE_NAME),
+        package_uri=_get(package, _CORE_URI),
         usage_information=tuple(t for t in info.split(",") if t),
-        object_identifier=(element.findtext("objectIdentifier") or "").strip(),
+        object_identifier=((identifier.text or "") if identifier is not None else "").strip(),
         can_have_children=element.get("canHaveChildren") == "true",
         is_result=element.get("isResult") == "true",
     )
+
+
+def _get(node: etree._Element | None, name: str) -> str:
+    return (node.get(name) or "") if node is not None else ""
+
+
+def _first_children(element: etree._Element) -> dict[str, etree._Element]:
+    """The first child element of each tag, in one pass over the children (a ``find`` per
+    tag was most of parsing an answer with thousands of rows)."""
+    found: dict[str, etree._Element] = {}
+    for child in element:
+        if isinstance(child.tag, str) and child.tag not in found:
+            found[child.tag] = child
+    return found
+
+
+_ADT_OBJECT = _ris("adtObject")
+_PACKAGE_REF = _core("packageRef")
+_CORE_NAME, _CORE_TYPE, _CORE_URI = _core("name"), _core("type"), _core("uri")
+_CORE_RESPONSIBLE, _CORE_DESCRIPTION = _core("responsible"), _core("description")
 
 
 def _fragment_type(uri: str) -> str:
@@ -219,20 +236,23 @@ def parse_usage_references(body: bytes) -> UsageResult:
 
 
 def _matches(text: str) -> tuple[UsageMatch, ...]:
+    """``4-25,accessRead,gradeDirect;…``: items whose columns are not two numbers are left
+    out; access and grade may be missing."""
     found: list[UsageMatch] = []
     for item in text.split(";"):
-        parts = item.split(",")
-        columns = parts[0].split("-")
-        if len(columns) != 2 or not all(c.strip().isdigit() for c in columns):
+        columns, _, rest = item.partition(",")
+        first, dash, last = columns.partition("-")
+        first, last = first.strip(), last.strip()
+        if not (dash and first.isdigit() and last.isdigit()):
             continue
-        access = parts[1] if len(parts) > 1 else ""
-        grade = parts[2] if len(parts) > 2 else ""
-        found.append(UsageMatch(int(columns[0]), int(columns[1]), access, grade))
+        access, _, rest = rest.partition(",")
+        found.append(UsageMatch(int(first), int(last), access, rest.partition(",")[0]))
     return tuple(found)
 
 
 def _snippet(element: etree._Element) -> CodeSnippet:
     uri = element.get("uri") or ""
+    texts = _texts(element)
     source, _, fragment = uri.partition("#")
     matches = _matches(element.get("matches") or "")
     match = _FRAGMENT.search(fragment)
@@ -250,9 +270,19 @@ def _snippet(element: etree._Element) -> CodeSnippet:
         end_line=end_line,
         end_column=end_column,
         matches=matches,
-        content=element.findtext("content") or "",
-        description=element.findtext("description") or "",
+        content=texts.get("content", ""),
+        description=texts.get("description", ""),
     )
+
+
+def _texts(element: etree._Element) -> dict[str, str]:
+    """The text of each child element by its tag, the first of a tag winning: one pass
+    over the children (``findtext`` per name was most of parsing thousands of snippets)."""
+    found: dict[str, str] = {}
+    for child in element:
+        if isinstance(child.tag, str) and child.tag not in found:
+            found[child.tag] = child.text or ""
+    return found
 
 
 def parse_snippets(body: bytes) -> tuple[SnippetGroup, ...]:

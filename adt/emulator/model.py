@@ -8,6 +8,7 @@ SAP writes its own hrefs (``/sap/bc/adt/oo/classes/%2fabc%2fcl_x``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Protocol
 from urllib.parse import quote
 
@@ -184,8 +185,10 @@ FINC = Kind(
 ABAP_KINDS = (CLAS, INTF, PROG, INCL, FUGR, FUNC, FINC)
 
 
+@lru_cache(maxsize=8192)
 def encode_name(name: str) -> str:
-    """``/ABC/CL_X`` → ``%2fabc%2fcl_x`` (lower case, SAP's own spelling)."""
+    """``/ABC/CL_X`` → ``%2fabc%2fcl_x`` (lower case, SAP's own spelling); remembered, as
+    every object URI of a where-used answer is built from it."""
     encoded = quote(name.lower(), safe="")
     return encoded.replace("%2F", "%2f").replace("%24", "%24")
 
@@ -256,6 +259,9 @@ class Repository(Protocol):
     objects: dict[str, RepoObject]
 
 
+_IN_GROUP = frozenset({FUNC.code, FINC.code})
+
+
 @dataclass
 class RepoObject:
     """A repository object with its source units."""
@@ -275,7 +281,7 @@ class RepoObject:
 
     @property
     def uri(self) -> str:
-        if self.kind in (FUNC, FINC):
+        if self.kind.code in _IN_GROUP:  # not ``in (FUNC, FINC)``: Kind's __eq__ is costly
             assert self.group is not None
             sub = "fmodules" if self.kind is FUNC else "includes"
             return f"{FUGR.collection}/{encode_name(self.group)}/{sub}/{encode_name(self.name)}"

@@ -30,6 +30,8 @@ _ATTR_TABLE = str.maketrans(_ATTR_ESCAPES)
 
 def _strip_invalid(value: str) -> str:
     """Drop the control characters XML 1.0 does not allow (tab, LF and CR stay)."""
+    if value.isprintable():  # no control character at all: most values, tested cheaply
+        return value
     return _INVALID.sub("", value)
 
 

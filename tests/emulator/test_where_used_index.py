@@ -5,8 +5,11 @@ of the declaring one, whose symbols then move) — and its corpus spot checks on
 
 from __future__ import annotations
 
+import gc
 import os
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +17,8 @@ from adt.abap.index import ProgramIndex
 from adt.abap.symbols import Symbol
 from adt.emulator import Emulator
 from adt.emulator.intelligence.handlers import CodeIntelligence
-from adt.emulator.model import CLAS
+from adt.emulator.intelligence.whereused import collector_paused
+from adt.emulator.model import CLAS, INTF
 
 from .helpers import GREETER, INTERFACE, REPORT
 
@@ -159,3 +163,57 @@ def test_abapgit_where_used_equals_a_full_resolution_of_sampled_programs() -> No
             assert {u for u in indexed if u[0] in units} == expected, program.name
             compared += len(expected)
     assert compared > 150
+
+
+def test_a_where_used_declares_each_program_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where-used's first step is a program's declaration-only index too, and one built for
+    a look-up while where-used runs keeps its statements for that step: the interface pool,
+    looked up by the class that implements it before its own turn, is declared once (it was
+    twice), and what was kept is let go at the end."""
+    intelligence = CodeIntelligence(Emulator().state)
+    repo = intelligence.repo
+    repo.refresh()
+    interface = repo.named("ZIF_DEMO_GREETING", INTF)
+    assert interface is not None
+    pool = repo.program(interface)
+    target = ProgramIndex(pool.name, pool.units).symbol("ZIF_DEMO_GREETING")  # no library
+    assert target is not None
+    declared: Counter[str] = Counter()
+    original = ProgramIndex.__init__
+
+    def counting(self: ProgramIndex, name: str, *args: Any, **kwargs: Any) -> None:
+        declared[name.upper()] += 1
+        original(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(ProgramIndex, "__init__", counting)
+    usages = intelligence.where.usages(target)
+    assert {u.obj.name for u in usages} >= {"ZCL_DEMO_GREETER"}
+    assert declared[pool.name] == 1 and max(declared.values()) == 1, declared
+    assert repo.declarations(pool).structures == []  # its statements were let go
+
+
+def test_where_used_requests_run_with_the_collector_paused_and_restore_it() -> None:
+    """The handlers of ``usageReferences`` and ``usageSnippets`` pause the cyclic collector
+    (see :func:`collector_paused`) and give it back as they found it, also on an error."""
+    seen: list[bool] = []
+
+    @collector_paused
+    def handler(fail: bool) -> int:
+        seen.append(gc.isenabled())
+        if fail:
+            raise ValueError("fault")
+        return 1
+
+    assert gc.isenabled()
+    assert handler(False) == 1
+    with pytest.raises(ValueError, match="fault"):
+        handler(True)
+    assert seen == [False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        handler(False)
+        assert not gc.isenabled()  # not switched on by a request that found it off
+    finally:
+        gc.enable()
+    for name in ("usage_references", "usage_snippets"):
+        assert getattr(CodeIntelligence, name).__wrapped__  # the handlers are wrapped

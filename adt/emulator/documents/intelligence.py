@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..xmlwriter import DECL, esc_text, tag, text_tag
+from ..xmlwriter import DECL, esc_attr, esc_text, tag, text_tag
 from .common import NS_ABAPSOURCE, NS_ADTCORE
 
 NS_RIS = "http://www.sap.com/adt/ris/usageReferences"
@@ -158,38 +158,42 @@ class UsageScope:
 
 
 def _row(prefix: str, row: UsageRow) -> str:
-    package_ref = tag(
-        "adtcore:packageRef",
-        [
-            ("adtcore:uri", row.package_uri),
-            ("adtcore:type", "DEVC/K"),
-            ("adtcore:name", row.package_name),
-        ],
+    """One ``referencedObject`` (written out rather than through :func:`tag`: an answer has
+    thousands, and this is most of what building it costs)."""
+    esc = esc_attr
+    core = (
+        _attr("adtcore:responsible", row.responsible)
+        + f' adtcore:name="{esc(row.name)}"'
+        + _attr("adtcore:type", row.type)
     )
-    adt_object = tag(
-        f"{prefix}:adtObject",
-        [
-            ("adtcore:responsible", row.responsible),
-            ("adtcore:name", row.name),
-            ("adtcore:type", row.type),
-            ("xmlns:adtcore", NS_ADTCORE),
-        ],
-        package_ref,
+    package = (
+        f'<adtcore:packageRef adtcore:uri="{esc(row.package_uri)}" adtcore:type="DEVC/K"'
+        f' adtcore:name="{esc(row.package_name)}"/>'
     )
-    body = adt_object
+    body = f'<{prefix}:adtObject{core} xmlns:adtcore="{_NS_ADTCORE}">{package}</{prefix}:adtObject>'
     if row.object_identifier is not None:
         body += text_tag("objectIdentifier", row.object_identifier)
-    return tag(
-        f"{prefix}:referencedObject",
-        [
-            ("uri", row.uri),
-            ("parentUri", row.parent_uri),
-            ("isResult", "false"),
-            ("canHaveChildren", "true" if row.can_have_children else "false"),
-            ("usageInformation", row.usage_information),
-        ],
-        body,
+    children = "true" if row.can_have_children else "false"
+    head = (
+        f'<{prefix}:referencedObject uri="{esc(row.uri)}"'
+        + _attr("parentUri", row.parent_uri)
+        + f' isResult="false" canHaveChildren="{children}"'
+        + _attr("usageInformation", row.usage_information)
     )
+    return f"{head}>{body}</{prefix}:referencedObject>"
+
+
+def _attr(name: str, value: str | None) -> str:
+    """`` name="value"`` (escaped), or nothing when the value is None, as :func:`tag` does."""
+    return "" if value is None else f' {name}="{esc_attr(value)}"'
+
+
+_NS_ADTCORE = esc_attr(NS_ADTCORE)
+
+
+def _text(name: str, value: str) -> str:
+    """:func:`text_tag` without attributes, written out (twice per snippet line)."""
+    return f"<{name}>{esc_text(value)}</{name}>" if value else f"<{name}/>"
 
 
 def usage_references_document(
@@ -251,11 +255,9 @@ def usage_snippets_document(
     parts: list[str] = []
     for identifier, snippets in objects:
         inner = "".join(
-            tag(
-                f"{prefix}:codeSnippet",
-                [("uri", s.uri), ("matches", s.matches)],
-                text_tag("content", s.content) + text_tag("description", s.description),
-            )
+            f'<{prefix}:codeSnippet uri="{esc_attr(s.uri)}" matches="{esc_attr(s.matches)}">'
+            f"{_text('content', s.content)}{_text('description', s.description)}"
+            f"</{prefix}:codeSnippet>"
             for s in snippets
         )
         parts.append(

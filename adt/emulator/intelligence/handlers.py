@@ -26,7 +26,7 @@ from .focus import focused
 from .fragments import locate, parse_fragment
 from .repository import Repository
 from .requests import Position, body_text, parse_uri
-from .whereused import WhereUsed
+from .whereused import WhereUsed, collector_paused
 
 if TYPE_CHECKING:
     from ..calls import Call
@@ -241,6 +241,7 @@ class CodeIntelligence:
         return _respond(text, content_type="text/plain; charset=utf-8")
 
     # where-used ------------------------------------------------------------------------
+    @collector_paused
     def usage_references(self, call: Call) -> Response:
         _only_post(call)
         root = _request_root(call.body, "usageReferenceRequest")
@@ -300,6 +301,7 @@ class CodeIntelligence:
                 return obj, found.symbol
         return obj, self.repo.global_symbol(obj.name)
 
+    @collector_paused
     def usage_snippets(self, call: Call) -> Response:
         _only_post(call)
         root = _request_root(call.body, "usageSnippetRequest")

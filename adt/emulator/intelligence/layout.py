@@ -67,4 +67,9 @@ class Layout:
         """The visibility section of the global class definition that holds ``line``."""
         if line > self.definition_end:
             return None
-        return next(name for start, name in reversed(self.sections) if start <= line)
+        index = bisect_right(self._section_starts, line) - 1
+        return self.sections[max(index, 0)][1]
+
+    @cached_property
+    def _section_starts(self) -> list[int]:
+        return [start for start, _ in self.sections]

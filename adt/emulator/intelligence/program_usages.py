@@ -9,7 +9,9 @@ method bodies that mention that name as a word are lexed and resolved, in the sc
 first step declared: names declared in one body are invisible in every other, and an
 occurrence of a symbol is a token that spells its name, so no usage of a symbol called N
 is in a body that does not mention N. The resolver is the same as for a whole program, so
-the answers are those of resolving the whole program.
+the answers are those of resolving the whole program. The first step's declarations are
+the program's declaration-only index as well (:meth:`.Repository.declared`): other
+programs look its global names up there, and it is declared once for both.
 
 Kept, compact: per symbol key a flat array of ``(unit, line, column, length, flags)``, the
 layout of a class's main source, the ``METHOD`` statements whose bodies were left out, and
@@ -22,17 +24,15 @@ import re
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from adt.abap.declarations import Sink
-from adt.abap.index import ProgramIndex, Unit
 from adt.abap.lexer import Statement, lex
 from adt.abap.resolver import Resolver
 from adt.abap.structure import Block, BlockKind
 from adt.abap.symbols import DATA_KINDS, Occurrence, Scope, Symbol
 
 from ..model import CLAS
-from .bodies import blank, none
 from .layout import Layout
 from .repository import Program, Repository
 
@@ -61,7 +61,6 @@ class Searched:
 
     text: str  # canonical line ends
     lowered: str  # the same length: a case change that would alter it is left out
-    starts: array[int]  # offset of line n (1-based) at index n - 1
 
     @classmethod
     def of(cls, text: str) -> Searched:
@@ -69,9 +68,13 @@ class Searched:
         lowered = text.lower()
         if len(lowered) != len(text):
             lowered = text.translate(_ASCII_LOWER)
-        starts = array("l", [0])
-        starts.extend(match.end() for match in re.finditer("\n", text))
-        return cls(text, lowered, starts)
+        return cls(text, lowered)
+
+    @cached_property
+    def starts(self) -> array[int]:
+        """The offset of line n (1-based) at index n - 1: counted the first time a line is
+        read, which most units a where-used scans for a name never are."""
+        return array("l", [0, *[match.end() for match in re.finditer("\n", self.text)]])
 
     def holds(self, pattern: re.Pattern[str], start: int = 0, end: int | None = None) -> bool:
         """Whether ``pattern`` (a :func:`word`) matches as a whole word between the offsets
@@ -172,8 +175,8 @@ class ProgramUsages:
     @classmethod
     def build(cls, program: Program, repo: Repository) -> ProgramUsages:
         """The first step: the program with every method body blanked."""
-        units = [Unit(unit.id, blank(unit.text, none)) for unit in program.units]
-        index = ProgramIndex(program.name, units, repo)
+        index = repo.declared(program)
+        index.resolve()
         layouts = {}
         if program.root.kind is CLAS:
             main = program.root.source_uri("main")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -76,6 +77,7 @@ class Repository:
         self._by_name: dict[str, Program] = {}
         self._programs: list[Program] = []
         self._owners: dict[str, tuple[RepoObject, str] | None] = {}
+        self._sweep: dict[str, ProgramIndex] | None = None  # see :meth:`sweep`
         #: Told which objects (URI, name) changed since the last refresh.
         self.listeners: list[Callable[[list[tuple[str, str]]], None]] = []
 
@@ -213,8 +215,44 @@ class Repository:
         # pass one never enters a method body: blanked, they cost neither lexing nor memory
         units = [Unit(unit.id, blank(unit.text, none)) for unit in program.units]
         index = ProgramIndex(program.name, units, self, resolve=False)
-        index.keep_declarations_only()  # a library answers from symbols; the text can go
+        if self._sweep is not None:  # where-used may resolve it next: keep its statements
+            self._sweep[program.root.uri] = index
+        else:
+            index.keep_declarations_only()  # a library answers from symbols; the text can go
         self._declarations[program.root.uri] = (signature, index)
+        return index
+
+    @contextmanager
+    def sweep(self) -> Iterator[None]:
+        """While where-used resolves many programs: the declaration-only indexes built
+        meanwhile keep their statements, so that :meth:`declared` takes them over instead
+        of declaring those programs again; what it did not take lets them go at the end."""
+        outer = self._sweep is not None
+        if not outer:
+            self._sweep = {}
+        try:
+            yield
+        finally:
+            if not outer and self._sweep is not None:
+                for index in self._sweep.values():
+                    index.keep_declarations_only()
+                self._sweep = None
+
+    def declared(self, program: Program) -> ProgramIndex:
+        """Pass one of ``program`` with its method bodies blanked, its statements kept for
+        the caller to resolve (where-used's first step). It is the program's declaration-only
+        index too while there is none, so that resolving it does not declare the program a
+        second time to look up its own global name (``TYPE REF TO zcl_self``); the caller
+        lets its statements go (:meth:`ProgramIndex.keep_declarations_only`) when done."""
+        cached = self._declarations.get(program.root.uri)
+        current = cached is not None and cached[0] == program.signature
+        kept = self._sweep.pop(program.root.uri, None) if self._sweep is not None else None
+        if kept is not None and current and cached is not None and cached[1] is kept:
+            return kept
+        units = [Unit(unit.id, blank(unit.text, none)) for unit in program.units]
+        index = ProgramIndex(program.name, units, self, resolve=False)
+        if not current:
+            self._declarations[program.root.uri] = (program.signature, index)
         return index
 
     def scratch_index(self, program: Program) -> ProgramIndex:

@@ -61,10 +61,11 @@ class UsageIndex:
         """Every program that may use a symbol called ``name`` (its text holds the word),
         with its entry for that name."""
         pattern = word(name)
-        for program in self.repo.programs():
-            texts = self._holding(program, pattern)
-            if texts:
-                yield program, self.of(program, name, texts)
+        with self.repo.sweep():
+            for program in self.repo.programs():
+                texts = self._holding(program, pattern)
+                if texts:
+                    yield program, self.of(program, name, texts)
 
     def searched(self, unit: Unit) -> Searched:
         """A unit's text as it is searched (and its lines read) by where-used."""

@@ -11,8 +11,11 @@ module, interface) is itself the leaf row. Each leaf carries an ``objectIdentifi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+import gc
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
 from urllib.parse import quote
 
 from adt.abap.symbols import Occurrence, Symbol, SymbolKind
@@ -47,6 +50,8 @@ _SEGMENTS = {
     SymbolKind.MACRO: "MA",
 }
 _ROOTS = frozenset({SymbolKind.FUNCTION, SymbolKind.INCLUDE, SymbolKind.PROGRAM})
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,27 @@ class Usage:
     occurrence: Occurrence
     obj: RepoObject
     member: Member
+
+
+def collector_paused(handler: Callable[P, R]) -> Callable[P, R]:
+    """Run ``handler`` with the cyclic garbage collector paused. A where-used request makes
+    tens of thousands of objects that live until its answer is written; collections in the
+    middle promote them, which pushes a full collection over the index (about 300,000
+    objects, 150 ms of CPU) every few requests — the p95 of the warm requests — and the cold
+    request, which builds the index, collected it five times (13 % of its CPU). Reference
+    counting frees what the request made when it ends; cycles wait for the next collection."""
+
+    @functools.wraps(handler)
+    def paused(*args: P.args, **kwargs: P.kwargs) -> R:
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return handler(*args, **kwargs)
+        finally:
+            if enabled:
+                gc.enable()
+
+    return paused
 
 
 def member_uri(obj: RepoObject, type_code: str, name: str) -> str:
