@@ -20,30 +20,49 @@ _METHOD = re.compile(
     r"^[ \t]*METHOD[ \t]+[A-Za-z_/%$][\w~/%$]*[ \t]*(?:\.|\"|$|BY[ \t])", re.IGNORECASE
 )
 _ENDMETHOD = re.compile(r"^[ \t]*ENDMETHOD[ \t]*\.", re.IGNORECASE)
-_ANY_METHOD = re.compile(r"^[ \t]*METHOD[ \t]", re.IGNORECASE | re.MULTILINE)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 #: Decides whether a body stays: (the lines, the last line of its ``METHOD`` statement,
 #: the ``ENDMETHOD`` line), 0-based; the body is the lines strictly between.
 Keep = Callable[[list[str], int, int], bool]
 
 
-def blank(text: str, keep: Keep) -> str:
-    """``text`` (canonical line ends) with the method bodies ``keep`` refuses emptied.
-    A body is blanked only when it is whole lines: its ``METHOD`` statement ends its line
-    and its ``ENDMETHOD`` starts one."""
-    text = text.replace("\r\n", "\n")
-    if _ANY_METHOD.search(text) is None:
-        return text
-    lines = text.split("\n")
+def method_bodies(lines: list[str], text: str) -> list[tuple[int, int]]:
+    """Every method body of ``text`` (split into ``lines``) that is whole lines, empty ones
+    included: (the last line of its ``METHOD`` statement, its ``ENDMETHOD`` line), 0-based.
+    Its ``METHOD`` statement ends its line and its ``ENDMETHOD`` starts one."""
+    found: list[tuple[int, int]] = []
     start: int | None = None  # the last line of the open METHOD statement (0-based)
-    for index, line in enumerate(lines):
-        if _METHOD.match(line):
-            start = _statement_end(lines, index)
-        elif start is not None and _ENDMETHOD.match(line):
-            if index > start + 1 and not keep(lines, start, index):
-                lines[start + 1 : index] = [""] * (index - start - 1)
-            start = None
-    return "\n".join(lines)
+    number, offset = 0, 0
+    # a literal scan of the text lower-cased (ASCII only: positions stay) finds the lines that
+    # may open or close a body at C speed; the two patterns above then decide on each line
+    low = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+    position = low.find("method")
+    while position >= 0:
+        begin = low.rfind("\n", 0, position) + 1
+        if low[begin:position].lstrip(" \t") in ("", "end"):
+            number += low.count("\n", offset, begin)
+            offset = begin
+            line = lines[number]
+            if _METHOD.match(line):
+                start = _statement_end(lines, number)
+            elif start is not None and _ENDMETHOD.match(line):
+                found.append((start, number))
+                start = None
+        position = low.find("method", position + 6)
+    return found
+
+
+def blank(text: str, keep: Keep) -> str:
+    """``text`` (canonical line ends) with the method bodies ``keep`` refuses emptied."""
+    text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    changed = False
+    for start, end in method_bodies(lines, text):
+        if end > start + 1 and not keep(lines, start, end):
+            lines[start + 1 : end] = [""] * (end - start - 1)
+            changed = True
+    return "\n".join(lines) if changed else text
 
 
 def none(lines: list[str], start: int, end: int) -> bool:

@@ -22,7 +22,7 @@ from ..model import CLAS, FUNC, INTF, RepoObject
 from ..negotiation import choose
 from .cds import CdsIntelligence
 from .elements import call_pattern, completion_record, display_name, element_info, wb_type
-from .focus import focused
+from .focus import FocusedIndexes
 from .fragments import locate, parse_fragment
 from .repository import Repository
 from .requests import Position, body_text, parse_uri
@@ -74,6 +74,7 @@ class CodeIntelligence:
     def __init__(self, state: SystemState) -> None:
         self.state = state
         self.repo = Repository(state)
+        self.focus = FocusedIndexes(self.repo)
         self.where = WhereUsed(self.repo)
         self.cds = CdsIntelligence(state)
 
@@ -108,8 +109,8 @@ class CodeIntelligence:
         stored = next((u.text for u in program.units if u.id == unit), None)
         if posted is None or posted.replace("\r\n", "\n") == stored:
             return self.repo.index(program), unit, obj  # the stored text (an empty body too)
-        edited = focused(program.with_text(unit, posted), unit, position.line or 1)
-        return self.repo.scratch_index(edited), unit, obj
+        edited = program.with_text(unit, posted)
+        return self.focus.index(edited, unit, position.line or 1), unit, obj
 
     # completion ------------------------------------------------------------------------
     def proposal(self, call: Call) -> Response:
