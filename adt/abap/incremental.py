@@ -19,7 +19,7 @@ Together they answer as an index of the text with that one body kept would
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from adt.abap.declarations import Sink
 from adt.abap.index import ProgramIndex
@@ -31,11 +31,18 @@ from adt.abap.symbols import Location, Occurrence, Scope, ScopeKind, Symbol
 Moved = Callable[[int], int]
 
 
-def relocate(index: ProgramIndex, unit: str, moved: Moved, lines: list[str]) -> None:
+def relocate(
+    index: ProgramIndex,
+    unit: str,
+    moved: Moved,
+    lines: list[str],
+    symbols: Iterable[Symbol] | None = None,
+) -> None:
     """Move every position of ``unit`` in ``index`` (in place) to where ``moved`` says;
-    ``lines`` are the unit's lines after the edit. Only for edits where the index holds no
-    position (inside blanked bodies)."""
-    for symbol in own_symbols(index):
+    ``lines`` are the unit's lines after the edit, ``symbols`` its :func:`own_symbols` (when
+    the caller keeps them). Only for edits where the index holds no position (inside
+    blanked bodies)."""
+    for symbol in own_symbols(index) if symbols is None else symbols:
         if symbol.location is not None and symbol.location.unit == unit:
             symbol.location = _moved(symbol.location, moved)
         if symbol.implementation is not None and symbol.implementation.unit == unit:

@@ -5,6 +5,7 @@ another section (the skeleton is built again), an edit in another unit of the po
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -14,7 +15,8 @@ from adt.abap.index import ProgramIndex, Unit
 from adt.abap.lexer import NAME, lex
 from adt.abap.symbols import Scope, Symbol
 from adt.emulator import Emulator
-from adt.emulator.intelligence.focus import FocusedIndexes, Skeleton, focused
+from adt.emulator.intelligence.bodies import Skeleton
+from adt.emulator.intelligence.focus import FocusedIndexes, focused
 from adt.emulator.intelligence.repository import Program, Repository
 from adt.emulator.model import CLAS
 
@@ -95,7 +97,7 @@ def _check(
     edited = program.with_text(unit, "\n".join(text))
     for line in cursors:
         cold = ProgramIndex(edited.name, focused(edited, unit, line).units, cache.repo)
-        warm = cache.index(edited, unit, line)
+        warm = cache.index(program, unit, "\n".join(text), line)
         assert _snapshot(warm) == _snapshot(cold), (line, text[line - 1])
         column = len(text[line - 1])
         assert _proposals(warm, unit, line, column) == _proposals(cold, unit, line, column)
@@ -232,7 +234,7 @@ def test_an_unfinished_statement_before_endmethod_keeps_the_method(
     line = _line(text, "    me->")
     edited = program.with_text(MAIN, "\n".join(text))
     cold = ProgramIndex(edited.name, focused(edited, MAIN, line).units, repo)
-    warm = cache.index(edited, MAIN, line)
+    warm = cache.index(program, MAIN, "\n".join(text), line)
     assert cache.whole == 0
     proposals = _proposals(warm, MAIN, line, len(text[line - 1]))
     assert proposals == _proposals(cold, MAIN, line, len(text[line - 1]))
@@ -254,8 +256,40 @@ def test_skeleton_finds_the_body_a_request_keeps() -> None:
     text = (
         "CLASS c IMPLEMENTATION.\n  METHOD a.\n    x = 1.\n  ENDMETHOD.\n  METHOD b.\n  ENDMETHOD."
     )
-    skeleton = Skeleton.of(Unit("u", text))
+    skeleton = Skeleton.of("u", text)
     assert skeleton.bodies == ((1, 3), (4, 5))
     assert skeleton.blanked[2] == "" and skeleton.shape.count("\n") == 4
     # from the METHOD line to the ENDMETHOD line, as focused() keeps it; an empty body is none
     assert [skeleton.body_at(n) for n in range(1, 7)] == [None, (1, 3), (1, 3), (1, 3), None, None]
+
+
+@pytest.mark.parametrize(("name", "steps"), [("ZCL_DEMO_GREETER", 40), ("ZCL_DEMO_LARGE", 12)])
+def test_a_skeleton_derived_from_an_edit_is_the_scanned_one(
+    repo: Repository, name: str, steps: int
+) -> None:
+    """Random lines typed, deleted and replaced anywhere (also ``METHOD`` lines): a skeleton
+    derived from the one before is the one a full scan gives, and edits inside a body that
+    name no method are derived."""
+    obj = repo.named(name, CLAS)
+    assert obj is not None
+    lines = "\n".join(_text(repo.program(obj), MAIN.replace("zcl_demo_greeter", name.lower())))
+    lines = lines.split("\n")
+    skeleton = Skeleton.of("u", "\n".join(lines))
+    pick = random.Random(7)
+    derived = 0
+    for step in range(steps):
+        inner = [n for start, end in skeleton.bodies for n in range(start + 1, end)]
+        at = pick.choice(inner) if step % 2 and inner else pick.randrange(len(lines))
+        typed = pick.choice(["    METHOD x.", "    lv = 1.", '    lv = lv + 1. " note'])
+        removed = pick.randrange(2) if step % 3 else 0  # lines typed over: 0 inserts
+        gone = "".join(lines[at : at + removed])
+        lines = [*lines[:at], *([typed] if step % 5 else []), *lines[at + removed :]]
+        text = "\n".join(lines)
+        found = skeleton.edited("u", text)
+        skeleton = Skeleton.of("u", text)
+        assert found is None or found == skeleton
+        names_method = "method" in (typed + gone).lower()
+        if at in inner and not names_method and (removed or step % 5):
+            assert found is not None, (at, typed, gone)
+        derived += found is not None
+    assert derived >= steps // 4

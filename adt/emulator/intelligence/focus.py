@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from adt.abap.incremental import relocate, with_body
+from adt.abap.incremental import own_symbols, relocate, with_body
 from adt.abap.index import ProgramIndex, Unit
+from adt.abap.symbols import Symbol
 
-from .bodies import blank, method_bodies
+from .bodies import Skeleton, blank
 from .repository import Program, Repository
 
 _PROGRAMS = 4  # skeletons kept: the objects a user is typing in
@@ -47,42 +48,6 @@ def focused(program: Program, unit: str, line: int) -> Program:
     return Program(program.name, program.root, units)
 
 
-@dataclass(frozen=True)
-class Skeleton:
-    """One unit with every method body blanked (line numbers kept)."""
-
-    unit: str
-    lines: list[str]  # the unit's own lines
-    blanked: list[str]  # the same with the bodies emptied
-    #: The text without the bodies' lines: equal shapes differ only by blank lines in bodies.
-    shape: str
-    bodies: tuple[tuple[int, int], ...]  # (last line of METHOD, ENDMETHOD line), 0-based
-
-    @classmethod
-    def of(cls, unit: Unit) -> Skeleton:
-        text = unit.text.replace("\r\n", "\n")
-        lines = text.split("\n")
-        bodies = tuple(method_bodies(lines, text))
-        blanked = lines[:]
-        kept: list[str] = []
-        previous = 0
-        for start, end in bodies:
-            blanked[start + 1 : end] = [""] * (end - start - 1)
-            kept += lines[previous : start + 1]
-            previous = end
-        kept += lines[previous:]
-        return cls(unit.id, lines, blanked, "\n".join(kept), bodies)
-
-    def body_at(self, line: int) -> tuple[int, int] | None:
-        """The non-empty body a request at ``line`` (1-based) keeps, as :func:`focused`."""
-        found = bisect_right(self.bodies, (line - 1, len(self.lines)))
-        if found:
-            start, end = self.bodies[found - 1]
-            if end > start + 1 and start < line <= end + 1:
-                return start, end
-        return None
-
-
 @dataclass
 class _Base:
     """The resolved index of a program's skeleton and the bodies it was last placed for."""
@@ -90,6 +55,7 @@ class _Base:
     shapes: tuple[str, ...]
     bodies: dict[str, tuple[tuple[int, int], ...]]
     index: ProgramIndex = field(repr=False)
+    symbols: list[Symbol] = field(repr=False)  # those it declared (the ones that move)
 
 
 class FocusedIndexes:
@@ -98,35 +64,53 @@ class FocusedIndexes:
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
         self._bases: OrderedDict[str, _Base] = OrderedDict()
-        self._skeletons: dict[str, tuple[str, Skeleton]] = {}  # unit → (its text, skeleton)
+        #: Unit → (its text, skeleton): of stored texts, and of the last text posted.
+        self._stored: dict[str, tuple[str, Skeleton]] = {}
+        self._posted: dict[str, tuple[str, Skeleton]] = {}
         #: Skeleton indexes built, and requests answered from the whole focused text instead.
         self.built = self.whole = 0
         #: Skeleton indexes resolve names against the repository: a changed source
         #: anywhere may change what they resolved to.
         repo.listeners.append(lambda changed: self._bases.clear())
 
-    def index(self, program: Program, unit: str, line: int) -> ProgramIndex:
-        """What ``ProgramIndex`` of ``focused(program, unit, line)`` would be."""
-        skeletons = [self._skeleton(u) for u in program.units]
-        base = self._base(program, skeletons)
-        cursor = next((s for s in skeletons if s.unit == unit), None)
-        body = cursor.body_at(line) if cursor is not None else None
-        if cursor is None or body is None:
+    def index(self, program: Program, unit: str, text: str, line: int) -> ProgramIndex:
+        """What ``ProgramIndex`` of ``focused(program.with_text(unit, text), unit, line)``
+        would be (``program`` as stored, ``text`` the posted one)."""
+        stored = [self._skeleton(self._stored, u.id, u.text, ()) for u in program.units]
+        before = [s for s in stored if s.unit == unit]
+        cursor = self._skeleton(self._posted, unit, text, before)
+        skeletons = [cursor if s.unit == unit else s for s in stored]
+        edited = program.with_text(unit, text)
+        base = self._base(edited, skeletons)
+        body = cursor.body_at(line)
+        if body is None:
             return base
         found = with_body(base, unit, cursor.lines, *body)
         if found is None:  # not a method block of the index: the whole focused text
             self.whole += 1
-            return self.repo.scratch_index(focused(program, unit, line))
+            return self.repo.scratch_index(focused(edited, unit, line))
         return found
 
-    def _skeleton(self, unit: Unit) -> Skeleton:
-        cached = self._skeletons.get(unit.id)
-        if cached is not None and cached[0] == unit.text:
+    def _skeleton(
+        self,
+        kept: dict[str, tuple[str, Skeleton]],
+        unit: str,
+        text: str,
+        others: Sequence[Skeleton],
+    ) -> Skeleton:
+        """The skeleton of ``text``: kept, or derived from the last one kept for ``unit`` or
+        from ``others`` (the stored text's) when the text differs inside one body only (an
+        editor's versions do; each posted text is often the stored one with one method
+        changed), else scanned."""
+        cached = kept.get(unit)
+        if cached is not None and cached[0] == text:
             return cached[1]
-        skeleton = Skeleton.of(unit)
-        if len(self._skeletons) > 64:
-            self._skeletons.clear()
-        self._skeletons[unit.id] = (unit.text, skeleton)
+        candidates = [*([cached[1]] if cached is not None else []), *others]
+        found = next((e for c in candidates if (e := c.edited(unit, text)) is not None), None)
+        skeleton = found or Skeleton.of(unit, text)
+        if len(kept) > 64:
+            kept.clear()
+        kept[unit] = (text, skeleton)
         return skeleton
 
     def _base(self, program: Program, skeletons: list[Skeleton]) -> ProgramIndex:
@@ -138,14 +122,14 @@ class FocusedIndexes:
             index = ProgramIndex(program.name, units, self.repo)
             index.keep_answers_only()
             self.built += 1
-            base = _Base(shapes, {s.unit: s.bodies for s in skeletons}, index)
+            bodies = {s.unit: s.bodies for s in skeletons}
+            base = _Base(shapes, bodies, index, list(own_symbols(index)))
             self._bases[key] = base
         for skeleton in skeletons:
             before = base.bodies.get(skeleton.unit, ())
             if before != skeleton.bodies:
-                relocate(
-                    base.index, skeleton.unit, _mapping(before, skeleton.bodies), skeleton.blanked
-                )
+                moved = _mapping(before, skeleton.bodies)
+                relocate(base.index, skeleton.unit, moved, skeleton.blanked, base.symbols)
                 base.bodies[skeleton.unit] = skeleton.bodies
         self._bases.move_to_end(key)
         while len(self._bases) > _PROGRAMS:

@@ -109,8 +109,7 @@ class CodeIntelligence:
         stored = next((u.text for u in program.units if u.id == unit), None)
         if posted is None or posted.replace("\r\n", "\n") == stored:
             return self.repo.index(program), unit, obj  # the stored text (an empty body too)
-        edited = program.with_text(unit, posted)
-        return self.focus.index(edited, unit, position.line or 1), unit, obj
+        return self.focus.index(program, unit, posted, position.line or 1), unit, obj
 
     # completion ------------------------------------------------------------------------
     def proposal(self, call: Call) -> Response:
