@@ -150,8 +150,14 @@ def _mapping(
     """Old line → new line (1-based) when the bodies (same ones, same order) changed length:
     a line below a body moves as that body's ``ENDMETHOD`` did."""
     starts = [start + 2 for start, _ in before]  # a body's first line, 1-based
+    changed = next(
+        (n for n, pair in enumerate(zip(before, after, strict=True)) if pair[0] != pair[1]), 0
+    )
+    first = starts[changed] if starts else 0  # nothing above the first changed body moves
 
     def moved(line: int) -> int:
+        if line < first:
+            return line
         k = bisect_right(starts, line)
         return line if k == 0 else line + after[k - 1][1] - before[k - 1][1]
 
