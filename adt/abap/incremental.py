@@ -82,9 +82,11 @@ def with_body(
         ),
         None,
     )
+    if region is None or len(lex("\n".join(lines[region.first - 1 : header + 1])).statements) != 1:
+        return None  # the block's header is not this body's METHOD statement alone
     lexed = lex("\n".join(lines[header + 1 : end + 1]), first=header + 2)
     statements = _body(lexed.statements, end + 1)
-    if region is None or statements is None:
+    if statements is None:
         return None
     old = region.scope
     scope = Scope(ScopeKind.METHOD, old.name, old.parent, old.owner)
