@@ -13,6 +13,7 @@ the component context at a position (for completion).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -67,7 +68,8 @@ class ProgramIndex:
         Declarer(self.program, self.sink).run(self._structures)
         self.regions: list[Region] = []
         self.contexts: dict[tuple[str, int, int], Symbol] = {}
-        self._by_line: dict[tuple[str, int], list[Occurrence]] = {}
+        #: Occurrences by (unit, line), each list in column order.
+        self.by_line: dict[tuple[str, int], list[Occurrence]] = {}
         self._resolved = False
         if resolve:
             self.resolve()
@@ -88,7 +90,7 @@ class ProgramIndex:
         for occ in sorted(self.sink.occurrences, key=lambda o: (o.unit, o.line, o.column)):
             if (occ.unit, occ.line, occ.column) not in seen:
                 seen.add((occ.unit, occ.line, occ.column))
-                self._by_line.setdefault((occ.unit, occ.line), []).append(occ)
+                self.by_line.setdefault((occ.unit, occ.line), []).append(occ)
 
     def keep_declarations_only(self) -> None:
         """Let the text, statements and declaration occurrences go, keeping the symbols: all
@@ -99,6 +101,27 @@ class ProgramIndex:
         self.sink = Sink()
         self.lines = {}
 
+    def keep_answers_only(self) -> None:
+        """Let the statements go once resolved (their tokens are most of an index's memory):
+        the queries below answer from symbols, occurrences, regions and contexts."""
+        self.resolve()
+        self._structures = []
+        self.sink = Sink()
+
+    def derived(
+        self,
+        lines: dict[str, list[str]],
+        regions: list[Region],
+        contexts: dict[tuple[str, int, int], Symbol],
+        by_line: dict[tuple[str, int], list[Occurrence]],
+    ) -> ProgramIndex:
+        """A resolved copy that shares this index's scopes and symbols and answers from
+        these positions instead (:mod:`adt.abap.incremental` adds one method body)."""
+        view = copy.copy(self)
+        view.lines, view.regions, view.contexts, view.by_line = lines, regions, contexts, by_line
+        view._structures, view.sink, view._resolved = [], Sink(), True
+        return view
+
     @property
     def structures(self) -> list[UnitStructure]:
         """The block structure of each unit (empty once only declarations are kept)."""
@@ -107,13 +130,13 @@ class ProgramIndex:
     # occurrences -----------------------------------------------------------------------
     def occurrences(self, unit: str | None = None) -> Iterator[Occurrence]:
         """Every occurrence (of one unit), in text order."""
-        for (occ_unit, _), found in sorted(self._by_line.items()):
+        for (occ_unit, _), found in sorted(self.by_line.items()):
             if unit is None or occ_unit == unit:
                 yield from found
 
     def occurrence_at(self, unit: str, line: int, column: int) -> Occurrence | None:
         """The identifier a cursor at (line, column) is on; touching its end counts."""
-        candidates = self._by_line.get((unit, line), [])
+        candidates = self.by_line.get((unit, line), [])
         inside = [o for o in candidates if o.column <= column < o.end]
         if inside:
             return inside[0]

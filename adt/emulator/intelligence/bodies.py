@@ -12,7 +12,9 @@ other programs look global names up in keep none.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
+from dataclasses import dataclass
 
 #: ``METHOD name.`` (or ``METHOD name BY DATABASE PROCEDURE …``); not a parameter called
 #: ``method`` at the start of a continued line (``method = x``).
@@ -20,30 +22,49 @@ _METHOD = re.compile(
     r"^[ \t]*METHOD[ \t]+[A-Za-z_/%$][\w~/%$]*[ \t]*(?:\.|\"|$|BY[ \t])", re.IGNORECASE
 )
 _ENDMETHOD = re.compile(r"^[ \t]*ENDMETHOD[ \t]*\.", re.IGNORECASE)
-_ANY_METHOD = re.compile(r"^[ \t]*METHOD[ \t]", re.IGNORECASE | re.MULTILINE)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 #: Decides whether a body stays: (the lines, the last line of its ``METHOD`` statement,
 #: the ``ENDMETHOD`` line), 0-based; the body is the lines strictly between.
 Keep = Callable[[list[str], int, int], bool]
 
 
-def blank(text: str, keep: Keep) -> str:
-    """``text`` (canonical line ends) with the method bodies ``keep`` refuses emptied.
-    A body is blanked only when it is whole lines: its ``METHOD`` statement ends its line
-    and its ``ENDMETHOD`` starts one."""
-    text = text.replace("\r\n", "\n")
-    if _ANY_METHOD.search(text) is None:
-        return text
-    lines = text.split("\n")
+def method_bodies(lines: list[str], text: str) -> list[tuple[int, int]]:
+    """Every method body of ``text`` (split into ``lines``) that is whole lines, empty ones
+    included: (the last line of its ``METHOD`` statement, its ``ENDMETHOD`` line), 0-based.
+    Its ``METHOD`` statement ends its line and its ``ENDMETHOD`` starts one."""
+    found: list[tuple[int, int]] = []
     start: int | None = None  # the last line of the open METHOD statement (0-based)
-    for index, line in enumerate(lines):
-        if _METHOD.match(line):
-            start = _statement_end(lines, index)
-        elif start is not None and _ENDMETHOD.match(line):
-            if index > start + 1 and not keep(lines, start, index):
-                lines[start + 1 : index] = [""] * (index - start - 1)
-            start = None
-    return "\n".join(lines)
+    number, offset = 0, 0
+    # a literal scan of the text lower-cased (ASCII only: positions stay) finds the lines that
+    # may open or close a body at C speed; the two patterns above then decide on each line
+    low = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+    position = low.find("method")
+    while position >= 0:
+        begin = low.rfind("\n", 0, position) + 1
+        if low[begin:position].lstrip(" \t") in ("", "end"):
+            number += low.count("\n", offset, begin)
+            offset = begin
+            line = lines[number]
+            if _METHOD.match(line):
+                start = _statement_end(lines, number)
+            elif start is not None and _ENDMETHOD.match(line):
+                found.append((start, number))
+                start = None
+        position = low.find("method", position + 6)
+    return found
+
+
+def blank(text: str, keep: Keep) -> str:
+    """``text`` (canonical line ends) with the method bodies ``keep`` refuses emptied."""
+    text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    changed = False
+    for start, end in method_bodies(lines, text):
+        if end > start + 1 and not keep(lines, start, end):
+            lines[start + 1 : end] = [""] * (end - start - 1)
+            changed = True
+    return "\n".join(lines) if changed else text
 
 
 def none(lines: list[str], start: int, end: int) -> bool:
@@ -69,3 +90,89 @@ def _statement_end(lines: list[str], index: int) -> int | None:
         if "." in code:
             return end if code.rstrip().endswith(".") and code.count(".") == 1 else None
     return None
+
+
+@dataclass(frozen=True)
+class Skeleton:
+    """One unit with every method body blanked (line numbers kept): what the declarations of
+    a program depend on."""
+
+    unit: str
+    lines: list[str]  # the unit's own lines
+    blanked: list[str]  # the same with the bodies emptied
+    #: The text without the bodies' lines: equal shapes differ only by blank lines in bodies.
+    shape: str
+    bodies: tuple[tuple[int, int], ...]  # every body (last line of METHOD, ENDMETHOD), 0-based
+
+    @classmethod
+    def of(cls, unit: str, text: str) -> Skeleton:
+        text = _canonical(text)
+        lines = text.split("\n")
+        bodies = tuple(method_bodies(lines, text))
+        blanked = lines[:]
+        kept: list[str] = []
+        previous = 0
+        for start, end in bodies:
+            blanked[start + 1 : end] = [""] * (end - start - 1)
+            kept += lines[previous : start + 1]
+            previous = end
+        kept += lines[previous:]
+        return cls(unit, lines, blanked, "\n".join(kept), bodies)
+
+    def edited(self, unit: str, text: str) -> Skeleton | None:
+        """The skeleton of ``text``, a version of this one's text that differs only inside
+        one body (and names no method there): found without scanning the whole text again;
+        None for any other edit."""
+        lines = _canonical(text).split("\n")
+        first, old_end, new_end = _changed(self.lines, lines)
+        found = bisect_right(self.bodies, (first, len(self.lines))) - 1
+        if found < 0:
+            return None
+        start, end = self.bodies[found]
+        changed = "\n".join([*self.lines[first:old_end], *lines[first:new_end]])
+        if not start < first or old_end > end or "method" in changed.lower():
+            return None
+        delta = new_end - old_end
+        moved = ((s + delta, e + delta) for s, e in self.bodies[found + 1 :])
+        bodies = (*self.bodies[:found], (start, end + delta), *moved)
+        blanked = [*self.blanked[: start + 1], *[""] * (end + delta - start - 1)]
+        blanked += self.blanked[end:]
+        return Skeleton(unit, lines, blanked, self.shape, bodies)
+
+    def body_at(self, line: int) -> tuple[int, int] | None:
+        """The non-empty body a request at ``line`` (1-based) keeps, as :func:`focus.focused`."""
+        found = bisect_right(self.bodies, (line - 1, len(self.lines)))
+        if found:
+            start, end = self.bodies[found - 1]
+            if end > start + 1 and start < line <= end + 1:
+                return start, end
+        return None
+
+
+def _canonical(text: str) -> str:
+    return text.replace("\r\n", "\n") if "\r" in text else text
+
+
+def _changed(old: list[str], new: list[str]) -> tuple[int, int, int]:
+    """Where ``new`` differs from ``old``: its first line, and where the lines both end with
+    begin in each (``old[first:old_end]`` became ``new[first:new_end]``). Found by halving
+    with list comparisons (C speed), not a loop over the lines."""
+    common = min(len(old), len(new))
+    first = _agreeing(lambda lo, hi: old[lo:hi] == new[lo:hi], common)
+    tail = _agreeing(
+        lambda lo, hi: old[len(old) - hi : len(old) - lo] == new[len(new) - hi : len(new) - lo],
+        common - first,
+    )
+    return first, len(old) - tail, len(new) - tail
+
+
+def _agreeing(same: Callable[[int, int], bool], limit: int) -> int:
+    """The largest ``n`` ≤ ``limit`` with ``same(0, n)``, asking ``same(known, n)`` only."""
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if same(low, middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low

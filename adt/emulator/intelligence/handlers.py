@@ -22,9 +22,9 @@ from ..model import CLAS, FUNC, INTF, RepoObject
 from ..negotiation import choose
 from .cds import CdsIntelligence
 from .elements import call_pattern, completion_record, display_name, element_info, wb_type
-from .focus import focused
+from .focus import FocusedIndexes
 from .fragments import locate, parse_fragment
-from .repository import Repository
+from .repository import Program, Repository
 from .requests import Position, body_text, parse_uri
 from .whereused import WhereUsed, collector_paused
 
@@ -74,6 +74,7 @@ class CodeIntelligence:
     def __init__(self, state: SystemState) -> None:
         self.state = state
         self.repo = Repository(state)
+        self.focus = FocusedIndexes(self.repo)
         self.where = WhereUsed(self.repo)
         self.cds = CdsIntelligence(state)
 
@@ -92,8 +93,9 @@ class CodeIntelligence:
             return obj, body_text(call.body, call.headers.get("content-type"))
         return obj, self.state.source_text(obj.source_uri("main"), "inactive") or ""
 
-    def edited(self, call: Call, position: Position) -> tuple[ProgramIndex, str, RepoObject]:
-        """The program of the posted source, indexed with the posted text; the unit id."""
+    def target(self, call: Call, position: Position) -> tuple[Program, str, RepoObject, str]:
+        """The program of the source a request names, the unit id, the object, and the text
+        to answer on: the posted one, else the stored one (an empty body too)."""
         self.repo.refresh()
         resolved = self.repo.unit_owner(position.path)
         if resolved is None:
@@ -105,11 +107,16 @@ class CodeIntelligence:
         program = self.repo.program(obj, context)
         unit = obj.source_uri(part)
         posted = body_text(call.body, call.headers.get("content-type")) if call.body else None
-        stored = next((u.text for u in program.units if u.id == unit), None)
+        stored = next((u.text for u in program.units if u.id == unit), "")
         if posted is None or posted.replace("\r\n", "\n") == stored:
-            return self.repo.index(program), unit, obj  # the stored text (an empty body too)
-        edited = focused(program.with_text(unit, posted), unit, position.line or 1)
-        return self.repo.scratch_index(edited), unit, obj
+            posted = stored
+        return program, unit, obj, posted
+
+    def edited(self, call: Call, position: Position) -> tuple[ProgramIndex, str, RepoObject]:
+        """The program of the posted source indexed as a request at the position needs it
+        (:mod:`.focus`: declarations and the method at the cursor); the unit id."""
+        program, unit, obj, text = self.target(call, position)
+        return self.focus.index(program, unit, text, position.line or 1), unit, obj
 
     # completion ------------------------------------------------------------------------
     def proposal(self, call: Call) -> Response:

@@ -23,7 +23,7 @@ from .fragments import locate, parse_fragment
 from .handlers import CodeIntelligence
 from .outline import hierarchy_of
 from .outline import object_structure as structure_of
-from .requests import Position, body_text, parse_uri
+from .requests import Position, parse_uri
 
 if TYPE_CHECKING:
     from ..calls import Call
@@ -107,12 +107,11 @@ class StructureAnswers:
     def _whole_text(self, call: Call, position: Position) -> tuple[ProgramIndex, str]:
         """The program indexed with the posted text in full: markers cover the whole source
         (an editor highlights every occurrence), not only the method at the cursor."""
-        index, unit, obj = self.intelligence.edited(call, position)
-        posted = body_text(call.body, call.headers.get("content-type")) if call.body else None
-        stored = next((u.text for u in self.repo.program(obj).units if u.id == unit), None)
-        if posted is None or posted.replace("\r\n", "\n") == stored:
-            return index, unit
-        whole = self.repo.program(obj).with_text(unit, posted)
+        program, unit, _, text = self.intelligence.target(call, position)
+        stored = next((u.text for u in program.units if u.id == unit), None)
+        if text == stored:
+            return self.repo.index(program), unit
+        whole = program.with_text(unit, text)
         return self.repo.scratch_index(whole), unit
 
     def _marker_position(self, call: Call, value: str) -> Position:
