@@ -49,6 +49,11 @@ function saveOutcome(result, label) {
       };
     case 'unchanged':
       return { ok: true, message: `${label}: nothing to save.` };
+    case 'merged': {
+      const who = result.rebasedOver?.changedBy;
+      const by = typeof who === 'string' && who ? ` by ${who}` : '';
+      return { ok: true, message: `Saved ${label}, merged with the change${by} made since.` };
+    }
     case 'conflict':
       return {
         ok: false,
