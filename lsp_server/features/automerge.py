@@ -7,7 +7,7 @@ again, the saved version is recorded as a conflict and the usual question resolv
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adt.source.errors import VersionConflict
 from adt.source.linediff import differences
@@ -48,6 +48,26 @@ async def show_merged(
         changedBy=who,
         currentToken=outcome.token,
     )
+
+
+def not_merged(overlap: Any) -> str:
+    """Why a save was not merged automatically: the lines where the colleague's change meets
+    the user's (a rebase refusal's ``overlap``); empty when there is none."""
+    if not isinstance(overlap, dict):
+        return ""
+    theirs = [_lines(r) for r in overlap.get("theirLines", [])]
+    yours = [_lines(r) for r in overlap.get("yourLines", [])]
+    return (
+        f"Their change of lines {', '.join(theirs)} is next to or inside yours (lines "
+        f"{', '.join(yours)} of your version), so it was not merged automatically. "
+    )
+
+
+def _lines(pair: Sequence[int]) -> str:
+    start, end = pair
+    if end < start:
+        return f"before {start}"
+    return str(start) if start == end else f"{start}-{end}"
 
 
 def merged_message(uri: str, who: str | None, base: Sequence[str], saved: Sequence[str]) -> str:

@@ -20,7 +20,7 @@ from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument, RemoteVersion
 from lsp_server.editor import Severity
 from lsp_server.features import Feature
-from lsp_server.features.automerge import show_merged
+from lsp_server.features.automerge import not_merged, show_merged
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.locks import EditLocks, lock_owner
 from lsp_server.features.transports import TransportChoices, not_chosen, object_name
@@ -118,7 +118,10 @@ class Saving(Feature):
                 doc.ref.object_url, include_type=doc.ref.include_type
             )  # the conflict refreshed the cache: no request
             doc.conflict = RemoteVersion(
-                theirs.content, theirs.token, conflict.details.get("changedBy")
+                theirs.content,
+                theirs.token,
+                conflict.details.get("changedBy"),
+                not_merged(conflict.details.get("overlap")),
             )
             return SaveResult(SaveStatus.CONFLICT, doc.uri, conflict=conflict)
         except SourceError as exc:  # the requester shows it (didSave: see the server)

@@ -71,7 +71,8 @@ async def test_the_editors_base_serves_after_the_cache_forgot_it(emulator: Emula
 
 
 async def test_overlapping_lines_are_a_conflict_as_before(emulator: Emulator) -> None:
-    async with workspace_on(emulator, AUTO) as (workspace, editor):
+    asking = EditorSettings(poll_interval=0, merge_on_save=MergeOnSave.AUTO)
+    async with workspace_on(emulator, asking) as (workspace, editor):
         await editor.open(REPORT_URI)
         lines = editor.texts[REPORT_URI].split("\n")
         theirs = "\n".join(["* theirs", *lines[1:]])
@@ -80,6 +81,8 @@ async def test_overlapping_lines_are_a_conflict_as_before(emulator: Emulator) ->
         result = await workspace.save(REPORT_URI)
         assert result.status == SaveStatus.CONFLICT and result.conflict is not None
         assert result.conflict.details["overlap"]["theirLines"] == [[1, 1]]
+        await workspace.wait_idle()  # the question (unanswered: everything stays)
+        assert "Their change of lines 1 is next to or inside yours" in editor.questions[0]
         assert emulator.source(SOURCE) == theirs  # nothing of ours was written
         assert editor.texts[REPORT_URI].startswith("* mine")  # our edit is kept
     assert emulator.locks() == []
