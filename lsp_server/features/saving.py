@@ -147,10 +147,10 @@ class Saving(Feature):
     ) -> SaveResult:
         """Saved over a colleague's change: the editor is shown the merged text and told
         whose lines were kept (see :mod:`~.automerge`)."""
-        if self._locks.on_edit:
+        shown = await show_merged(self.ctx, doc, snapshot, outcome)
+        if self._locks.on_edit:  # after the move: the document is clean on its new base
             await self._locks.release_if_unused(doc.ref)
         self._diagnostics.check_later(doc.ref)
-        shown = await show_merged(self.ctx, doc, snapshot, outcome)
         if shown is not None:
             return SaveResult(SaveStatus.CONFLICT, doc.uri, conflict=shown)
         return SaveResult(

@@ -3,10 +3,11 @@ rebased (adt/source/rebase.py) and the editor shown the result; an overlap is as
 
 from __future__ import annotations
 
+import attrs
 from support.fake_editor import REPORT_URI, FakeEditor, workspace_on
 
 from adt.emulator import Emulator
-from adt.systems import EditorSettings, MergeOnSave
+from adt.systems import EditorSettings, LockMode, MergeOnSave
 from lsp_server.editor import Severity
 from lsp_server.results import SaveStatus
 from lsp_server.workspace import EditorWorkspace
@@ -111,3 +112,12 @@ async def test_an_editor_that_moved_on_keeps_every_edit(emulator: Emulator) -> N
         )
         assert editor.texts[REPORT_URI] == emulator.source(SOURCE)
     assert emulator.locks() == []
+
+
+async def test_an_on_edit_lock_ends_with_the_merged_save(emulator: Emulator) -> None:
+    on_edit = attrs.evolve(AUTO, lock_mode=LockMode.ON_EDIT)
+    async with workspace_on(emulator, on_edit) as (workspace, editor):
+        await _theirs_last_mine_first(workspace, editor, emulator)
+        await editor.until(lambda: bool(emulator.locks()))  # locked at the first change
+        assert (await workspace.save(REPORT_URI)).status == SaveStatus.MERGED
+        assert emulator.locks() == []  # clean on the merged base: released at once
