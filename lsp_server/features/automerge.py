@@ -47,6 +47,7 @@ async def show_merged(
         "reload to follow the saved version",
         changedBy=who,
         currentToken=outcome.token,
+        saved=True,
     )
 
 

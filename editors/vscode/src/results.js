@@ -55,6 +55,16 @@ function saveOutcome(result, label) {
       return { ok: true, message: `Saved ${label}, merged with the change${by} made since.` };
     }
     case 'conflict':
+      if (result.conflict?.details?.saved === true) {
+        return {
+          ok: false,
+          message:
+            `${label} was saved, merged with the change${changedBy(result.conflict)} made ` +
+            'since, but the editor changed meanwhile so the merged text is not shown. Your ' +
+            'edits are kept: choose "Merge" (or "Reload theirs") in the question the language ' +
+            'server shows, then save again.',
+        };
+      }
       return {
         ok: false,
         message:

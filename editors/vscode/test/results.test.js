@@ -59,6 +59,13 @@ describe('saveOutcome', () => {
     }
   });
 
+  it('says a merged save the editor could not show was saved', () => {
+    const conflict = { ...CONFLICT, details: { ...CONFLICT.details, saved: true } };
+    const outcome = saveOutcome({ status: 'conflict', conflict }, 'ZDEMO');
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.message, /^ZDEMO was saved, merged with the change by COLLEAGUE/);
+  });
+
   it('refuses an error with the V2 message', () => {
     assert.deepEqual(saveOutcome({ status: 'error', error: LOCKED }, 'ZDEMO'), {
       ok: false,

@@ -103,6 +103,7 @@ async def test_an_editor_that_moved_on_keeps_every_edit(emulator: Emulator) -> N
         editor.follow_edits = False  # the user keeps typing: the merged text is not applied
         result = await workspace.save(REPORT_URI)
         assert result.status == SaveStatus.CONFLICT and result.conflict is not None
+        assert result.conflict.details["saved"] is True
         assert emulator.source(SOURCE) == "* mine\n" + theirs  # the merge was saved
         assert editor.texts[REPORT_URI].startswith("* mine")
         editor.follow_edits = True
