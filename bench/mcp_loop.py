@@ -15,12 +15,16 @@ S10 the same with ``replaceInObjectSource`` (one line of ``greet`` replaced by i
 
 Method: the bridge runs in-process with the official MCP SDK's in-memory client, on an
 in-process emulator (httpx ASGI transport, no network), a fresh emulator per run. For every
-tool call we count the bytes the agent sends (the arguments as JSON) and receives (the tool
-result's text), and the ADT requests the emulator served (its request log, CSRF fetch
-included). Wall time is the median of ``--repeat`` runs; the scanner that finds a named part
-caches its last few sources per process, so the first run of S6-V2 parses the 10,000-line
-class (about 80 ms here) and the later ones do not. The response limit is lifted so that
-V1's whole-source reads are not cut.
+tool call we count the bytes the agent sends (the arguments as JSON) and receives: the
+answer's text copy (what a client that reads only text sees), its structured content (the
+same JSON object as compact JSON, what a client that reads ``structuredContent`` sees; every
+answer is checked to carry both and to say the same in both), and the whole result as the
+JSON-RPC response carries it (both copies, the text one as an escaped string: the bytes on the
+wire with the default ``textContent: true``); and the ADT requests the emulator served (its
+request log, CSRF fetch included). Wall time is the median of ``--repeat`` runs; the scanner
+that finds a named part caches its last few sources per process, so the first run of S6-V2
+parses the 10,000-line class (about 80 ms here) and the later ones do not. The response limit
+is lifted so that V1's whole-source reads are not cut.
 
 The V1 anchor does the same work with the V2 design's V1 tools wherever they apply:
 whole-source reads (``getObjectSource``) and whole-source writes (``setObjectSource``). V1 has
@@ -89,7 +93,9 @@ FIXED_TEST = (
 class Tally:
     calls: int = 0
     sent: int = 0
-    received: int = 0
+    received: int = 0  # the text copies
+    structured: int = 0  # the structured contents, as compact JSON
+    wire: int = 0  # the whole results as JSON-RPC carries them (both copies)
     requests: int = 0
     seconds: float = 0.0
     log: list[str] = field(default_factory=list)
@@ -108,13 +114,24 @@ class Agent:
         result = await self._client.call_tool(tool, arguments)
         text = result.content[0].text  # type: ignore[union-attr]
         payload: dict[str, Any] = json.loads(text)
-        if result.is_error:
-            payload["failed"] = True
+        structured = result.structured_content
+        if structured != payload:  # the text copy and the structured content must agree
+            raise AssertionError(f"{tool}: the text copy is not the structured content")
         self.tally.calls += 1
         self.tally.sent += len(json.dumps(arguments, ensure_ascii=False).encode())
         self.tally.received += len(text.encode())
+        self.tally.structured += len(_compact(structured))
+        self.tally.wire += len(
+            result.model_dump_json(by_alias=True, exclude_none=True).encode()  # as sent
+        )
+        if result.is_error:
+            payload["failed"] = True
         self.tally.log.append(tool)
         return payload
+
+
+def _compact(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 @contextlib.asynccontextmanager
@@ -370,16 +387,17 @@ def _row(name: str, label: str, tally: Tally) -> str:
     kept = ("yes" if tally.kept else "**no**") if name.startswith(("S9", "S10")) else ""
     return (
         f"| {name} | {label} | {tally.calls} | {tally.sent:,} | {tally.received:,} | "
-        f"{tally.sent + tally.received:,} | {tally.requests} | {tally.seconds * 1000:.0f} | "
-        f"{kept} |"
+        f"{tally.structured:,} | {tally.wire:,} | {tally.sent + tally.received:,} | "
+        f"{tally.requests} | {tally.seconds * 1000:.0f} | {kept} |"
     )
 
 
 async def main(repeat: int, only: str | None = None) -> str:
     rows = [
-        "| Scenario | tools | calls | bytes sent | bytes received | bytes total "
+        "| Scenario | tools | calls | bytes sent | bytes received (text copy) "
+        "| structured content | answers on the wire (both) | bytes total (sent + text) "
         "| ADT requests | ms (median) | colleague's change kept |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, variants in SCENARIOS.items():
         if only and not name.startswith(only):
@@ -388,7 +406,7 @@ async def main(repeat: int, only: str | None = None) -> str:
         rows += [_row(name, label, tally) for label, tally in tallies]
         old, new = tallies[0][1], tallies[-1][1]
         saved = 1 - (new.sent + new.received) / (old.sent + old.received)
-        rows.append(f"| | saved (V2 against V1) | | | | {saved:.1%} | | | |")
+        rows.append(f"| | saved (V2 against V1) | | | | | | {saved:.1%} | | | |")
     listed = json.dumps(
         [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in tool_list()],
         separators=(",", ":"),

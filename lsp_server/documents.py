@@ -33,6 +33,8 @@ class RemoteVersion:
     text: str
     token: str
     changed_by: str | None
+    # why an automatic merge (mergeOnSave: auto) did not take it, in the user's words
+    not_merged: str = ""
 
 
 @dataclass

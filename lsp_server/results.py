@@ -42,6 +42,8 @@ class SaveResult:
     conflict: SourceError | None = None
     error: SourceError | None = None
     conflicts: tuple[tuple[int, int], ...] = ()
+    # a save moved over a colleague's change (mergeOnSave: auto): who changed which lines
+    rebased_over: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"status": str(self.status), "uri": self.uri}
@@ -51,6 +53,7 @@ class SaveResult:
             "hunks": self.hunks,
             "changedAt": self.changed_at,
             "changedBy": self.changed_by,
+            "rebasedOver": self.rebased_over,
         }
         data.update({k: v for k, v in optional.items() if v is not None})
         if self.status in (SaveStatus.UNCHANGED, SaveStatus.RELOADED):

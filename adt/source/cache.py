@@ -158,6 +158,12 @@ class SourceCache:
         (any version), while the cache's TTL lasts; ``None`` when no longer known."""
         return self._texts.get((key.system, key.object_url, key.include, token))
 
+    def keep_base(self, key: CacheKey, token: str, text: str) -> None:
+        """Remember the text a token named, known to a caller that holds it (an editor's
+        base), so a write made against that token can be rebased after the entry expired."""
+        with contextlib.suppress(ValueError):  # a text over the whole budget is not kept
+            self._texts[(key.system, key.object_url, key.include, token)] = tuple(split_lines(text))
+
     def issued_for(self, token: str) -> CacheKey | None:
         """The key a token was handed out for (remembered beyond the entries' TTL)."""
         return self._issued.get(token)

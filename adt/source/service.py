@@ -23,6 +23,7 @@ from adt.source.reads import SourceReads
 from adt.source.results import LockInfo
 from adt.source.shared import RedisTexts
 from adt.source.targets import Target, resolve
+from adt.source.token import content_hash, token_hash
 from adt.source.writes import SourceWrites
 
 __all__ = ["DEFAULT_OWNER", "SourceService", "Target"]
@@ -115,6 +116,14 @@ class SourceService:
         """Release a lock. Returns whether this service knew the lock."""
         url = self.resolve(object_url).ref.object_url
         return await self.locks.unlock(url, lock_handle, owner=owner)
+
+    def keep_base(self, object_url: str, include_type: str | None, token: str, text: str) -> bool:
+        """An editor's base: the text it says ``token`` names, kept for rebasing its next
+        save when the token's content hash matches it (else ignored). Returns whether kept."""
+        if token_hash(token) != content_hash(text):
+            return False
+        self.cache.keep_base(self.resolve(object_url, include_type=include_type).key, token, text)
+        return True
 
     def forget_object(self, object_url: str) -> None:
         """Drop what is cached of an object (it was created, deleted or changed elsewhere)."""

@@ -13,7 +13,13 @@ from adt.systems.config import (
     load_settings,
 )
 from adt.systems.pool import ClientFactory, Connections
-from adt.systems.settings import BridgeSettings, EditorSettings, LockMode, SourceSettings
+from adt.systems.settings import (
+    BridgeSettings,
+    EditorSettings,
+    LockMode,
+    MergeOnSave,
+    SourceSettings,
+)
 from adt.systems.team import token_digest
 
 #: A team member and the team, over the systems of ``systems.toml``.
@@ -28,6 +34,7 @@ __all__ = [
     "EditorSettings",
     "LockMode",
     "Member",
+    "MergeOnSave",
     "Settings",
     "SourceSettings",
     "SystemsConfig",

@@ -34,6 +34,15 @@ class LockMode(enum.StrEnum):
     ON_EDIT = "onEdit"
 
 
+class MergeOnSave(enum.StrEnum):
+    """``ask``: a save over a newer server version is a conflict the user resolves; ``auto``:
+    it is rebased over the colleague's change when their lines and the user's (one line of
+    context around) are apart (:mod:`adt.source.rebase`), and asked about only when they meet."""
+
+    ASK = "ask"
+    AUTO = "auto"
+
+
 def setting(default: Any, key: str, *, env: str = "", minimum: float | None = None) -> Any:
     """An attrs field that knows its camelCase key, its environment variable and its bound."""
     return attrs.field(default=default, metadata={"key": key, "env": env, "minimum": minimum})
@@ -74,6 +83,8 @@ class EditorSettings:
     ``check_delay``: debounce of the syntax check while typing (``onEdit`` mode).
     ``save_on_did_save``: also save on ``textDocument/didSave``.
     ``ask_on_conflict``: after a save conflict, ask through ``window/showMessageRequest``.
+    ``merge_on_save``: ``auto`` rebases a save over a colleague's change that does not touch
+    the user's lines; ``ask`` treats every newer server version as a conflict.
     ``agent_channel``: let agents pass their calls through this server (MCP passthrough).
     ``default_transport``: the request a change goes into when the system asks for one
     (empty: ask the user)."""
@@ -83,6 +94,7 @@ class EditorSettings:
     check_delay: float = setting(0.5, "checkDelay", minimum=0)
     save_on_did_save: bool = setting(False, "saveOnDidSave")
     ask_on_conflict: bool = setting(True, "askOnConflict")
+    merge_on_save: MergeOnSave = setting(MergeOnSave.ASK, "mergeOnSave")
     agent_channel: bool = setting(True, "agentChannel")
     default_transport: str = setting("", "defaultTransport")
 

@@ -51,8 +51,8 @@ class Conflicts(Feature):
             return
         who = f" by {doc.conflict.changed_by}" if doc.conflict.changed_by else ""
         answer = await self.ctx.editor.ask(
-            f"{uri} was changed on the server{who} since you opened it. Your edits are kept. "
-            "What should happen?",
+            f"{uri} was changed on the server{who} since you opened it. "
+            f"{doc.conflict.not_merged}Your edits are kept. What should happen?",
             list(CHOICES),
         )
         if doc.conflict is None:

@@ -15,10 +15,12 @@ from adt.source.errors import (
 )
 from adt.source.lines import Patch
 from adt.source.token import same_content
+from adt.systems import MergeOnSave
 from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument, RemoteVersion
 from lsp_server.editor import Severity
 from lsp_server.features import Feature
+from lsp_server.features.automerge import not_merged, show_merged
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.locks import EditLocks, lock_owner
 from lsp_server.features.transports import TransportChoices, not_chosen, object_name
@@ -59,7 +61,21 @@ class Saving(Feature):
             hunks = doc.buffer.hunks()
             if not hunks:
                 return await self._nothing_to_send(doc)
-            return await self.write(doc, doc.base_token, [h.as_patch() for h in hunks])
+            patches = [h.as_patch() for h in hunks]
+            return await self.write(doc, doc.base_token, patches, rebase=self._rebasing(doc))
+
+    def _rebasing(self, doc: OpenDocument) -> bool:
+        """Whether this save may be moved over a colleague's change (``mergeOnSave: auto``).
+        The server is told the base's text, so the rule works however long the document was
+        open; a base restored without its text is never trusted."""
+        if self.ctx.settings.merge_on_save != MergeOnSave.AUTO or doc.base_unknown:
+            return False
+        if doc.base_token is None:
+            return False
+        ref = doc.ref
+        service = self.ctx.service_for(ref)
+        service.keep_base(ref.object_url, ref.include_type, doc.base_token, doc.buffer.base_text)
+        return True
 
     async def _nothing_to_send(self, doc: OpenDocument) -> SaveResult:
         """The buffer equals its base. "Unchanged" only if the server still has that version
@@ -88,22 +104,30 @@ class Saving(Feature):
             changed_by=current.changed_by,
         )
 
-    async def write(self, doc: OpenDocument, token: str | None, patches: list[Patch]) -> SaveResult:
+    async def write(
+        self, doc: OpenDocument, token: str | None, patches: list[Patch], *, rebase: bool = False
+    ) -> SaveResult:
         """Patch the server's source (under ``doc.save_lock``); on success the saved text
-        becomes the base."""
+        becomes the base. With ``rebase``, a colleague's change since ``token`` that does not
+        touch the patches is kept and the editor shown the merged text."""
         snapshot = doc.buffer.text
         try:
-            outcome = await self._write_in_request(doc, token, patches)
+            outcome = await self._write_in_request(doc, token, patches, rebase)
         except VersionConflict as conflict:
             theirs = await self.ctx.service_for(doc.ref).get_source_v2(
                 doc.ref.object_url, include_type=doc.ref.include_type
             )  # the conflict refreshed the cache: no request
             doc.conflict = RemoteVersion(
-                theirs.content, theirs.token, conflict.details.get("changedBy")
+                theirs.content,
+                theirs.token,
+                conflict.details.get("changedBy"),
+                not_merged(conflict.details.get("overlap")),
             )
             return SaveResult(SaveStatus.CONFLICT, doc.uri, conflict=conflict)
         except SourceError as exc:  # the requester shows it (didSave: see the server)
             return SaveResult(SaveStatus.ERROR, doc.uri, error=exc)
+        if outcome.rebased_over is not None:
+            return await self._merged(doc, snapshot, outcome, len(patches))
         await self._adopt_saved(doc, snapshot, outcome)
         if self._locks.on_edit:
             await self._locks.release_if_unused(doc.ref)
@@ -118,8 +142,30 @@ class Saving(Feature):
             changed_by=self.ctx.service_for(doc.ref).client.profile.user.upper(),
         )
 
+    async def _merged(
+        self, doc: OpenDocument, snapshot: str, outcome: WriteOutcome, hunks: int
+    ) -> SaveResult:
+        """Saved over a colleague's change: the editor is shown the merged text and told
+        whose lines were kept (see :mod:`~.automerge`)."""
+        shown = await show_merged(self.ctx, doc, snapshot, outcome)
+        if self._locks.on_edit:  # after the move: the document is clean on its new base
+            await self._locks.release_if_unused(doc.ref)
+        self._diagnostics.check_later(doc.ref)
+        if shown is not None:
+            return SaveResult(SaveStatus.CONFLICT, doc.uri, conflict=shown)
+        return SaveResult(
+            SaveStatus.MERGED,
+            doc.uri,
+            token=outcome.token,
+            line_count=outcome.line_count,
+            hunks=hunks,
+            changed_at=outcome.changed_at,
+            changed_by=self.ctx.service_for(doc.ref).client.profile.user.upper(),
+            rebased_over=outcome.rebased_over,
+        )
+
     async def _write_in_request(
-        self, doc: OpenDocument, token: str | None, patches: list[Patch]
+        self, doc: OpenDocument, token: str | None, patches: list[Patch], rebase: bool
     ) -> WriteOutcome:
         """Write with the object's transport request: the one chosen earlier in the session
         (or the default); when the system asks for one, the user chooses, and the write
@@ -127,15 +173,20 @@ class Saving(Feature):
         ref = doc.ref
         tried = self._transports.remembered(ref.system, ref.object_url)
         try:
-            return await self._write_renewing_lock(doc, token, patches, tried)
+            return await self._write_renewing_lock(doc, token, patches, tried, rebase)
         except (TransportRequired, TransportInvalid) as refusal:
             chosen = await self._transports.choose_after(ref.system, ref.object_url, refusal, tried)
             if chosen is None:
                 raise not_chosen(object_name(ref.object_url), refusal) from refusal
-            return await self._write_renewing_lock(doc, token, patches, chosen)
+            return await self._write_renewing_lock(doc, token, patches, chosen, rebase)
 
     async def _write_renewing_lock(
-        self, doc: OpenDocument, token: str | None, patches: list[Patch], transport: str | None
+        self,
+        doc: OpenDocument,
+        token: str | None,
+        patches: list[Patch],
+        transport: str | None,
+        rebase: bool,
     ) -> WriteOutcome:
         service = self.ctx.service_for(doc.ref)
         owner = lock_owner(doc.ref.object_url)
@@ -153,6 +204,7 @@ class Saving(Feature):
                 lock_handle=handle,
                 transport=transport,
                 owner=owner,
+                rebase=rebase,
             )
 
         try:

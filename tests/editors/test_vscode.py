@@ -51,7 +51,7 @@ EXTENSION = REPO / "editors" / "vscode"
 CONTRACT = Path(__file__).with_name("vscode_contract.js")
 PROTOCOL_DOC = REPO / "docs" / "lsp-protocol.md"
 JAVASCRIPT = sorted([*EXTENSION.glob("src/*.js"), *EXTENSION.glob("test/*.js"), CONTRACT])
-LIVE_SETTINGS = ("lockMode", "pollInterval", "checkDelay")
+LIVE_SETTINGS = ("lockMode", "pollInterval", "checkDelay", "mergeOnSave")
 
 
 def _node_major(node: str | None) -> int:
@@ -194,10 +194,16 @@ def test_configuration_defaults_are_the_documented_ones() -> None:
     properties = _manifest()["contributes"]["configuration"]["properties"]
     documented = _documented_settings()
     defaults = {key: documented[key][0] for key in LIVE_SETTINGS}
-    assert defaults == {"lockMode": "onSave", "pollInterval": "30", "checkDelay": "0.5"}
+    assert defaults == {
+        "lockMode": "onSave",
+        "pollInterval": "30",
+        "checkDelay": "0.5",
+        "mergeOnSave": "ask",
+    }
     for key in LIVE_SETTINGS:
         assert properties[f"abapAdt.{key}"]["default"] == _value(documented[key][0])
     assert properties["abapAdt.lockMode"]["enum"] == ["onSave", "onEdit"]
+    assert properties["abapAdt.mergeOnSave"]["enum"] == ["ask", "auto"]
     assert properties["abapAdt.serverCommand"]["default"] == ["abap-adt", "lsp"]
     server_side = {key.removeprefix("abapAdt.") for key in properties}
     assert server_side - {"serverCommand", "trace.server"} <= set(documented)

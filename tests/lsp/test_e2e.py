@@ -553,6 +553,25 @@ async def test_editor_driven_conflict_resolution(
     assert not any("Not saved" in m.message for m in client.messages)
 
 
+@pytest.mark.parametrize("client", ["neovim"], indirect=True)  # one encoding: a server start
+@pytest.mark.parametrize("lsp_options", [{"mergeOnSave": "auto"}], indirect=True)
+async def test_save_merges_over_a_colleagues_change_elsewhere(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    theirs = await _conflicting_edit(client, emulator, 20)
+    client.insert_line(REPORT_URI, 0, "* mine")
+    result = await client.save(REPORT_URI)
+    assert result["status"] == "merged", result
+    assert result["rebasedOver"]["changedBy"] == "COLLEAGUE"
+    stored = _stored(emulator, f"{REPORT}/source/main")
+    assert stored == "* mine\n" + theirs
+    await client.until(lambda: client.texts[REPORT_URI] == stored)  # the editor shows it
+    told = await client.until(lambda: [m for m in client.messages if "merged" in m.message])
+    assert "COLLEAGUE" in told[0].message and "their lines: 22" in told[0].message
+    assert client.questions == []
+    assert emulator.locks() == []
+
+
 # --- didSave (saveOnDidSave) ----------------------------------------------------------------
 
 

@@ -102,7 +102,7 @@ class AdtFileSystem {
       throw new vscode.FileSystemError(outcome.message);
     }
     this.#stats.saved(key, result, content.byteLength);
-    if (result.status === 'saved' && result.token) {
+    if ((result.status === 'saved' || result.status === 'merged') && result.token) {
       this.restoring?.moved(key, result.token, this.#stats.get(key));
     }
     vscode.window.setStatusBarMessage(outcome.message, SAVED_NOTE_MS);

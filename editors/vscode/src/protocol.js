@@ -75,6 +75,8 @@ const INVALID_PARAMS = -32602;
  * @property {AdtError} [conflict] with `status: 'conflict'`
  * @property {AdtError | {error: string, code: number}} [error] with `status: 'error'`
  * @property {Array<[number, number]>} [conflicts] with `status: 'mergeConflicts'`
+ * @property {{changedBy?: string | null}} [rebasedOver] with `status: 'merged'` from a save
+ *   (`mergeOnSave: auto`): who changed the source since the document's base
  */
 
 /**
@@ -186,6 +188,7 @@ const INVALID_PARAMS = -32602;
  * @property {'onSave' | 'onEdit'} lockMode
  * @property {number} pollInterval
  * @property {number} checkDelay
+ * @property {'ask' | 'auto'} mergeOnSave
  */
 
 module.exports = {

@@ -49,7 +49,22 @@ function saveOutcome(result, label) {
       };
     case 'unchanged':
       return { ok: true, message: `${label}: nothing to save.` };
+    case 'merged': {
+      const who = result.rebasedOver?.changedBy;
+      const by = typeof who === 'string' && who ? ` by ${who}` : '';
+      return { ok: true, message: `Saved ${label}, merged with the change${by} made since.` };
+    }
     case 'conflict':
+      if (result.conflict?.details?.saved === true) {
+        return {
+          ok: false,
+          message:
+            `${label} was saved, merged with the change${changedBy(result.conflict)} made ` +
+            'since, but the editor changed meanwhile so the merged text is not shown. Your ' +
+            'edits are kept: choose "Merge" (or "Reload theirs") in the question the language ' +
+            'server shows, then save again.',
+        };
+      }
       return {
         ok: false,
         message:

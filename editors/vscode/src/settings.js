@@ -42,6 +42,7 @@ const SERVER_SECTION = 'abap-adt';
  * @property {'onSave' | 'onEdit'} lockMode
  * @property {number} pollInterval
  * @property {number} checkDelay
+ * @property {'ask' | 'auto'} mergeOnSave
  */
 
 /** @type {Readonly<ExtensionSettings>} */
@@ -51,6 +52,7 @@ const DEFAULTS = Object.freeze({
   lockMode: 'onSave',
   pollInterval: 30,
   checkDelay: 0.5,
+  mergeOnSave: 'ask',
 });
 
 /** Settings the running server cannot take over: changing them needs a restart. */
@@ -162,6 +164,7 @@ function liveSettings(settings) {
     lockMode: settings.lockMode,
     pollInterval: settings.pollInterval,
     checkDelay: settings.checkDelay,
+    mergeOnSave: settings.mergeOnSave,
   };
 }
 

@@ -41,6 +41,14 @@ describe('saveOutcome', () => {
     assert.equal(saveOutcome({ status: 'unchanged', token: 't' }, 'ZDEMO').ok, true);
   });
 
+  it('accepts a save merged over a colleague (mergeOnSave: auto), naming them', () => {
+    const merged = { status: 'merged', token: 't', rebasedOver: { changedBy: 'COLLEAGUE' } };
+    assert.deepEqual(saveOutcome(/** @type {any} */ (merged), 'ZDEMO'), {
+      ok: true,
+      message: 'Saved ZDEMO, merged with the change by COLLEAGUE made since.',
+    });
+  });
+
   it('refuses a conflict, naming who changed it and how to go on', () => {
     const outcome = saveOutcome({ status: 'conflict', conflict: CONFLICT }, 'ZDEMO');
     assert.equal(outcome.ok, false);
@@ -49,6 +57,13 @@ describe('saveOutcome', () => {
     for (const choice of CONFLICT_CHOICES) {
       assert.ok(outcome.message.includes(`"${choice.label}"`), choice.label);
     }
+  });
+
+  it('says a merged save the editor could not show was saved', () => {
+    const conflict = { ...CONFLICT, details: { ...CONFLICT.details, saved: true } };
+    const outcome = saveOutcome({ status: 'conflict', conflict }, 'ZDEMO');
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.message, /^ZDEMO was saved, merged with the change by COLLEAGUE/);
   });
 
   it('refuses an error with the V2 message', () => {

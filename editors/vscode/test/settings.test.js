@@ -35,6 +35,7 @@ describe('readSettings', () => {
       lockMode: 'onSave',
       pollInterval: 30,
       checkDelay: 0.5,
+      mergeOnSave: 'ask',
     });
   });
 
@@ -108,6 +109,7 @@ describe('liveSettings', () => {
       lockMode: 'onEdit',
       pollInterval: 30,
       checkDelay: 2,
+      mergeOnSave: 'ask',
     });
   });
 });
@@ -195,6 +197,7 @@ describe('initializationOptions', () => {
       lockMode: 'onEdit',
       pollInterval: 30,
       checkDelay: 0.5,
+      mergeOnSave: 'ask',
     });
     assert.deepEqual(withoutPassword, []);
   });

@@ -6,7 +6,7 @@ M.defaults = {
   cmd = { 'abap-adt', 'lsp' },
   --- Extra environment for the server process (merged into Neovim's).
   cmd_env = nil,
-  --- initializationOptions: systems, default, lockMode, pollInterval, checkDelay, ...
+  --- initializationOptions: systems, default, lockMode, pollInterval, checkDelay, mergeOnSave, ...
   --- (see docs/lsp-protocol.md). Empty: the server reads its configuration file.
   init_options = {},
   --- Workspace root reported to the server (default: the current directory at start).
