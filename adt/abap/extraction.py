@@ -47,6 +47,10 @@ _CHANGING_WORDS = frozenset(
         "MODIFY", "TO", "INTO", "APPENDING", "ASSIGNING", "REFERENCE",
     }
 )  # fmt: skip
+#: What a method's own declarations may be to become parameters (not its TYPES).
+_PASSED = frozenset(
+    {SymbolKind.VARIABLE, SymbolKind.PARAMETER, SymbolKind.CONSTANT}
+)
 _WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_\-]*)\W*$")
 _NAME = re.compile(r"^(?:/[A-Z0-9_]+/)?[A-Z_][A-Z0-9_]*$")
 _DIRECTIONS = ("IMPORTING", "EXPORTING", "CHANGING")
@@ -122,19 +126,24 @@ def analyse(index: ProgramIndex, unit: str, first: int, last: int) -> Extraction
     method_block, class_block = _enclosing(index, unit, first, last)
     selected = _selected(method_block, first, last)
     _check_flow(selected)
-    name_token = method_block.name_token
-    method = None
-    if name_token is not None:
-        found = index.occurrence_at(unit, name_token.line, name_token.column)
-        method = found.symbol if found is not None else None
-    if method is None or method.kind is not SymbolKind.METHOD:
+    method = next(
+        (
+            o.symbol
+            for o in index.occurrences(unit)
+            if o.line == method_block.first_line
+            and o.role == "implementation"
+            and o.symbol.kind is SymbolKind.METHOD
+        ),
+        None,
+    )
+    if method is None:
         raise ExtractionRefused("the enclosing method is not known to the index")
     class_name = class_block.name_token.text if class_block.name_token else ""
     definition = _definition(index, unit, class_name)
     first, last = selected[0].line, selected[-1].last_line
     inside = [o for o in index.occurrences(unit) if method_block.first_line < o.line]
-    inside = [o for o in inside if o.line < method_block.last_line and _local(o.symbol, method)]
-    params = _parameters(inside, first, last, lines)
+    inside = [o for o in inside if o.line < method_block.last_line and _local(o.symbol)]
+    params = _parameters(inside, first, last, lines, unit)
     return Extraction(
         unit, class_name, method, first, last, lines, params, definition, method_block
     )
@@ -225,17 +234,10 @@ def _definition(index: ProgramIndex, unit: str, class_name: str) -> Block:
     )
 
 
-def _local(symbol: Symbol, method: Symbol) -> bool:
-    """A parameter or local of the enclosing method (not an attribute, not a global)."""
-    scope = symbol.scope
-    return (
-        scope is not None
-        and scope.kind is ScopeKind.METHOD
-        and scope.name == method.name
-        and scope.parent is not None
-        and method.scope is not None
-        and scope.parent.name == method.scope.name
-    )
+def _local(symbol: Symbol) -> bool:
+    """A parameter or local of a method (only the enclosing one's occur inside it), not an
+    attribute, not a global."""
+    return symbol.scope is not None and symbol.scope.kind is ScopeKind.METHOD
 
 
 def _writes(occurrence: Occurrence, lines: Sequence[str]) -> bool:
@@ -253,7 +255,7 @@ def _writes(occurrence: Occurrence, lines: Sequence[str]) -> bool:
 
 
 def _parameters(
-    occurrences: Iterable[Occurrence], first: int, last: int, lines: Sequence[str]
+    occurrences: Iterable[Occurrence], first: int, last: int, lines: Sequence[str], unit: str
 ) -> tuple[Parameter, ...]:
     by_symbol: dict[object, list[Occurrence]] = {}
     for occ in occurrences:
@@ -272,14 +274,19 @@ def _parameters(
                     f"after it (line {after[0].line}): move its declaration out first"
                 )
             continue
-        params.append(_parameter(symbol, inside, lines))
+        params.append(_parameter(symbol, inside, lines, unit))
     return tuple(params)
 
 
-def _parameter(symbol: Symbol, inside: Sequence[Occurrence], lines: Sequence[str]) -> Parameter:
+def _parameter(
+    symbol: Symbol, inside: Sequence[Occurrence], lines: Sequence[str], unit: str
+) -> Parameter:
     name = symbol.spelled or symbol.name.lower()
-    if symbol.kind is SymbolKind.FIELD_SYMBOL:
-        raise ExtractionRefused(f"the field symbol {name} cannot be passed to a new method")
+    if symbol.kind not in _PASSED:
+        raise ExtractionRefused(
+            f"the {symbol.kind.value} {name} of the method cannot be passed to a new method; "
+            "declare it in the class or inside the selection"
+        )
     typing = symbol.typing
     upper = typing.upper()
     if not upper.startswith("TYPE ") or " TABLE OF " in upper or " RANGE OF " in upper:
@@ -290,18 +297,20 @@ def _parameter(symbol: Symbol, inside: Sequence[Occurrence], lines: Sequence[str
     written = [o.line for o in inside if _writes(o, lines)]
     read_in = any(not _writes(o, lines) and (not written or o.line <= written[0]) for o in inside)
     direction = "IMPORTING" if not written else "CHANGING" if read_in else "EXPORTING"
-    return Parameter(name, direction, _spelled_typing(symbol, lines))
+    return Parameter(name, direction, _spelled_typing(symbol, lines, unit))
 
 
-def _spelled_typing(symbol: Symbol, lines: Sequence[str]) -> str:
-    """The typing as the source writes it (its case), else as the index normalised it."""
+def _spelled_typing(symbol: Symbol, lines: Sequence[str], unit: str) -> str:
+    """The typing as this source writes it (its case), else as the index normalised it
+    (a parameter declared in an interface)."""
     location = symbol.location
-    if location is not None and 0 < location.line <= len(lines):
+    if location is not None and location.unit == unit and 0 < location.line <= len(lines):
         text = lines[location.line - 1]
         at = text.upper().find(symbol.typing.upper(), location.column)
         if at >= 0:
             return text[at : at + len(symbol.typing)]
-    return symbol.typing.lower()
+    keyword = "TYPE REF TO" if symbol.typing.upper().startswith("TYPE REF TO ") else "TYPE"
+    return f"{keyword} {symbol.typing[len(keyword) :].strip().lower()}"
 
 
 def replacements(

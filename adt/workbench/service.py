@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from adt.workbench.code import CodeAssist
 from adt.workbench.dependencies import ActivationDependencies
+from adt.workbench.extraction import Extraction
 from adt.workbench.history import History
 from adt.workbench.objects import ObjectLifecycle
 from adt.workbench.quality import Quality
@@ -33,6 +34,7 @@ class Workbench:
         self.history = History(client)
         self.dependencies = ActivationDependencies(client, self.history)
         self.renaming = Renaming(source)
+        self.extraction = Extraction(source, self.renaming)
 
     @property
     def system(self) -> str:
