@@ -48,9 +48,7 @@ _CHANGING_WORDS = frozenset(
     }
 )  # fmt: skip
 #: What a method's own declarations may be to become parameters (not its TYPES).
-_PASSED = frozenset(
-    {SymbolKind.VARIABLE, SymbolKind.PARAMETER, SymbolKind.CONSTANT}
-)
+_PASSED = frozenset({SymbolKind.VARIABLE, SymbolKind.PARAMETER, SymbolKind.CONSTANT})
 _WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_\-]*)\W*$")
 _NAME = re.compile(r"^(?:/[A-Z0-9_]+/)?[A-Z_][A-Z0-9_]*$")
 _DIRECTIONS = ("IMPORTING", "EXPORTING", "CHANGING")
