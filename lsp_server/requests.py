@@ -24,6 +24,7 @@ RUN_UNIT_TESTS_COMMAND = "adt.runUnitTests"
 RUN_ATC_COMMAND = "adt.runAtc"
 CREATE_OBJECT_COMMAND = "adt.createObject"
 CHOOSE_TRANSPORT_COMMAND = "adt.chooseTransport"
+EXTRACT_METHOD_COMMAND = "adt.extractMethod"
 
 
 @attrs.define

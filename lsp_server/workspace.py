@@ -23,6 +23,7 @@ from lsp_server.features.base_versions import BaseVersions
 from lsp_server.features.conflicts import Conflicts
 from lsp_server.features.creation import ObjectCreation
 from lsp_server.features.diagnostics import Diagnostics
+from lsp_server.features.extraction import Extracting
 from lsp_server.features.formatting import Formatting
 from lsp_server.features.highlighting import SemanticHighlighting
 from lsp_server.features.intelligence import CodeIntelligence
@@ -64,6 +65,7 @@ class EditorWorkspace:
         self.creation = ObjectCreation(self.ctx, self.transports)
         self.preview = DataPreview(self.ctx)
         self.renaming = Renaming(self.ctx, self.locks, self.transports)
+        self.extracting = Extracting(self.ctx, self.renaming, self.transports)
         self.highlighting = SemanticHighlighting(self.ctx)
         self.structure = DocumentStructure(self.ctx)
         self.features: tuple[Feature, ...] = (
@@ -85,6 +87,7 @@ class EditorWorkspace:
             self.creation,
             self.preview,
             self.renaming,
+            self.extracting,
             self.highlighting,
             self.structure,
         )

@@ -11,6 +11,7 @@ from pygls.capabilities import get_capability
 
 from adt.errors import AdtError, FormattingNotOfferedError
 from lsp_server.editor import Severity
+from lsp_server.handlers.refactoring import extract_action
 from lsp_server.handlers.requests import source_error
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 FORMAT_KIND = "source.format"
 FORMAT_TITLE = "Format with the pretty printer (keyword case, indentation)"
 FORMAT_LINES_TITLE = "Format the selected lines with the pretty printer"
-_KINDS = [types.CodeActionKind.QuickFix, FORMAT_KIND]
+_KINDS = [types.CodeActionKind.QuickFix, FORMAT_KIND, types.CodeActionKind.RefactorExtract]
 
 
 def workspace_edit(ls: AdtLanguageServer, changes: Sequence[DocumentEdits]) -> types.WorkspaceEdit:
@@ -115,6 +116,11 @@ async def _code_actions(
                     data={"uri": uri, "action": "formatLines", "lines": list(_lines(params.range))},
                 )
             )
+    if (
+        _wanted(only, types.CodeActionKind.RefactorExtract)
+        and params.range.start != params.range.end
+    ):
+        actions.append(extract_action(uri, params.range))
     return actions
 
 
@@ -160,7 +166,8 @@ def register(server: AdtLanguageServer) -> None:
             actions = await _code_actions(ls, params)
             if not _resolves_edits(ls):  # a client that cannot resolve gets the edits at once
                 for action in actions:
-                    action.edit = await _resolve_edit(ls, dict(action.data or {}))
+                    if action.data:  # the others run a command
+                        action.edit = await _resolve_edit(ls, dict(action.data))
         except AdtError as exc:
             raise source_error(exc) from exc
         return actions
