@@ -14,6 +14,7 @@ from adt import logs
 from lsp_server.handlers import (
     documents,
     formatting,
+    hierarchy,
     intelligence,
     refactoring,
     requests,
@@ -30,6 +31,7 @@ HANDLERS = (
     state,
     symbols,
     intelligence,
+    hierarchy,
     refactoring,
     semantic,
     formatting,

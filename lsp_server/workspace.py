@@ -25,6 +25,7 @@ from lsp_server.features.creation import ObjectCreation
 from lsp_server.features.diagnostics import Diagnostics
 from lsp_server.features.extraction import Extracting
 from lsp_server.features.formatting import Formatting
+from lsp_server.features.hierarchy import TypeHierarchy
 from lsp_server.features.highlighting import SemanticHighlighting
 from lsp_server.features.intelligence import CodeIntelligence
 from lsp_server.features.locks import EditLocks
@@ -66,6 +67,7 @@ class EditorWorkspace:
         self.preview = DataPreview(self.ctx)
         self.renaming = Renaming(self.ctx, self.locks, self.transports)
         self.extracting = Extracting(self.ctx, self.renaming, self.transports)
+        self.hierarchy = TypeHierarchy(self.ctx)
         self.highlighting = SemanticHighlighting(self.ctx)
         self.structure = DocumentStructure(self.ctx)
         self.features: tuple[Feature, ...] = (
@@ -88,6 +90,7 @@ class EditorWorkspace:
             self.preview,
             self.renaming,
             self.extracting,
+            self.hierarchy,
             self.highlighting,
             self.structure,
         )

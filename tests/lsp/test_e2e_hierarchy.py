@@ -1,0 +1,61 @@
+"""Type hierarchy end to end, for a UTF-16 (VS Code) and a UTF-8 (Neovim) client: the
+class at the cursor, its implemented interface as a super type, and the interface's
+implementing class as a sub type — each item handed back by the editor as it got it."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from support.lsp_editor import EditorClient
+
+MAIN_URI = "adt://A4H/sap/bc/adt/oo/classes/zcl_demo_greeter/source/main"
+INTF_URI = "adt://A4H/sap/bc/adt/oo/interfaces/zif_demo_greeting/source/main"
+NON_ASCII = "ä😀"
+
+
+async def test_type_hierarchy_from_a_class_to_its_interface_and_back(
+    client: EditorClient,
+) -> None:
+    await client.open(MAIN_URI)
+    client.insert_line(MAIN_URI, 0, f"* {NON_ASCII} an unsaved line above the class")
+    line = next(
+        n
+        for n, text in enumerate(client.texts[MAIN_URI].split("\n"))
+        if "CLASS zcl_demo_greeter DEFINITION" in text
+    )
+    prepared = await client.text_document_prepare_type_hierarchy_async(
+        types.TypeHierarchyPrepareParams(
+            text_document=types.TextDocumentIdentifier(uri=MAIN_URI),
+            position=client.position(MAIN_URI, line, len("CLASS zcl_")),
+        )
+    )
+    assert prepared is not None and len(prepared) == 1
+    greeter = prepared[0]
+    assert (greeter.name, greeter.kind, greeter.uri) == (
+        "ZCL_DEMO_GREETER",
+        types.SymbolKind.Class,
+        MAIN_URI,
+    )
+    assert greeter.selection_range.start == client.position(
+        MAIN_URI, line, len("CLASS ")
+    )  # buffer line
+    assert greeter.detail is not None and "$ZDEMO" in greeter.detail
+
+    supertypes = await client.type_hierarchy_supertypes_async(
+        types.TypeHierarchySupertypesParams(item=greeter)
+    )
+    assert [(s.name, s.kind, s.uri) for s in supertypes or []] == [
+        ("ZIF_DEMO_GREETING", types.SymbolKind.Interface, INTF_URI)
+    ]
+    interface = (supertypes or [])[0]
+    assert interface.selection_range.start.line == 0  # its declaration, in the saved source
+
+    subtypes = await client.type_hierarchy_subtypes_async(
+        types.TypeHierarchySubtypesParams(item=interface)
+    )
+    assert "ZCL_DEMO_GREETER" in [s.name for s in subtypes or []]
+    implementing = next(s for s in subtypes or [] if s.name == "ZCL_DEMO_GREETER")
+    assert implementing.selection_range.start.line == line, "the open buffer's line"
+    leaves = await client.type_hierarchy_subtypes_async(
+        types.TypeHierarchySubtypesParams(item=greeter)
+    )
+    assert not leaves
