@@ -20,6 +20,7 @@ from lsp_server.features import Feature
 from lsp_server.features.activation import Activation
 from lsp_server.features.agent_views import AgentViews
 from lsp_server.features.base_versions import BaseVersions
+from lsp_server.features.calls import CallHierarchy
 from lsp_server.features.conflicts import Conflicts
 from lsp_server.features.creation import ObjectCreation
 from lsp_server.features.diagnostics import Diagnostics
@@ -68,6 +69,7 @@ class EditorWorkspace:
         self.renaming = Renaming(self.ctx, self.locks, self.transports)
         self.extracting = Extracting(self.ctx, self.renaming, self.transports)
         self.hierarchy = TypeHierarchy(self.ctx)
+        self.calls = CallHierarchy(self.ctx)
         self.highlighting = SemanticHighlighting(self.ctx)
         self.structure = DocumentStructure(self.ctx)
         self.features: tuple[Feature, ...] = (
@@ -91,6 +93,7 @@ class EditorWorkspace:
             self.renaming,
             self.extracting,
             self.hierarchy,
+            self.calls,
             self.highlighting,
             self.structure,
         )

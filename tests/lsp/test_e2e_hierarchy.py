@@ -9,6 +9,8 @@ from support.lsp_editor import EditorClient
 
 MAIN_URI = "adt://A4H/sap/bc/adt/oo/classes/zcl_demo_greeter/source/main"
 INTF_URI = "adt://A4H/sap/bc/adt/oo/interfaces/zif_demo_greeting/source/main"
+TESTS_URI = "adt://A4H/sap/bc/adt/oo/classes/zcl_demo_greeter/includes/testclasses"
+TESTS_CALLER = "greets_everyone"
 NON_ASCII = "ä😀"
 
 
@@ -59,3 +61,40 @@ async def test_type_hierarchy_from_a_class_to_its_interface_and_back(
         types.TypeHierarchySubtypesParams(item=greeter)
     )
     assert not leaves
+
+
+async def test_call_hierarchy_incoming_from_where_used_and_outgoing_from_the_body(
+    client: EditorClient,
+) -> None:
+    await client.open(MAIN_URI)
+    client.insert_line(MAIN_URI, 0, f"* {NON_ASCII} an unsaved line above the class")
+    lines = client.texts[MAIN_URI].split("\n")
+    line = next(n for n, text in enumerate(lines) if "METHOD greet_all." in text)
+    column = lines[line].index("greet_all")
+    prepared = await client.text_document_prepare_call_hierarchy_async(
+        types.CallHierarchyPrepareParams(
+            text_document=types.TextDocumentIdentifier(uri=MAIN_URI),
+            position=client.position(MAIN_URI, line, column + 3),
+        )
+    )
+    assert prepared is not None and [p.name for p in prepared] == ["greet_all"]
+    item = prepared[0]
+    assert item.kind == types.SymbolKind.Method
+    assert item.selection_range.start == client.position(MAIN_URI, line, column)
+
+    incoming = await client.call_hierarchy_incoming_calls_async(
+        types.CallHierarchyIncomingCallsParams(item=item)
+    )
+    callers = {(c.from_.uri, c.from_.name) for c in incoming or []}
+    assert callers == {(TESTS_URI, TESTS_CALLER)}, callers
+    tests = await client.request("adt/readDocument", {"uri": TESTS_URI})
+    call_line = next(n for n, text in enumerate(tests["text"].split("\n")) if "greet_all(" in text)
+    assert [r.start.line for r in (incoming or [])[0].from_ranges] == [call_line]
+
+    outgoing = await client.call_hierarchy_outgoing_calls_async(
+        types.CallHierarchyOutgoingCallsParams(item=item)
+    )
+    called = {(c.to.uri, c.to.name) for c in outgoing or []}
+    assert called == {(MAIN_URI, "zif_demo_greeting~greet")}, called
+    greet_call = next(n for n, text in enumerate(lines) if "greet( lv_name )" in text)
+    assert [r.start.line for r in (outgoing or [])[0].from_ranges] == [greet_call]
