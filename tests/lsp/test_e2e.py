@@ -72,6 +72,7 @@ async def test_capabilities(client: EditorClient, request: pytest.FixtureRequest
         "adt.runAtc",
         "adt.createObject",
         "adt.chooseTransport",
+        "adt.extractMethod",
     }
     completion = capabilities.completion_provider
     assert completion is not None and completion.resolve_provider
@@ -81,7 +82,9 @@ async def test_capabilities(client: EditorClient, request: pytest.FixtureRequest
     assert capabilities.document_range_formatting_provider
     actions = capabilities.code_action_provider
     assert isinstance(actions, types.CodeActionOptions) and actions.resolve_provider
+    assert types.CodeActionKind.RefactorExtract in (actions.code_action_kinds or [])
     assert capabilities.code_lens_provider is not None
+    assert capabilities.type_hierarchy_provider and capabilities.call_hierarchy_provider
 
 
 async def test_incremental_edits_are_saved_as_checked_patches(
