@@ -28,6 +28,7 @@ from lsp_server.features.extraction import Extracting
 from lsp_server.features.formatting import Formatting
 from lsp_server.features.hierarchy import TypeHierarchy
 from lsp_server.features.highlighting import SemanticHighlighting
+from lsp_server.features.hints import ParameterHints
 from lsp_server.features.intelligence import CodeIntelligence
 from lsp_server.features.locks import EditLocks
 from lsp_server.features.objects import Objects
@@ -70,6 +71,7 @@ class EditorWorkspace:
         self.extracting = Extracting(self.ctx, self.renaming, self.transports)
         self.hierarchy = TypeHierarchy(self.ctx)
         self.calls = CallHierarchy(self.ctx)
+        self.hints = ParameterHints(self.ctx)
         self.highlighting = SemanticHighlighting(self.ctx)
         self.structure = DocumentStructure(self.ctx)
         self.features: tuple[Feature, ...] = (
@@ -94,6 +96,7 @@ class EditorWorkspace:
             self.extracting,
             self.hierarchy,
             self.calls,
+            self.hints,
             self.highlighting,
             self.structure,
         )

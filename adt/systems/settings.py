@@ -76,7 +76,8 @@ class EditorSettings:
     ``ask_on_conflict``: after a save conflict, ask through ``window/showMessageRequest``.
     ``agent_channel``: let agents pass their calls through this server (MCP passthrough).
     ``default_transport``: the request a change goes into when the system asks for one
-    (empty: ask the user)."""
+    (empty: ask the user).
+    ``inlay_hints``: show the parameter a positional call argument goes to (off: none)."""
 
     lock_mode: LockMode = setting(LockMode.ON_SAVE, "lockMode")
     poll_interval: float = setting(30.0, "pollInterval", minimum=0)
@@ -85,6 +86,7 @@ class EditorSettings:
     ask_on_conflict: bool = setting(True, "askOnConflict")
     agent_channel: bool = setting(True, "agentChannel")
     default_transport: str = setting("", "defaultTransport")
+    inlay_hints: bool = setting(False, "inlayHints")
 
 
 @attrs.frozen

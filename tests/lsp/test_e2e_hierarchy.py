@@ -98,3 +98,36 @@ async def test_call_hierarchy_incoming_from_where_used_and_outgoing_from_the_bod
     assert called == {(MAIN_URI, "zif_demo_greeting~greet")}, called
     greet_call = next(n for n, text in enumerate(lines) if "greet( lv_name )" in text)
     assert [r.start.line for r in (outgoing or [])[0].from_ranges] == [greet_call]
+
+
+async def test_inlay_hints_name_a_positional_argument_only_when_turned_on(
+    client: EditorClient,
+) -> None:
+    await client.open(MAIN_URI)
+    client.insert_line(MAIN_URI, 0, f"* {NON_ASCII} an unsaved line")
+    lines = client.texts[MAIN_URI].split("\n")
+    line = next(n for n, text in enumerate(lines) if "greet( lv_name )" in text)
+    template = next(n for n, text in enumerate(lines) if "capitalize( iv_name )" in text)
+    whole = types.InlayHintParams(
+        text_document=types.TextDocumentIdentifier(uri=MAIN_URI),
+        range=types.Range(
+            start=client.position(MAIN_URI, 0, 0),
+            end=client.position(MAIN_URI, len(lines) - 1, 0),
+        ),
+    )
+    assert not await client.text_document_inlay_hint_async(whole), "off by default"
+    client.configure({"inlayHints": True})
+    await client.sync(MAIN_URI)
+    hints = await client.text_document_inlay_hint_async(whole)
+    assert [(h.position, h.label, h.kind) for h in hints or []] == [
+        (  # inside a string template's embedded expression
+            client.position(MAIN_URI, template, lines[template].index("iv_name )")),
+            "iv_text =",
+            types.InlayHintKind.Parameter,
+        ),
+        (
+            client.position(MAIN_URI, line, lines[line].index("lv_name )")),
+            "iv_name =",
+            types.InlayHintKind.Parameter,
+        ),
+    ]
