@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from adt.abap.index import ProgramIndex
-from adt.abap.lexer import Statement
+from adt.abap.lexer import NAME, Statement
 from adt.abap.structure import Block, BlockKind
 from adt.abap.symbols import Occurrence, ScopeKind, Symbol, SymbolKind
 
@@ -40,15 +40,18 @@ _CLOSE = frozenset(
 _LOOPS = frozenset({"LOOP", "DO", "WHILE", "SELECT", "PROVIDE"})
 _MIDDLE = frozenset({"ELSE", "ELSEIF", "WHEN", "CATCH", "CLEANUP"})
 _LEAVE_LOOP = frozenset({"EXIT", "CONTINUE", "CHECK"})
-#: The word before a name that makes the statement change it (besides an assignment).
-_CHANGING_WORDS = frozenset(
-    {
-        "CLEAR", "FREE", "REFRESH", "SORT", "CONDENSE", "TRANSLATE", "SHIFT", "DELETE",
-        "MODIFY", "TO", "INTO", "APPENDING", "ASSIGNING", "REFERENCE",
-    }
-)  # fmt: skip
+#: The word before a name that makes the statement overwrite it (besides an assignment).
+_OVERWRITING = frozenset({"CLEAR", "FREE", "REFRESH", "INTO", "ASSIGNING", "REFERENCE"})
+#: … or change it in place (its old value counts: ``APPEND x TO``, ``ADD 1 TO``, ``SORT``;
+#: ``TO`` and ``INTO TABLE`` also overwrite at times, and are counted here, the safe side).
+_MODIFYING = frozenset(
+    {"SORT", "CONDENSE", "TRANSLATE", "SHIFT", "DELETE", "MODIFY", "TO", "APPENDING", "TABLE"}
+)
 #: What a method's own declarations may be to become parameters (not its TYPES).
 _PASSED = frozenset({SymbolKind.VARIABLE, SymbolKind.PARAMETER, SymbolKind.CONSTANT})
+_SECTION_WORDS = frozenset({"EXPORTING", "IMPORTING", "CHANGING", "RECEIVING", "EXCEPTIONS"})
+#: Sections of a call whose actual parameters receive a value.
+_RECEIVED = frozenset({"IMPORTING", "CHANGING", "RECEIVING"})
 _WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_\-]*)\W*$")
 _NAME = re.compile(r"^(?:/[A-Z0-9_]+/)?[A-Z_][A-Z0-9_]*$")
 _DIRECTIONS = ("IMPORTING", "EXPORTING", "CHANGING")
@@ -140,8 +143,9 @@ def analyse(index: ProgramIndex, unit: str, first: int, last: int) -> Extraction
     definition = _definition(index, unit, class_name)
     first, last = selected[0].line, selected[-1].last_line
     inside = [o for o in index.occurrences(unit) if method_block.first_line < o.line]
-    inside = [o for o in inside if o.line < method_block.last_line and _local(o.symbol)]
-    params = _parameters(inside, first, last, lines, unit)
+    inside = [o for o in inside if o.line < method_block.last_line and _local(o.symbol, method)]
+    access = _Access(lines, _received(selected))
+    params = _parameters(inside, first, last, access, unit)
     return Extraction(
         unit, class_name, method, first, last, lines, params, definition, method_block
     )
@@ -232,28 +236,71 @@ def _definition(index: ProgramIndex, unit: str, class_name: str) -> Block:
     )
 
 
-def _local(symbol: Symbol) -> bool:
-    """A parameter or local of a method (only the enclosing one's occur inside it), not an
-    attribute, not a global."""
-    return symbol.scope is not None and symbol.scope.kind is ScopeKind.METHOD
-
-
-def _writes(occurrence: Occurrence, lines: Sequence[str]) -> bool:
-    if occurrence.write:
-        return True
-    text = lines[occurrence.line - 1][: occurrence.column] if occurrence.line <= len(lines) else ""
-    match = _WORD.search(text.rstrip(" @("))
-    if match is None:
+def _local(symbol: Symbol, method: Symbol) -> bool:
+    """A local of the enclosing method (only its own occur inside it) or one of its
+    parameters — not a called method's formal parameter, an attribute or a global."""
+    if symbol.scope is None or symbol.scope.kind is not ScopeKind.METHOD:
         return False
-    word = match.group(1).upper()
-    if word == "TABLE":
-        before = _WORD.search(text[: match.start()].rstrip())
-        return before is not None and before.group(1).upper() in ("INTO", "APPENDING", "DELETE")
-    return word in _CHANGING_WORDS
+    return symbol.kind is not SymbolKind.PARAMETER or any(
+        p.key == symbol.key for p in method.params
+    )
+
+
+def _received(statements: Sequence[Statement]) -> dict[tuple[int, int], bool]:
+    """The actual parameters the calls in ``statements`` write to — ``(line, column)`` →
+    whether the call reads them too (``CHANGING``; ``IMPORTING`` and ``RECEIVING`` only
+    write)."""
+    found: dict[tuple[int, int], bool] = {}
+    for statement in statements:
+        section = ""
+        tokens = statement.tokens
+        for i, token in enumerate(tokens):
+            if token.kind == NAME and token.upper in _SECTION_WORDS:
+                section = token.upper
+            elif section in _RECEIVED and token.kind == NAME and tokens[i - 1].text == "=":
+                found[(token.line, token.column)] = section == "CHANGING"
+    return found
+
+
+@dataclass(frozen=True)
+class _Access:
+    """What the selection does with a name at a place: the lines (for the word before it)
+    and the call arguments that receive a value."""
+
+    lines: Sequence[str]
+    received: dict[tuple[int, int], bool]
+
+    def writes(self, occurrence: Occurrence) -> bool:
+        received = (occurrence.line, occurrence.column) in self.received
+        return occurrence.write or received or self._word_before(occurrence) is not None
+
+    def reads(self, occurrence: Occurrence) -> bool:
+        """Read here: not written, changed in place, or passed to ``CHANGING``."""
+        if self.received.get((occurrence.line, occurrence.column), False):
+            return True
+        word = self._word_before(occurrence)
+        if occurrence.write or (occurrence.line, occurrence.column) in self.received:
+            return False
+        return word is None or word in _MODIFYING
+
+    def _word_before(self, occurrence: Occurrence) -> str | None:
+        """The keyword before the name when it makes the statement write it."""
+        lines = self.lines
+        line = occurrence.line
+        text = lines[line - 1][: occurrence.column] if line <= len(lines) else ""
+        match = _WORD.search(text.rstrip(" @("))
+        if match is None:
+            return None
+        word = match.group(1).upper()
+        if word == "TABLE":
+            before = _WORD.search(text[: match.start()].rstrip())
+            into = before is not None and before.group(1).upper() in ("INTO", "APPENDING")
+            return word if into else None
+        return word if word in _OVERWRITING or word in _MODIFYING else None
 
 
 def _parameters(
-    occurrences: Iterable[Occurrence], first: int, last: int, lines: Sequence[str], unit: str
+    occurrences: Iterable[Occurrence], first: int, last: int, access: _Access, unit: str
 ) -> tuple[Parameter, ...]:
     by_symbol: dict[object, list[Occurrence]] = {}
     for occ in occurrences:
@@ -272,12 +319,12 @@ def _parameters(
                     f"after it (line {after[0].line}): move its declaration out first"
                 )
             continue
-        params.append(_parameter(symbol, inside, lines, unit))
+        params.append(_parameter(symbol, inside, access, unit))
     return tuple(params)
 
 
 def _parameter(
-    symbol: Symbol, inside: Sequence[Occurrence], lines: Sequence[str], unit: str
+    symbol: Symbol, inside: Sequence[Occurrence], access: _Access, unit: str
 ) -> Parameter:
     name = symbol.spelled or symbol.name.lower()
     if symbol.kind not in _PASSED:
@@ -292,10 +339,10 @@ def _parameter(
             f"the type of {name} cannot be named in a signature ({typing or 'inline'}); "
             "declare it with a named type first"
         )
-    written = [o.line for o in inside if _writes(o, lines)]
-    read_in = any(not _writes(o, lines) and (not written or o.line <= written[0]) for o in inside)
+    written = [o.line for o in inside if access.writes(o)]
+    read_in = any(access.reads(o) and (not written or o.line <= written[0]) for o in inside)
     direction = "IMPORTING" if not written else "CHANGING" if read_in else "EXPORTING"
-    return Parameter(name, direction, _spelled_typing(symbol, lines, unit))
+    return Parameter(name, direction, _spelled_typing(symbol, access.lines, unit))
 
 
 def _spelled_typing(symbol: Symbol, lines: Sequence[str], unit: str) -> str:
