@@ -1,6 +1,9 @@
-"""Type hierarchy end to end, for a UTF-16 (VS Code) and a UTF-8 (Neovim) client: the
-class at the cursor, its implemented interface as a super type, and the interface's
-implementing class as a sub type — each item handed back by the editor as it got it."""
+"""Type hierarchy, call hierarchy and inlay hints end to end, for a UTF-16 (VS Code) and a
+UTF-8 (Neovim) client, on a buffer with an unsaved line above everything (one server per
+client: these are read-only requests): the class at the cursor, its implemented interface
+as a super type and the interface's implementing class as a sub type; a method's callers
+from where-used and its callees from its body; parameter names before positional arguments
+only once the setting is on. Each item goes back to the server as the editor got it."""
 
 from __future__ import annotations
 
@@ -14,11 +17,16 @@ TESTS_CALLER = "greets_everyone"
 NON_ASCII = "ä😀"
 
 
-async def test_type_hierarchy_from_a_class_to_its_interface_and_back(
-    client: EditorClient,
-) -> None:
+async def test_hierarchies_and_inlay_hints_on_an_edited_buffer(client: EditorClient) -> None:
     await client.open(MAIN_URI)
     client.insert_line(MAIN_URI, 0, f"* {NON_ASCII} an unsaved line above the class")
+    await _type_hierarchy(client)
+    await _call_hierarchy(client)
+    await _inlay_hints(client)
+
+
+async def _type_hierarchy(client: EditorClient) -> None:
+    """From the class to its interface and back."""
     line = next(
         n
         for n, text in enumerate(client.texts[MAIN_URI].split("\n"))
@@ -63,11 +71,8 @@ async def test_type_hierarchy_from_a_class_to_its_interface_and_back(
     assert not leaves
 
 
-async def test_call_hierarchy_incoming_from_where_used_and_outgoing_from_the_body(
-    client: EditorClient,
-) -> None:
-    await client.open(MAIN_URI)
-    client.insert_line(MAIN_URI, 0, f"* {NON_ASCII} an unsaved line above the class")
+async def _call_hierarchy(client: EditorClient) -> None:
+    """Incoming from where-used, outgoing from the body."""
     lines = client.texts[MAIN_URI].split("\n")
     line = next(n for n, text in enumerate(lines) if "METHOD greet_all." in text)
     column = lines[line].index("greet_all")
@@ -100,11 +105,8 @@ async def test_call_hierarchy_incoming_from_where_used_and_outgoing_from_the_bod
     assert [r.start.line for r in (outgoing or [])[0].from_ranges] == [greet_call]
 
 
-async def test_inlay_hints_name_a_positional_argument_only_when_turned_on(
-    client: EditorClient,
-) -> None:
-    await client.open(MAIN_URI)
-    client.insert_line(MAIN_URI, 0, f"* {NON_ASCII} an unsaved line")
+async def _inlay_hints(client: EditorClient) -> None:
+    """Off by default; then a positional argument's parameter."""
     lines = client.texts[MAIN_URI].split("\n")
     line = next(n for n, text in enumerate(lines) if "greet( lv_name )" in text)
     template = next(n for n, text in enumerate(lines) if "capitalize( iv_name )" in text)
