@@ -54,6 +54,12 @@ def _lines(selection: types.Range) -> tuple[int, int]:
     return selection.start.line, last
 
 
+def _is_abap(ls: AdtLanguageServer, uri: str) -> bool:
+    """Extract method is ABAP's (not CDS, behavior or dictionary sources)."""
+    doc = ls.adt.documents.get(uri)
+    return doc is not None and doc.ref.language_id == "abap"
+
+
 def _wanted(only: Sequence[str] | None, kind: str) -> bool:
     return not only or any(kind == o or kind.startswith(f"{o}.") for o in only)
 
@@ -116,10 +122,8 @@ async def _code_actions(
                     data={"uri": uri, "action": "formatLines", "lines": list(_lines(params.range))},
                 )
             )
-    if (
-        _wanted(only, types.CodeActionKind.RefactorExtract)
-        and params.range.start != params.range.end
-    ):
+    selected = params.range.start != params.range.end
+    if selected and _wanted(only, types.CodeActionKind.RefactorExtract) and _is_abap(ls, uri):
         actions.append(extract_action(uri, params.range))
     return actions
 
