@@ -345,6 +345,10 @@ async def test_pure_modules_decide_right_on_the_servers_answers(
     activation = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="adt.activate", arguments=[uri])
     )
+    home = structure["package"]
+    packages = [
+        await client.request("adt/packageContents", {"package": name}) for name in ("$TMP", home)
+    ]
     seen = _contract(
         "understand",
         {
@@ -357,6 +361,7 @@ async def test_pure_modules_decide_right_on_the_servers_answers(
             "hits": hits,
             "structure": structure,
             "activation": activation,
+            "packages": packages,
         },
     )
     assert "%2fabc%2fcl_x" in uri
@@ -373,6 +378,14 @@ async def test_pure_modules_decide_right_on_the_servers_answers(
     testclasses = uri.replace("/source/main", "/includes/testclasses")
     assert {item["documentUri"] for item in seen["includeItems"]} == {uri, testclasses}
     assert seen["activation"] == {"level": "info", "message": f"Activated {NAME}."}
+    # the ABAP Packages view: $ZABC under $TMP (no source: a package expands instead), and
+    # the class in its package, opening the document the server named
+    tmp_nodes, home_nodes = seen["packages"]
+    assert {"label": "$ZABC", "contextValue": "package"}.items() <= next(
+        n for n in tmp_nodes if n["label"] == "$ZABC"
+    ).items()
+    [cls] = [n for n in home_nodes if n["label"] == NAME]
+    assert (cls["contextValue"], cls["icon"], cls["documentUri"]) == ("object", "symbol-class", uri)
 
 
 @needs_node
