@@ -77,7 +77,7 @@ function activate(context) {
     vscode.window.registerTreeDataProvider(VIEW_ID, packages),
     vscode.commands.registerCommand(
       'abapAdt.refreshPackages',
-      commands.guarded(() => packages.refresh()),
+      commands.guarded(async () => packages.refresh()),
     ),
     vscode.commands.registerCommand(
       'abapAdt.addFavouritePackage',

@@ -89,7 +89,9 @@ class Favourites {
       if (!name) {
         return [];
       }
-      return [typeof ref.system === 'string' && ref.system ? { name, system: ref.system } : { name }];
+      return [
+        typeof ref.system === 'string' && ref.system ? { name, system: ref.system } : { name },
+      ];
     });
   }
 

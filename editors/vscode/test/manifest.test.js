@@ -73,13 +73,18 @@ describe('package.json', () => {
     };
     for (const item of items) {
       assert.match(item.when, new RegExp(`view == ${VIEW_ID.replace('.', '\\.')}`));
-      assert.ok([...shown].some((value) => matches(item.when, value)), item.when);
+      assert.ok(
+        [...shown].some((value) => matches(item.when, value)),
+        item.when,
+      );
     }
     const newHere = menusOf('abapAdt.newObjectInPackage');
     assert.ok(newHere.every((item) => matches(item.when, 'package')));
     assert.ok(newHere.every((item) => matches(item.when, 'favouritePackage')));
     assert.ok(newHere.every((item) => !matches(item.when, 'object')));
-    assert.ok(menusOf('abapAdt.removeFavouritePackage').every((i) => matches(i.when, 'favouritePackage')));
+    assert.ok(
+      menusOf('abapAdt.removeFavouritePackage').every((i) => matches(i.when, 'favouritePackage')),
+    );
     assert.ok(menusOf('abapAdt.removeFavouritePackage').every((i) => !matches(i.when, 'package')));
   });
 });
