@@ -18,6 +18,7 @@ const { PackageTree, VIEW_ID } = require('./packageView');
 const { Restoring } = require('./restoring');
 const { DocumentStatus } = require('./statusBar');
 const { EarlyWorkspaceSymbols } = require('./symbols');
+const { UnitTesting } = require('./testing');
 const { SCHEME } = require('./uris');
 
 /** @typedef {import('./packageTree').PackageNode} PackageNode */
@@ -55,6 +56,7 @@ function activate(context) {
     vscode.workspace.onDidOpenTextDocument((document) => void autoSave.opened(document)),
     vscode.workspace.registerTextDocumentContentProvider(devloop.VERSION_SCHEME, versions),
     new DocumentStatus(server),
+    new UnitTesting(server),
     vscode.commands.registerCommand('abapAdt.runUnitTests', onResource(devloop.runUnitTests)),
     vscode.commands.registerCommand('abapAdt.runAtc', onResource(devloop.runAtc)),
     vscode.commands.registerCommand(
