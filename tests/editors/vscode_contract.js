@@ -29,6 +29,7 @@ const { paging } = require(path.join(src, "previewTable.js"));
 const { OBJECT_KINDS, createParams } = require(path.join(src, "devloopResults.js"));
 const settings = require(path.join(src, "settings.js"));
 const packageTree = require(path.join(src, "packageTree.js"));
+const testTree = require(path.join(src, "testTree.js"));
 const { statusText } = require(path.join(src, "documentState.js"));
 const { DocumentStats } = require(path.join(src, "stats.js"));
 const { DocumentBases } = require(path.join(src, "bases.js"));
@@ -65,6 +66,7 @@ function understand(answers) {
     searchItems: results.searchItems(answers.hits),
     includeItems: results.includeItems(answers.structure),
     activation: results.activationOutcome(answers.activation, label),
+    testing: testing(answers.testing),
     packages: answers.packages.map((/** @type {any} */ listed) =>
       packageTree.childNodes(listed).map((node) => ({
         ...packageTree.presentation(node),
@@ -72,6 +74,17 @@ function understand(answers) {
       })),
     ),
   };
+}
+
+/**
+ * The Testing view on a test include: its items from the lenses, the outcomes of a run of
+ * the whole object.
+ * @param {{uri: string, lenses: any[], result: any}} input
+ */
+function testing(input) {
+  const classes = testTree.testsFromLenses(input.lenses);
+  const { outcomes, unmatched } = testTree.runOutcomes({ uri: input.uri }, classes, input.result);
+  return { classes, outcomes, unmatched };
 }
 
 /** @param {{system: string, error?: unknown}} input */
