@@ -4,7 +4,7 @@
 /**
  * The Testing view: a TestController over `adt.runUnitTests`. Its items are the local test
  * classes and methods of the open `adt://` documents, found by the server's "Run tests" code
- * lenses (asked again when a document opens or is saved, and by the view's refresh); running
+ * lenses (asked again when a document opens, is shown or saved, and by the view's refresh); running
  * an object, a class or a method sends one command, and each method passes or fails with the
  * system's message at the failing line. The decisions are in testTree.js.
  */
@@ -46,6 +46,11 @@ class UnitTesting {
       this.controller,
       vscode.workspace.onDidOpenTextDocument((document) => void this.discover(document)),
       vscode.workspace.onDidSaveTextDocument((document) => void this.discover(document)),
+      // an editor shown: its document is open in the server by then (a document opened a
+      // moment ago may have reached the server after its lenses were asked)
+      vscode.window.onDidChangeActiveTextEditor(
+        (editor) => void (editor && this.discover(editor.document)),
+      ),
       vscode.workspace.onDidCloseTextDocument((document) => this.forget(document)),
     ];
   }
