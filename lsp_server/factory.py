@@ -14,6 +14,8 @@ from adt import logs
 from lsp_server.handlers import (
     documents,
     formatting,
+    hierarchy,
+    hints,
     intelligence,
     logons,
     refactoring,
@@ -31,6 +33,8 @@ HANDLERS = (
     state,
     symbols,
     intelligence,
+    hierarchy,
+    hints,
     refactoring,
     semantic,
     formatting,

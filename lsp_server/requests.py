@@ -12,6 +12,7 @@ RESTORE_DOCUMENT = "adt/restoreDocument"
 OPEN_OBJECT = "adt/openObject"
 OBJECT_STRUCTURE = "adt/objectStructure"
 SEARCH_OBJECTS = "adt/searchObjects"
+PACKAGE_CONTENTS = "adt/packageContents"
 DATA_PREVIEW = "adt/dataPreview"
 VERSIONS = "adt/versions"
 READ_VERSION = "adt/readVersion"
@@ -27,6 +28,7 @@ CHOOSE_TRANSPORT_COMMAND = "adt.chooseTransport"
 TRANSPORT_OBJECTS_COMMAND = "adt.transportObjects"
 RELEASE_TRANSPORT_COMMAND = "adt.releaseTransport"
 REASSIGN_TRANSPORT_COMMAND = "adt.reassignTransport"
+EXTRACT_METHOD_COMMAND = "adt.extractMethod"
 
 
 @attrs.define
@@ -74,6 +76,12 @@ class SearchObjectsParams:
     system: str | None = None
     max_results: int = 50
     type: str | None = None
+
+
+@attrs.define
+class PackageContentsParams:
+    package: str
+    system: str | None = None
 
 
 @attrs.define

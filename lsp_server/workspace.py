@@ -20,11 +20,15 @@ from lsp_server.features import Feature
 from lsp_server.features.activation import Activation
 from lsp_server.features.agent_views import AgentViews
 from lsp_server.features.base_versions import BaseVersions
+from lsp_server.features.calls import CallHierarchy
 from lsp_server.features.conflicts import Conflicts
 from lsp_server.features.creation import ObjectCreation
 from lsp_server.features.diagnostics import Diagnostics
+from lsp_server.features.extraction import Extracting
 from lsp_server.features.formatting import Formatting
+from lsp_server.features.hierarchy import TypeHierarchy
 from lsp_server.features.highlighting import SemanticHighlighting
+from lsp_server.features.hints import ParameterHints
 from lsp_server.features.intelligence import CodeIntelligence
 from lsp_server.features.locks import EditLocks
 from lsp_server.features.objects import Objects
@@ -64,6 +68,10 @@ class EditorWorkspace:
         self.creation = ObjectCreation(self.ctx, self.transports)
         self.preview = DataPreview(self.ctx)
         self.renaming = Renaming(self.ctx, self.locks, self.transports)
+        self.extracting = Extracting(self.ctx, self.renaming, self.transports)
+        self.hierarchy = TypeHierarchy(self.ctx)
+        self.calls = CallHierarchy(self.ctx)
+        self.hints = ParameterHints(self.ctx)
         self.highlighting = SemanticHighlighting(self.ctx)
         self.structure = DocumentStructure(self.ctx)
         self.features: tuple[Feature, ...] = (
@@ -85,6 +93,10 @@ class EditorWorkspace:
             self.creation,
             self.preview,
             self.renaming,
+            self.extracting,
+            self.hierarchy,
+            self.calls,
+            self.hints,
             self.highlighting,
             self.structure,
         )

@@ -17,6 +17,7 @@ from lxml import etree
 
 from adt._xml import _parse
 from adt.areas.base import Area
+from adt.areas.extraction import EXTRACT_REL, ExtractProposal, extract_request, parse_extract
 from adt.errors import UnexpectedResponseError
 
 PATH = "/sap/bc/adt/refactorings"
@@ -39,14 +40,20 @@ __all__ = [
 
 @dataclass(frozen=True)
 class TextReplacement:
-    """Replace ``old`` at ``line`` (1-based), columns ``start``–``end`` (0-based, end
-    exclusive), with ``new``."""
+    """Replace ``old`` from ``line`` (1-based), column ``start`` to line ``end_line``
+    (``line`` when 0), column ``end`` (0-based, end exclusive), with ``new``. A rename
+    stays on one line; an extracted method replaces lines and inserts new ones."""
 
     line: int
     start: int
     end: int
     old: str
     new: str
+    end_line: int = 0
+
+    @property
+    def last_line(self) -> int:
+        return self.end_line or self.line
 
 
 @dataclass(frozen=True)
@@ -91,15 +98,22 @@ def _core(element: etree._Element, name: str) -> str:
     return element.get(f"{{{NS_ADTCORE}}}{name}") or element.get(name) or ""
 
 
+def _raw_text(element: etree._Element, name: str) -> str:
+    """A child's text as sent: replaced and inserted lines keep their indentation."""
+    for child in element:
+        if isinstance(child.tag, str) and _local(child) == name:
+            return child.text or ""
+    return ""
+
+
 def _replacement(element: etree._Element) -> TextReplacement:
     fragment = _child_text(element, "rangeFragment")
     match = _RANGE.search(fragment)
     if match is None:
-        raise UnexpectedResponseError(f"a rename replacement without a range: {fragment!r}")
-    line, start, _, end = (int(g) for g in match.groups())
-    return TextReplacement(
-        line, start, end, _child_text(element, "contentOld"), _child_text(element, "contentNew")
-    )
+        raise UnexpectedResponseError(f"a text replacement without a range: {fragment!r}")
+    line, start, end_line, end = (int(g) for g in match.groups())
+    old, new = _raw_text(element, "contentOld"), _raw_text(element, "contentNew")
+    return TextReplacement(line, start, end, old, new, end_line if end_line != line else 0)
 
 
 def _affected(element: etree._Element) -> AffectedSource:
@@ -166,7 +180,7 @@ def _generic(parent: etree._Element | None, proposal: RenameProposal) -> etree._
             delta = etree.SubElement(deltas, f"{g}textReplaceDelta")
             etree.SubElement(
                 delta, f"{g}rangeFragment"
-            ).text = f"#start={r.line},{r.start};end={r.line},{r.end}"
+            ).text = f"#start={r.line},{r.start};end={r.last_line},{r.end}"
             etree.SubElement(delta, f"{g}contentOld").text = r.old
             etree.SubElement(delta, f"{g}contentNew").text = r.new
         etree.SubElement(obj, f"{g}userContent")
@@ -193,7 +207,8 @@ def rename_request(proposal: RenameProposal, *, wrapped: bool) -> bytes:
 
 
 class Refactorings(Area):
-    """``client.refactorings``: the three steps of ADT's rename."""
+    """``client.refactorings``: the three steps of ADT's rename; evaluate and preview of
+    its extract method (execute is the rename's: :meth:`rename_execute`)."""
 
     async def rename_evaluate(
         self, source_url: str, line: int, start: int, end: int
@@ -236,3 +251,36 @@ class Refactorings(Area):
             content=rename_request(proposal, wrapped=False),
         )
         return parse_rename(response.content)
+
+    async def extract_evaluate(
+        self, source_url: str, start: tuple[int, int], end: tuple[int, int]
+    ) -> ExtractProposal:
+        """The method ADT proposes for the statements from ``start`` to ``end`` (1-based
+        lines, 0-based columns) of the saved ``source_url``: name, static or not, the
+        parameters it infers. Refusals (a selection that is no whole statements, …) are
+        :class:`adt.errors.AdtError`."""
+        uri = f"{source_url}#start={start[0]},{start[1]};end={end[0]},{end[1]}"
+        response = await self._send(
+            "POST",
+            PATH,
+            params={"step": "evaluate", "rel": EXTRACT_REL, "uri": uri},
+            headers=_HEADERS,
+        )
+        return parse_extract(response.content)
+
+    async def extract_preview(
+        self, proposal: ExtractProposal, name: str, transport: str = ""
+    ) -> RenameProposal:
+        """The replacements that make the selection method ``name`` (its declaration, the
+        call, its implementation); nothing changes on the server. Answered as a rename's
+        generic part: ``old_name`` empty, ``new_name`` the method's name."""
+        asked = replace(proposal, name=name, transport=transport or proposal.transport)
+        response = await self._send(
+            "POST",
+            PATH,
+            params={"step": "preview", "rel": EXTRACT_REL},
+            headers=_HEADERS,
+            content=extract_request(asked),
+        )
+        answered = parse_rename(response.content)
+        return replace(answered, new_name=name, transport=answered.transport or asked.transport)

@@ -87,7 +87,8 @@ class EditorSettings:
     the user's lines; ``ask`` treats every newer server version as a conflict.
     ``agent_channel``: let agents pass their calls through this server (MCP passthrough).
     ``default_transport``: the request a change goes into when the system asks for one
-    (empty: ask the user)."""
+    (empty: ask the user).
+    ``inlay_hints``: show the parameter a positional call argument goes to (off: none)."""
 
     lock_mode: LockMode = setting(LockMode.ON_SAVE, "lockMode")
     poll_interval: float = setting(30.0, "pollInterval", minimum=0)
@@ -97,6 +98,7 @@ class EditorSettings:
     merge_on_save: MergeOnSave = setting(MergeOnSave.ASK, "mergeOnSave")
     agent_channel: bool = setting(True, "agentChannel")
     default_transport: str = setting("", "defaultTransport")
+    inlay_hints: bool = setting(False, "inlayHints")
 
 
 @attrs.frozen

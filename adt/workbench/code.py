@@ -8,7 +8,9 @@ face converts from its own encoding.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from html import unescape
 from typing import TYPE_CHECKING, Any
 
 from adt.areas.formatting import IDENTIFIER_FORMATTERS
@@ -77,6 +79,7 @@ class SymbolInfo:
     type: str = ""
     parameters: tuple[Parameter, ...] = ()
     properties: dict[str, str] = field(default_factory=dict)
+    doc: str = ""  # the ABAP Doc comment as text, when it says more than ``description``
 
     def signature(self) -> str:
         """A one-line signature (``NAME( IMPORTING IV_A TYPE STRING RETURNING RV_B TYPE
@@ -110,9 +113,25 @@ def _symbol_info(info: ElementInfo) -> SymbolInfo:
     )
     kind = info.type
     type_name = info.properties.get("abapType", "")
+    doc = abap_doc_text(info.documentation.get("abapdoc", ""))
     return SymbolInfo(
-        kind, info.name, info.description, type_name, parameters, dict(info.properties)
+        kind,
+        info.name,
+        info.description,
+        type_name,
+        parameters,
+        dict(info.properties),
+        "" if doc == abap_doc_text(info.description) else doc,
     )
+
+
+def abap_doc_text(html: str) -> str:
+    """An ABAP Doc comment (ADT sends it as HTML) as plain text: tags dropped, paragraphs
+    and line breaks kept as line breaks, entities decoded."""
+    text = re.sub(r"(?i)<br\s*/?>|</p\s*>", "\n", html)
+    text = re.sub(r"<[^>]+>", "", text)
+    lines = [" ".join(line.split()) for line in unescape(text).split("\n")]
+    return "\n".join(line for line in lines if line).strip()
 
 
 class CodeAssist:

@@ -81,19 +81,38 @@ class RenameOutcome:
 def apply_replacements(
     text: str, replacements: Sequence[TextReplacement], *, name: str = "the source"
 ) -> str:
-    """``text`` with every replacement made; each must still find its old name in place
+    """``text`` with every replacement made; each must still find its old text in place
     (case-insensitive, as ABAP names are), else the source changed since the preview."""
-    lines = text.split("\n")
+    starts = _line_starts(text)
     for r in sorted(replacements, key=lambda r: (r.line, r.start), reverse=True):
-        current = lines[r.line - 1] if 0 < r.line <= len(lines) else ""
-        if current[r.start : r.end].upper() != r.old.upper():
+        begin, end = (
+            _offset(text, starts, r.line, r.start),
+            _offset(text, starts, r.last_line, r.end),
+        )
+        if begin is None or end is None or text[begin:end].upper() != r.old.upper():
             raise VersionConflict(
-                f"{name} changed since the rename was planned (line {r.line} no longer "
-                f"reads {r.old}); nothing was renamed",
+                f"{name} changed since the refactoring was planned (line {r.line} no longer "
+                f"reads {r.old.strip() or 'as it did'}); nothing was changed",
                 line=r.line,
             )
-        lines[r.line - 1] = current[: r.start] + r.new + current[r.end :]
-    return "\n".join(lines)
+        text = text[:begin] + r.new + text[end:]
+    return text
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for index, char in enumerate(text):
+        if char == "\n":
+            starts.append(index + 1)
+    return starts
+
+
+def _offset(text: str, starts: list[int], line: int, column: int) -> int | None:
+    """Where (1-based ``line``, 0-based ``column``) is in ``text``; None outside it."""
+    if not 0 < line <= len(starts):
+        return None
+    end = starts[line] - 1 if line < len(starts) else len(text)
+    return starts[line - 1] + column if column <= end - starts[line - 1] else None
 
 
 class Renaming:

@@ -9,6 +9,7 @@ from adt.workbench.code import CodeAssist
 from adt.workbench.code_search import PackageSearch
 from adt.workbench.dependencies import ActivationDependencies
 from adt.workbench.dumps import RuntimeErrors
+from adt.workbench.extraction import Extraction
 from adt.workbench.history import History
 from adt.workbench.objects import ObjectLifecycle
 from adt.workbench.organizer import RequestOrganizer
@@ -39,6 +40,7 @@ class Workbench:
         self.dumps = RuntimeErrors(client)
         self.dependencies = ActivationDependencies(client, self.history)
         self.renaming = Renaming(source)
+        self.extraction = Extraction(source, self.renaming)
 
     @property
     def system(self) -> str:

@@ -1,5 +1,6 @@
 """Reading documents and finding objects: ``adt/readDocument``, the base of a document opened
-without it, ``adt/openObject``, ``adt/objectStructure``, ``adt/searchObjects``."""
+without it, ``adt/openObject``, ``adt/objectStructure``, ``adt/searchObjects``,
+``adt/packageContents``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from lsp_server.results import DocumentRead, OpenObjectResult
 from lsp_server.uris import make_uri, parse_uri
 
 if TYPE_CHECKING:
+    from adt.models import TreeNode
     from adt.source import SearchHit
 
 
@@ -104,6 +106,37 @@ class Objects(Feature):
         service = self.ctx.connections.service(system)
         hits = await service.search(query, max_results=max_results, object_type=object_type)
         return [_hit(service.system, hit) for hit in hits]
+
+    async def package_contents(self, package: str, system: str | None) -> dict[str, Any]:
+        """A package's direct children for a package tree: its sub-packages and its objects,
+        each object with the ``documentUri`` of its source when it has one."""
+        name = package.strip().upper()
+        service = self.ctx.connections.service(system)
+        tree = await service.client.package_contents(name)
+        return {
+            "package": name,
+            "system": service.system,
+            "packages": sorted(
+                ({"name": n.name, "description": n.description} for n in tree.sub_packages),
+                key=lambda p: p["name"],
+            ),
+            "objects": sorted(
+                (_node(service.system, n) for n in tree.objects),
+                key=lambda o: (o["type"], o["name"]),
+            ),
+        }
+
+
+def _node(system: str, node: TreeNode) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": node.name,
+        "type": node.object_type,
+        "description": node.description,
+        "uri": node.uri,
+    }
+    if object_type_for(node.uri):
+        data["documentUri"] = make_uri(system, node.uri)
+    return data
 
 
 def _hit(system: str, hit: SearchHit) -> dict[str, Any]:

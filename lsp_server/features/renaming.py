@@ -26,7 +26,7 @@ from lsp_server.features.transports import TransportChoices
 from lsp_server.uris import make_uri
 
 if TYPE_CHECKING:
-    from adt.areas.refactoring import AffectedSource
+    from adt.areas.refactoring import AffectedSource, TextReplacement
     from adt.workbench import Workbench
     from adt.workbench.renaming import RenameOutcome, SourceEdit
 
@@ -115,7 +115,7 @@ class Renaming(Feature):
         )
         documents, sources = [], []
         for affected in proposal.affected:
-            placed, source = await self._place(doc.ref.system, affected)
+            placed, source = await self.place(doc.ref.system, affected)
             documents.append(placed)
             sources.append(source)
         await renaming.verify(sources)
@@ -123,11 +123,9 @@ class Renaming(Feature):
             doc.ref.system, proposal.old_name, proposal.new_name, tuple(documents), tuple(sources)
         )
 
-    async def _place(
-        self, system: str, affected: AffectedSource
-    ) -> tuple[DocumentPlan, SourceEdit]:
+    async def place(self, system: str, affected: AffectedSource) -> tuple[DocumentPlan, SourceEdit]:
         """The replacements of one source in its open buffer (or its saved text), each
-        checked to still find the old name there."""
+        checked to still find its old text there (a replacement may span lines)."""
         from adt.workbench.renaming import SourceEdit
 
         uri = make_uri(system, affected.source_url)
@@ -139,20 +137,8 @@ class Renaming(Feature):
                 object_source_url=affected.source_url, fresh=True
             )
             lines, token, version = read.content.split("\n"), read.token, None
-        edits = []
-        for r in affected.replacements:
-            line = (
-                r.line - 1
-                if version is None or doc is None
-                else doc.buffer.line_of_base(r.line - 1)
-            )
-            if line is None or lines[line][r.start : r.end].upper() != r.old.upper():
-                raise VersionConflict(
-                    f"nothing was renamed: line {r.line} of {affected.name} has unsaved changes "
-                    f"where the rename must change {r.old}: save or undo them first",
-                    objects=[affected.name],
-                )
-            edits.append(Edit((line, r.start), (line, r.end), r.new))
+        placed = doc if version is not None else None
+        edits = [_placed(placed, lines, r, affected.name) for r in affected.replacements]
         plan = DocumentPlan(
             uri,
             affected.name,
@@ -189,12 +175,42 @@ class Renaming(Feature):
         return RenameOutcome(outcome.written, activation, failure)
 
 
+def _placed(doc: OpenDocument | None, lines: list[str], r: TextReplacement, name: str) -> Edit:
+    """Replacement ``r`` (saved lines) where those lines are in ``doc``'s buffer now (in
+    ``lines`` as they are when no document is open)."""
+    first: int | None = r.line - 1
+    last: int | None = r.last_line - 1
+    if doc is not None:
+        first = doc.buffer.line_of_base(r.line - 1)
+        last = doc.buffer.line_of_base(r.last_line - 1)
+    found = None
+    if first is not None and last is not None and 0 <= first <= last < len(lines):
+        found = "\n".join(lines[first : last + 1])[r.start : r.end + _before(lines, first, last)]
+    if first is None or last is None or found is None or found.upper() != r.old.upper():
+        said = r.old.strip().split("\n")[0]
+        raise VersionConflict(
+            f"nothing was changed: line {r.line} of {name} has unsaved changes where the "
+            f"refactoring must change {said}: save or undo them first",
+            objects=[name],
+        )
+    return Edit((first, r.start), (last, r.end), r.new)
+
+
+def _before(lines: list[str], first: int, last: int) -> int:
+    """How many characters lines ``first``..``last - 1`` take with their line breaks."""
+    return sum(len(line) + 1 for line in lines[first:last])
+
+
 def _applied(lines: list[str], edits: list[Edit]) -> str:
-    result = list(lines)
+    text = "\n".join(lines)
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
     for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        line, start = edit.start
-        result[line] = result[line][:start] + edit.text + result[line][edit.end[1] :]
-    return "\n".join(result)
+        begin = starts[edit.start[0]] + edit.start[1]
+        end = starts[edit.end[0]] + edit.end[1]
+        text = text[:begin] + edit.text + text[end:]
+    return text
 
 
 __all__ = ["DocumentPlan", "Prepared", "RenamePlan", "Renaming"]

@@ -11,6 +11,7 @@ from pygls.capabilities import get_capability
 
 from adt.errors import AdtError, FormattingNotOfferedError
 from lsp_server.editor import Severity
+from lsp_server.handlers.refactoring import extract_action
 from lsp_server.handlers.requests import source_error
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 FORMAT_KIND = "source.format"
 FORMAT_TITLE = "Format with the pretty printer (keyword case, indentation)"
 FORMAT_LINES_TITLE = "Format the selected lines with the pretty printer"
-_KINDS = [types.CodeActionKind.QuickFix, FORMAT_KIND]
+_KINDS = [types.CodeActionKind.QuickFix, FORMAT_KIND, types.CodeActionKind.RefactorExtract]
 
 
 def workspace_edit(ls: AdtLanguageServer, changes: Sequence[DocumentEdits]) -> types.WorkspaceEdit:
@@ -51,6 +52,12 @@ def _lines(selection: types.Range) -> tuple[int, int]:
     if selection.end.character == 0 and last > selection.start.line:
         last -= 1
     return selection.start.line, last
+
+
+def _is_abap(ls: AdtLanguageServer, uri: str) -> bool:
+    """Extract method is ABAP's (not CDS, behavior or dictionary sources)."""
+    doc = ls.adt.documents.get(uri)
+    return doc is not None and doc.ref.language_id == "abap"
 
 
 def _wanted(only: Sequence[str] | None, kind: str) -> bool:
@@ -115,6 +122,9 @@ async def _code_actions(
                     data={"uri": uri, "action": "formatLines", "lines": list(_lines(params.range))},
                 )
             )
+    selected = params.range.start != params.range.end
+    if selected and _wanted(only, types.CodeActionKind.RefactorExtract) and _is_abap(ls, uri):
+        actions.append(extract_action(uri, params.range))
     return actions
 
 
@@ -160,7 +170,8 @@ def register(server: AdtLanguageServer) -> None:
             actions = await _code_actions(ls, params)
             if not _resolves_edits(ls):  # a client that cannot resolve gets the edits at once
                 for action in actions:
-                    action.edit = await _resolve_edit(ls, dict(action.data or {}))
+                    if action.data:  # the others run a command
+                        action.edit = await _resolve_edit(ls, dict(action.data))
         except AdtError as exc:
             raise source_error(exc) from exc
         return actions

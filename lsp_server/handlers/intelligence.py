@@ -54,7 +54,8 @@ def element_kind(adt_type: str) -> str:
 
 
 def symbol_markdown(info: SymbolInfo) -> str:
-    """A hover: kind and name, the signature as ABAP, the short text."""
+    """A hover: kind and name, the signature as ABAP, the short text (a repository object's
+    description), the ABAP Doc comment when it says more."""
     kind = element_kind(info.kind)
     parts = [f"**{kind}** `{info.name}`" if kind else f"`{info.name}`"]
     signature = info.signature()
@@ -62,6 +63,8 @@ def symbol_markdown(info: SymbolInfo) -> str:
         parts.append(f"```abap\n{signature}\n```")
     if info.description:
         parts.append(info.description)
+    if info.doc:
+        parts.append("\n".join(f"> {line}" for line in info.doc.split("\n")))
     return "\n\n".join(parts)
 
 

@@ -1,5 +1,6 @@
-"""Rename: ``textDocument/prepareRename`` and ``textDocument/rename`` over ADT's rename
-refactoring, all or nothing.
+"""Rename (``textDocument/prepareRename``, ``textDocument/rename``) and extract method (a
+``refactor.extract`` code action running ``adt.extractMethod``) over ADT's refactorings, all
+or nothing.
 
 The server builds the rename as a ``WorkspaceEdit`` whose every edit carries a change
 annotation needing confirmation (one per object, listing its lines) and hands it to the
@@ -13,17 +14,20 @@ written (a colleague's change, a lock) is refused before the editor sees it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from adt.errors import AdtError
+from lsp_server import requests as rq
 from lsp_server.buffer import index_to_units
 from lsp_server.editor import Severity
 from lsp_server.handlers.requests import source_error
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
+
+Point = tuple[int, int]
 
 if TYPE_CHECKING:
     from adt.workbench.renaming import RenameOutcome
@@ -31,6 +35,24 @@ if TYPE_CHECKING:
 
 #: JSON-RPC code of a rename the editor did not apply (LSP's RequestFailed).
 NOT_APPLIED = -32803
+EXTRACT_TITLE = "Extract method"
+
+
+def extract_action(uri: str, selection: types.Range) -> types.CodeAction:
+    """The code action for a selection: no request until the user picks it."""
+    return types.CodeAction(
+        title=EXTRACT_TITLE,
+        kind=types.CodeActionKind.RefactorExtract,
+        command=types.Command(
+            title=EXTRACT_TITLE,
+            command=rq.EXTRACT_METHOD_COMMAND,
+            arguments=[uri, {"start": _point(selection.start), "end": _point(selection.end)}],
+        ),
+    )
+
+
+def _point(position: types.Position) -> dict[str, int]:
+    return {"line": position.line, "character": position.character}
 
 
 def _position(
@@ -93,9 +115,7 @@ def workspace_edit(ls: AdtLanguageServer, plan: RenamePlan) -> types.WorkspaceEd
     )
 
 
-def _summary(plan: RenamePlan, outcome: RenameOutcome) -> tuple[Severity, str]:
-    objects = ", ".join(plan.objects)
-    said = f"Renamed {plan.old_name} to {plan.new_name}: {plan.places} place(s) in {objects}"
+def _summary(said: str, outcome: RenameOutcome) -> tuple[Severity, str]:
     if outcome.activation_failure is not None:
         return Severity.WARNING, f"{said}; saved, not activated: {outcome.activation_failure}"
     if outcome.activation is not None and not outcome.activation.success:
@@ -103,7 +123,76 @@ def _summary(plan: RenamePlan, outcome: RenameOutcome) -> tuple[Severity, str]:
     return Severity.INFO, f"{said}; saved and activated"
 
 
+def _require_apply_edit(ls: AdtLanguageServer, what: str) -> None:
+    if not get_capability(ls.client_capabilities, "workspace.apply_edit", False):
+        raise JsonRpcException(
+            message=f"this editor cannot apply server edits (workspace/applyEdit); nothing "
+            f"was {what}",
+            code=NOT_APPLIED,
+        )
+
+
+async def _applied_by_editor(ls: AdtLanguageServer, plan: RenamePlan, label: str) -> None:
+    """Hand the plan to the editor; raise unless it applied it."""
+    applied = await ls.workspace_apply_edit_async(
+        types.ApplyWorkspaceEditParams(edit=workspace_edit(ls, plan), label=label)
+    )
+    if not applied.applied:
+        reason = applied.failure_reason or "declined"
+        raise JsonRpcException(
+            message=f"the editor did not apply the edit ({reason}); nothing was written",
+            code=NOT_APPLIED,
+        )
+
+
+def _selection(ls: AdtLanguageServer, uri: str, spec: Any) -> tuple[Point, Point]:
+    try:
+        start = types.Position(
+            line=int(spec["start"]["line"]), character=int(spec["start"]["character"])
+        )
+        end = types.Position(line=int(spec["end"]["line"]), character=int(spec["end"]["character"]))
+    except (KeyError, TypeError, ValueError):
+        raise JsonRpcInvalidParams(
+            message="adt.extractMethod takes [uri, {start, end}, name?]"
+        ) from None
+    return ls.point(uri, start), ls.point(uri, end)
+
+
+async def _extract(ls: AdtLanguageServer, uri: str, spec: Any, name: str) -> dict[str, Any]:
+    if uri not in ls.adt.documents:
+        raise JsonRpcInvalidParams(message=f"{uri} is not an open ABAP document")
+    _require_apply_edit(ls, "extracted")
+    start, end = _selection(ls, uri, spec)
+    try:
+        planned = await ls.adt.extracting.plan(uri, start, end, name)
+    except AdtError as exc:
+        raise source_error(exc) from exc
+    plan = planned.plan
+    await _applied_by_editor(ls, plan, f"Extract method {planned.method}")
+    try:
+        outcome = await ls.adt.renaming.commit(plan)
+    except AdtError as exc:
+        raise source_error(exc) from exc
+    signature = planned.signature or "no parameters"
+    objects = ", ".join(plan.objects)
+    ls.notify(*_summary(f"Extracted method {planned.method} ({signature}) in {objects}", outcome))
+    return {
+        "method": planned.method,
+        "signature": planned.signature,
+        "objects": plan.objects,
+        "activated": outcome.activation is not None and outcome.activation.success,
+    }
+
+
 def register(server: AdtLanguageServer) -> None:
+    @server.command(rq.EXTRACT_METHOD_COMMAND)
+    async def extract_method(
+        ls: AdtLanguageServer, uri: str, selection: Any, *name: Any
+    ) -> dict[str, Any]:
+        """``[uri, {start, end}, name?]``: the selected statements become a method (ADT's
+        proposed name when none is given), written and activated, or nothing is."""
+        return await _extract(ls, uri, selection, str(name[0]) if name and name[0] else "")
+
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     async def prepare_rename(
         ls: AdtLanguageServer, params: types.PrepareRenameParams
@@ -124,31 +213,17 @@ def register(server: AdtLanguageServer) -> None:
         uri = params.text_document.uri
         if uri not in ls.adt.documents:
             return types.WorkspaceEdit()
-        if not get_capability(ls.client_capabilities, "workspace.apply_edit", False):
-            raise JsonRpcException(
-                message="this editor cannot apply server edits (workspace/applyEdit); "
-                "nothing was renamed",
-                code=NOT_APPLIED,
-            )
+        _require_apply_edit(ls, "renamed")
         try:
             plan = await ls.adt.renaming.plan(uri, ls.point(uri, params.position), params.new_name)
         except AdtError as exc:
             raise source_error(exc) from exc
-        applied = await ls.workspace_apply_edit_async(
-            types.ApplyWorkspaceEditParams(
-                edit=workspace_edit(ls, plan),
-                label=f"Rename {plan.old_name} to {plan.new_name}",
-            )
-        )
-        if not applied.applied:
-            reason = applied.failure_reason or "declined"
-            raise JsonRpcException(
-                message=f"the editor did not apply the rename ({reason}); nothing was written",
-                code=NOT_APPLIED,
-            )
+        await _applied_by_editor(ls, plan, f"Rename {plan.old_name} to {plan.new_name}")
         try:
             outcome = await ls.adt.renaming.commit(plan)
         except AdtError as exc:
             raise source_error(exc) from exc
-        ls.notify(*_summary(plan, outcome))
+        objects = ", ".join(plan.objects)
+        said = f"Renamed {plan.old_name} to {plan.new_name}: {plan.places} place(s) in {objects}"
+        ls.notify(*_summary(said, outcome))
         return types.WorkspaceEdit()

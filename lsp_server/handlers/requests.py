@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -19,6 +20,7 @@ from lsp_server.uris import InvalidDocumentUri, parse_uri
 
 _Result = TypeVar("_Result")
 SOURCE_ERROR = -32001
+_PACKAGE_NAME = re.compile(r"[$/\w]{1,30}")  # names like $TMP, ZDEMO, /NS/ZDEMO
 
 
 def source_error(exc: BaseException) -> JsonRpcException:
@@ -104,6 +106,14 @@ def register(server: AdtLanguageServer) -> None:
             max_results=params.max_results,
             object_type=params.type,
         )
+
+    @server.feature(rq.PACKAGE_CONTENTS)
+    @typed(rq.PackageContentsParams)
+    @rpc_errors
+    async def package_contents(ls: AdtLanguageServer, params: rq.PackageContentsParams) -> Any:
+        if not _PACKAGE_NAME.fullmatch(params.package.strip()):
+            raise JsonRpcInvalidParams(message=f"not a package name: {params.package!r}")
+        return await ls.adt.objects.package_contents(params.package, params.system)
 
     @server.feature(rq.DATA_PREVIEW)
     @typed(rq.DataPreviewParams)

@@ -262,6 +262,21 @@ def test_language_abap_covers_adt_documents() -> None:
 SYSTEM = "A4H"
 NAME = "/ABC/CL_X"
 SOURCE = "CLASS /abc/cl_x DEFINITION PUBLIC.\nENDCLASS.\nCLASS /abc/cl_x IMPLEMENTATION.\nENDCLASS."
+TESTS = """* tests
+CLASS ltc_x DEFINITION FINAL FOR TESTING DURATION SHORT RISK LEVEL HARMLESS.
+  PRIVATE SECTION.
+    METHODS passes FOR TESTING.
+    METHODS fails FOR TESTING.
+ENDCLASS.
+CLASS ltc_x IMPLEMENTATION.
+  METHOD passes.
+    cl_abap_unit_assert=>assert_equals( act = 1 exp = 1 ).
+  ENDMETHOD.
+  METHOD fails.
+    cl_abap_unit_assert=>fail( msg = 'wrong greeting' ).
+  ENDMETHOD.
+ENDCLASS.
+"""
 PACKAGE = (
     '<?xml version="1.0" encoding="utf-8"?><abapGit version="v1.0.0"><asx:abap '
     'xmlns:asx="http://www.sap.com/abapxml" version="1.0"><asx:values><DEVC>'
@@ -282,7 +297,7 @@ def emulator(tmp_path: Path, request: pytest.FixtureRequest) -> Emulator:
     if request.node.get_closest_marker("cds"):
         return cds_emulator(tmp_path)
     (tmp_path / "#abc#cl_x.clas.abap").write_text(SOURCE + "\n", encoding="utf-8")
-    (tmp_path / "#abc#cl_x.clas.testclasses.abap").write_text("* tests\n", encoding="utf-8")
+    (tmp_path / "#abc#cl_x.clas.testclasses.abap").write_text(TESTS, encoding="utf-8")
     (tmp_path / "$zabc").mkdir()
     (tmp_path / "$zabc" / "package.devc.xml").write_text(PACKAGE, encoding="utf-8")
     return Emulator(users=USERS, seed_dirs=[tmp_path])
@@ -351,6 +366,18 @@ async def test_pure_modules_decide_right_on_the_servers_answers(
     activation = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="adt.activate", arguments=[uri])
     )
+    home = structure["package"]
+    packages = [
+        await client.request("adt/packageContents", {"package": name}) for name in ("$TMP", home)
+    ]
+    testclasses = uri.replace("/source/main", "/includes/testclasses")
+    await client.open(testclasses)
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=testclasses))
+    )
+    unit = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="adt.runUnitTests", arguments=[testclasses])
+    )
     seen = _contract(
         "understand",
         {
@@ -363,6 +390,19 @@ async def test_pure_modules_decide_right_on_the_servers_answers(
             "hits": hits,
             "structure": structure,
             "activation": activation,
+            "packages": packages,
+            "testing": {
+                "uri": testclasses,
+                "lenses": [
+                    {
+                        "line": lens.range.start.line,
+                        "command": lens.command and lens.command.command,
+                        "arguments": lens.command and lens.command.arguments,
+                    }
+                    for lens in lenses or []
+                ],
+                "result": unit,
+            },
         },
     )
     assert "%2fabc%2fcl_x" in uri
@@ -376,9 +416,26 @@ async def test_pure_modules_decide_right_on_the_servers_answers(
     assert seen["resolved"]["saveEditor"] is True
     assert seen["afterResolving"]["ok"] is True
     assert [item["documentUri"] for item in seen["searchItems"]] == [uri]
-    testclasses = uri.replace("/source/main", "/includes/testclasses")
     assert {item["documentUri"] for item in seen["includeItems"]} == {uri, testclasses}
     assert seen["activation"] == {"level": "info", "message": f"Activated {NAME}."}
+    # the ABAP Packages view: $ZABC under $TMP (no source: a package expands instead), and
+    # the class in its package, opening the document the server named
+    tmp_nodes, home_nodes = seen["packages"]
+    assert {"label": "$ZABC", "contextValue": "package"}.items() <= next(
+        n for n in tmp_nodes if n["label"] == "$ZABC"
+    ).items()
+    [cls] = [n for n in home_nodes if n["label"] == NAME]
+    assert (cls["contextValue"], cls["icon"], cls["documentUri"]) == ("object", "symbol-class", uri)
+    # the Testing view: the class and its methods from the lenses, the run's outcomes
+    fail_line = TESTS.split("\n").index("    cl_abap_unit_assert=>fail( msg = 'wrong greeting' ).")
+    testing = seen["testing"]
+    assert [
+        (c["name"].upper(), [m["name"].upper() for m in c["methods"]]) for c in testing["classes"]
+    ] == [("LTC_X", ["PASSES", "FAILS"])]
+    passes, fails = testing["outcomes"]
+    assert passes == {"id": f"{testclasses}#LTC_X#PASSES", "state": "passed"}
+    assert (fails["state"], fails["uri"], fails["line"]) == ("failed", testclasses, fail_line)
+    assert "wrong greeting" in fails["message"]
 
 
 @needs_node

@@ -7,7 +7,8 @@
  * `node vscode_contract.js options`: `{settings, passwords}` → the initializationOptions the
  * extension would start the server with.
  * `node vscode_contract.js answers`: answers of the real server → what the extension makes of
- * them (URI round trip, labels, stat, save/resolve/activation outcomes, quick-pick items).
+ * them (URI round trip, labels, stat, save/resolve/activation outcomes, quick-pick items,
+ * the ABAP Packages view's nodes of `adt/packageContents` answers).
  * `logon`, `candidates`, `status`: the logon check's verdict on a request's failure, what
  * "Open Object" offers for the server's candidates, the status bar for `adt/documentState`.
  * `failure`: the message of a failed request (`error`) or save (`saved`).
@@ -27,6 +28,8 @@ const activation = require(path.join(src, "activation.js"));
 const { paging } = require(path.join(src, "previewTable.js"));
 const { OBJECT_KINDS, createParams } = require(path.join(src, "devloopResults.js"));
 const settings = require(path.join(src, "settings.js"));
+const packageTree = require(path.join(src, "packageTree.js"));
+const testTree = require(path.join(src, "testTree.js"));
 const { statusText } = require(path.join(src, "documentState.js"));
 const { DocumentStats } = require(path.join(src, "stats.js"));
 const { DocumentBases } = require(path.join(src, "bases.js"));
@@ -63,7 +66,25 @@ function understand(answers) {
     searchItems: results.searchItems(answers.hits),
     includeItems: results.includeItems(answers.structure),
     activation: results.activationOutcome(answers.activation, label),
+    testing: testing(answers.testing),
+    packages: answers.packages.map((/** @type {any} */ listed) =>
+      packageTree.childNodes(listed).map((node) => ({
+        ...packageTree.presentation(node),
+        documentUri: node.kind === "object" ? node.documentUri : undefined,
+      })),
+    ),
   };
+}
+
+/**
+ * The Testing view on a test include: its items from the lenses, the outcomes of a run of
+ * the whole object.
+ * @param {{uri: string, lenses: any[], result: any}} input
+ */
+function testing(input) {
+  const classes = testTree.testsFromLenses(input.lenses);
+  const { outcomes, unmatched } = testTree.runOutcomes({ uri: input.uri }, classes, input.result);
+  return { classes, outcomes, unmatched };
 }
 
 /** @param {{system: string, error?: unknown}} input */

@@ -17,7 +17,7 @@ from adt.emulator import Emulator
 from .helpers import ADT, STATEFUL, fetch_token, lock, unlock, write_abapgit
 
 REL = "http://www.sap.com/adt/relations/refactoring/rename"
-EXTRACT = "http://www.sap.com/adt/relations/refactoring/extractmethod"
+CHANGE_PACKAGE = "http://www.sap.com/adt/relations/refactoring/changepackage"
 NS = {
     "rename": "http://www.sap.com/adt/refactoring/renamerefactoring",
     "generic": "http://www.sap.com/adt/refactoring/genericrefactoring",
@@ -277,9 +277,9 @@ async def test_a_global_class_and_other_refactorings_are_refused(
     assert refused.status_code == 400
     assert "repository object" in refused.text
     token = await fetch_token(client)
-    extract = await client.post(
-        f"{ADT}/refactorings?step=evaluate&rel={quote(EXTRACT, safe='')}",
+    change_package = await client.post(
+        f"{ADT}/refactorings?step=evaluate&rel={quote(CHANGE_PACKAGE, safe='')}",
         headers={"x-csrf-token": token},
     )
-    assert extract.status_code == 404
+    assert change_package.status_code == 404
     assert (await client.get(f"{ADT}/refactorings?step=evaluate")).status_code == 405

@@ -75,6 +75,7 @@ async def test_capabilities(client: EditorClient, request: pytest.FixtureRequest
         "adt.transportObjects",
         "adt.releaseTransport",
         "adt.reassignTransport",
+        "adt.extractMethod",
     }
     completion = capabilities.completion_provider
     assert completion is not None and completion.resolve_provider
@@ -84,7 +85,9 @@ async def test_capabilities(client: EditorClient, request: pytest.FixtureRequest
     assert capabilities.document_range_formatting_provider
     actions = capabilities.code_action_provider
     assert isinstance(actions, types.CodeActionOptions) and actions.resolve_provider
+    assert types.CodeActionKind.RefactorExtract in (actions.code_action_kinds or [])
     assert capabilities.code_lens_provider is not None
+    assert capabilities.type_hierarchy_provider and capabilities.call_hierarchy_provider
 
 
 async def test_incremental_edits_are_saved_as_checked_patches(
@@ -516,6 +519,29 @@ async def test_open_object_structure_and_search(client: EditorClient) -> None:
     assert REPORT_URI in [h.get("documentUri") for h in hits]
     missing = await client.request("adt/openObject", {"name": "ZNOPE_NOTHING"})
     assert missing["found"] is False
+    await _package_contents(client)
+
+
+async def _package_contents(client: EditorClient) -> None:
+    """A package tree's two levels: ``$TMP`` lists its sub-packages, ``$ZDEMO`` its objects,
+    those with a source carrying the document URI an editor opens; a package that does not
+    exist and a name that cannot be one are errors."""
+    tmp = await client.request("adt/packageContents", {"package": "$tmp"})
+    assert (tmp["package"], tmp["system"], tmp["objects"]) == ("$TMP", SYSTEM, [])
+    assert [p["name"] for p in tmp["packages"]] == ["$ZDEMO", "ZDEMO_TR"]
+    demo = await client.request("adt/packageContents", {"package": "$ZDEMO"})
+    assert demo["packages"] == []
+    by_name = {o["name"]: o for o in demo["objects"]}
+    assert by_name["ZCL_DEMO_GREETER"]["type"] == "CLAS/OC"
+    assert by_name["ZCL_DEMO_GREETER"]["documentUri"] == GREETER_MAIN
+    assert by_name["ZDEMO_REPORT"]["documentUri"] == REPORT_URI
+    assert [(o["type"], o["name"]) for o in demo["objects"]] == sorted(
+        (o["type"], o["name"]) for o in demo["objects"]
+    )
+    with pytest.raises(JsonRpcException, match="ZNOPE"):
+        await client.request("adt/packageContents", {"package": "ZNOPE"})
+    with pytest.raises(JsonRpcException, match="not a package name"):
+        await client.request("adt/packageContents", {"package": "a b"})
 
 
 async def test_bad_requests_get_clear_errors(client: EditorClient) -> None:

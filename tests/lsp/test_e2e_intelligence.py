@@ -81,6 +81,24 @@ async def test_hover_on_unsaved_text(client: EditorClient) -> None:
         )
     )
     assert nothing is None
+    declared = next(
+        n for n, t in enumerate(client.texts[GREETER_MAIN].split("\n")) if "METHODS greet_all" in t
+    )
+    client.insert_line(GREETER_MAIN, declared, '    "! One line per name &amp; none for none')
+    client.insert_line(
+        GREETER_MAIN, declared, '    "! <p class="shorttext synchronized">Greets a list</p>'
+    )
+    column = client.texts[GREETER_MAIN].split("\n")[declared + 2].index("greet_all")
+    documented = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=_doc(GREETER_MAIN),
+            position=client.position(GREETER_MAIN, declared + 2, column + 2),
+        )
+    )
+    assert documented is not None and isinstance(documented.contents, types.MarkupContent)
+    assert "Greets a list\n\n> Greets a list\n> One line per name & none for none" in (
+        documented.contents.value
+    )
 
 
 async def test_definition_and_implementation_open_other_includes(client: EditorClient) -> None:

@@ -144,7 +144,8 @@ def test_the_on_attach_snippet_shows_signature_help_on_a_parenthesis(
     tmp_path: Path, emulator: Emulator, emulator_url: str
 ) -> None:
     """The README's ``on_attach`` as printed: typing ``(`` after a method name opens the
-    signature of that method; resting the cursor on a name highlights its occurrences."""
+    signature of that method; with ``inlayHints`` on, a positional argument shows the name
+    of its parameter."""
     steps = f"""
 local captured
 local real = adt.setup
@@ -152,7 +153,8 @@ adt.setup = function(opts) captured = opts end
 {_on_attach_snippet()}
 adt.setup = real
 vim.cmd('AdtOpen zcl_demo_greeter')
-captured.on_attach(adt.client(), vim.api.nvim_get_current_buf())
+local bufnr, window = vim.api.nvim_get_current_buf(), vim.api.nvim_get_current_win()
+captured.on_attach(adt.client(), bufnr)
 vim.fn.search('METHOD greet_all')
 -- typed as a user would, staying in insert mode after the parenthesis
 vim.api.nvim_feedkeys('oDATA(lv_x) = greet_all(', 'xt!', false)
@@ -168,8 +170,22 @@ local function floats()
 end
 T.wait('the signature', function() return #floats() > 0 end)
 T.out.signature = floats()[1]
+vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<Esc>', true, false, true), 'x', false)
+vim.api.nvim_set_current_win(window)
+vim.cmd('normal! u')  -- the unfinished call goes again; the hints follow the change
+T.out.hints_enabled = vim.lsp.inlay_hint.is_enabled({{ bufnr = bufnr }})
+local function labels()
+  return vim.tbl_map(function(hint)
+    local label = hint.inlay_hint.label
+    return type(label) == 'string' and label or label[1].value
+  end, vim.lsp.inlay_hint.get({{ bufnr = bufnr }}))
+end
+T.wait('the inlay hints', function() return #labels() > 0 end)
+T.out.hints = labels()
 """
-    result = run_nvim(tmp_path, emulator_url, steps)
+    result = run_nvim(tmp_path, emulator_url, steps, init_options={"inlayHints": True})
     assert result["ok"], result["error"]
     signature = result["signature"].upper()
     assert "GREET_ALL(" in signature and "IT_NAMES" in signature, result["signature"]
+    assert result["hints_enabled"], "the snippet turns inlay hints on"
+    assert "iv_name =" in [label.strip() for label in result["hints"]], result["hints"]

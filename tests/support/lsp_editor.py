@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Union
 
 import attrs
+import cattrs
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pygls.protocol.json_rpc import MsgId
@@ -45,9 +46,27 @@ class RawClientProtocol(LanguageClientProtocol):
             client.note_activity()
 
 
+def editor_converter() -> cattrs.Converter:
+    """lsprotocol's converter, telling a code action from a command as editors do: by its
+    ``command`` being a string (VS Code's ``Command.is``, Neovim's ``type(command)``);
+    lsprotocol's own hook takes any object with a ``command`` key for a ``Command``."""
+    converter = default_converter()
+
+    def action_or_command(obj: Any, _: type) -> types.Command | types.CodeAction:
+        if isinstance(obj.get("command"), str):
+            return converter.structure(obj, types.Command)
+        return converter.structure(obj, types.CodeAction)
+
+    converter.register_structure_hook(
+        Union[types.Command, types.CodeAction],  # noqa: UP007  (the key lsprotocol registers)
+        action_or_command,
+    )
+    return converter
+
+
 class EditorClient(LanguageClient):
     def __init__(self) -> None:
-        super().__init__(protocol_cls=RawClientProtocol, converter_factory=default_converter)
+        super().__init__(protocol_cls=RawClientProtocol, converter_factory=editor_converter)
         self.texts: dict[str, str] = {}
         self.versions: dict[str, int] = {}
         self.encoding = "utf-16"

@@ -133,3 +133,10 @@ def test_the_default_transport_is_a_trimmed_string() -> None:
     assert loaded.default_transport == "A4HK900103"
     with pytest.raises(ConfigurationError, match="defaultTransport must be a string"):
         load_section(EditorSettings, options={"defaultTransport": 900103})
+
+
+def test_inlay_hints_are_off_unless_a_boolean_turns_them_on() -> None:
+    assert EditorSettings().inlay_hints is False
+    assert load_section(EditorSettings, options={"inlayHints": True}).inlay_hints is True
+    with pytest.raises(ConfigurationError, match="inlayHints"):
+        load_section(EditorSettings, options={"inlayHints": "sometimes"})

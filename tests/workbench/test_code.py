@@ -74,3 +74,28 @@ async def test_a_signature_names_each_type_once(workbench: Workbench) -> None:
     assert info.signature().upper() == (
         "CAPITALIZE( IMPORTING IV_TEXT TYPE STRING RETURNING RV_TEXT TYPE STRING )"
     )
+
+
+async def test_symbol_info_keeps_the_abap_doc_beside_its_short_text(
+    workbench: Workbench,
+) -> None:
+    text = await _main_text(workbench)
+    documented = text.replace(
+        "    METHODS greet_all\n",
+        '    "! <p class="shorttext synchronized">Greets a list</p>\n'
+        '    "! One line per name, in the order given &amp; none for an empty list\n'
+        "    METHODS greet_all\n",
+    )
+    lines = documented.split("\n")
+    line = next(n for n, t in enumerate(lines, 1) if "METHODS greet_all" in t)
+    info = await workbench.code.symbol_info(
+        MAIN, documented, line, lines[line - 1].index("greet_all") + 2
+    )
+    assert info is not None and info.description == "Greets a list"
+    assert (
+        info.doc == "Greets a list\nOne line per name, in the order given & none for an empty list"
+    )
+    plain = await workbench.code.symbol_info(
+        MAIN, text, line - 2, lines[line - 1].index("greet_all") + 2
+    )
+    assert plain is not None and plain.doc == ""

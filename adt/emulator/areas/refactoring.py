@@ -22,12 +22,13 @@ from adt.abap.keywords import KEYWORDS
 from adt.abap.symbols import Occurrence, Symbol, SymbolKind
 
 from .. import errors
-from ..calls import Call, respond
+from ..calls import Call
 from ..documents import refactoring as docs
 from ..documents.common import NS_ADTCORE
 from ..intelligence.requests import Position, parse_uri
 from ..model import ADT, RepoObject
 from . import Route
+from .extraction import ExtractMethod, answer, object_uri, refused
 
 if TYPE_CHECKING:
     from ..cts import Booking
@@ -43,17 +44,13 @@ _OBJECTS = frozenset({SymbolKind.PROGRAM, SymbolKind.INCLUDE, SymbolKind.FUNCTIO
 _MAX_NAME = 30
 
 
-def refused(message: str) -> errors.AdtException:
-    """What the emulator answers when a rename is not possible (assumed shape)."""
-    return errors.AdtException(400, "ExceptionRefactoring", message)
-
-
 class Renaming:
     """Evaluate, preview and execute over the where-used index of one system."""
 
     def __init__(self, serve: CodeIntelligence) -> None:
         self.serve = serve
         self.state = serve.state
+        self.extract = ExtractMethod(serve)
 
     def handle(self, call: Call, match: re.Match[str]) -> Response:
         if call.method != "POST":
@@ -61,8 +58,11 @@ class Renaming:
         step = call.query.get("step", "")
         if step == "execute":
             return self.execute(call)
-        if call.query.get("rel") != docs.RENAME_REL:
-            raise errors.no_suitable_resource()  # extract method, change package: not served
+        rel = call.query.get("rel")
+        if rel == docs.EXTRACT_REL and step in ("evaluate", "preview"):
+            return self.extract.evaluate(call) if step == "evaluate" else self.extract.preview(call)
+        if rel != docs.RENAME_REL:
+            raise errors.no_suitable_resource()  # change package: not served
         if step == "evaluate":
             return self.evaluate(call)
         if step == "preview":
@@ -75,9 +75,9 @@ class Renaming:
         occurrence, _ = self._target(position)
         old = self._spelled(occurrence)
         generic = docs.Generic(
-            "Rename", _object_uri(position), self._affected(occurrence.symbol, old, old)
+            "Rename", object_uri(position), self._affected(occurrence.symbol, old, old)
         )
-        return _answer(docs.rename_document(old, old, generic))
+        return answer(docs.rename_document(old, old, generic))
 
     def preview(self, call: Call) -> Response:
         root = _root(call.body)
@@ -94,8 +94,8 @@ class Renaming:
         self._check_name(occurrence.symbol, new)
         affected = self._affected(occurrence.symbol, old, new)
         title = (generic.findtext(f"{GENERIC}title") or "Rename").strip()
-        answer = docs.Generic(title, object_uri, affected, transport)
-        return _answer(docs.rename_document(old, new, answer))
+        answered = docs.Generic(title, object_uri, affected, transport)
+        return answer(docs.rename_document(old, new, answered))
 
     def _target(self, position: Position) -> tuple[Occurrence, RepoObject]:
         repo = self.serve.repo
@@ -175,13 +175,13 @@ class Renaming:
                     booking.apply()
             for _, unit, text, _ in planned:
                 self.state.write_as(call.user, unit, text)
-        answer = docs.Generic(
+        answered = docs.Generic(
             (generic.findtext(f"{GENERIC}title") or "Rename").strip(),
             (generic.findtext(f"{GENERIC}adtObjectUri") or "").strip(),
             [affected for _, _, _, affected in planned],
             transport or "",
         )
-        return _answer(docs.execute_document(answer))
+        return answer(docs.execute_document(answered))
 
     def _planned(self, element: etree._Element) -> tuple[RepoObject, str, str, docs.Affected]:
         uri = element.get(f"{CORE}uri") or ""
@@ -190,35 +190,29 @@ class Renaming:
             raise errors.not_found(None, uri.rsplit("/", 1)[-1].upper())
         obj, part = resolved
         unit = obj.source_uri(part or "main")
-        lines = self._lines(unit)
+        text = self.state.source_text(unit, "inactive") or ""
         deltas = [_delta(d) for d in element.iter(f"{GENERIC}textReplaceDelta")]
         for delta in sorted(deltas, key=lambda d: (d.line, d.start), reverse=True):
-            current = lines[delta.line - 1] if 0 < delta.line <= len(lines) else ""
-            if current[delta.start : delta.end] != delta.old:
+            start, end = (
+                _offset(text, delta.line, delta.start),
+                _offset(text, delta.last_line, delta.end),
+            )
+            if start is None or end is None or text[start:end] != delta.old:
                 raise refused(
                     f"{obj.name} was changed since the preview (line {delta.line} no longer "
-                    f"reads {delta.old}); nothing was renamed"
+                    f"reads {delta.old}); nothing was changed"
                 )
-            lines[delta.line - 1] = current[: delta.start] + delta.new + current[delta.end :]
-        if any(len(line) > 255 for line in lines):
+            text = text[:start] + delta.new + text[end:]
+        if any(len(line) > 255 for line in text.split("\n")):
             raise refused(f"A line of {obj.name} would exceed 255 characters")
         affected = docs.Affected(unit, obj.uri, obj.name, obj.kind.code, tuple(deltas))
-        return obj, unit, "\n".join(lines), affected
+        return obj, unit, text, affected
 
     def _checked(self, obj: RepoObject, transport: str | None, user: str) -> Booking | None:
         held = self.state.locks.get(obj.uri)
         if held is not None and held.user != user:
             raise errors.lock_conflict(held.user, obj.name)
         return self.state.cts.book(obj, transport, user)
-
-
-def _answer(body: str) -> Response:
-    return respond(body, content_type=docs.REFACTORING_TYPE)
-
-
-def _object_uri(position: Position) -> str:
-    end = position.end or (position.line or 1, position.column)
-    return f"{position.path}#start={position.line},{position.column};end={end[0]},{end[1]}"
 
 
 def _root(body: bytes) -> etree._Element:
@@ -258,11 +252,19 @@ def _delta(element: etree._Element) -> docs.Delta:
     if match is None:
         raise errors.bad_request(f"A text replacement without a range: {fragment!r}")
     line, start, end_line, end = (int(g) for g in match.groups())
-    if end_line != line:
-        raise errors.bad_request("A rename replacement spans lines")
+    if (end_line, end) < (line, start):
+        raise errors.bad_request(f"A text replacement that ends before it starts: {fragment!r}")
     old = element.findtext(f"{GENERIC}contentOld") or ""
     new = element.findtext(f"{GENERIC}contentNew") or ""
-    return docs.Delta(line, start, end, old, new)
+    return docs.Delta(line, start, end, old, new, end_line)
+
+
+def _offset(text: str, line: int, column: int) -> int | None:
+    """The index of (1-based line, 0-based column) in ``text``; None outside it."""
+    lines = text.split("\n")
+    if not 0 < line <= len(lines) or column > len(lines[line - 1]):
+        return None
+    return sum(len(x) + 1 for x in lines[: line - 1]) + column
 
 
 def rename_routes(serve: CodeIntelligence) -> list[Route]:

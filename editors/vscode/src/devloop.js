@@ -88,15 +88,23 @@ async function runAtc(connection, resource) {
 
 /**
  * Kind → name → description → package (→ function group; → what a CDS template builds on)
- * → `adt.createObject` → editor.
+ * → `adt.createObject` → editor. From the ABAP Packages view, the package (and its system)
+ * come preset and are not asked.
  * @param {ServerConnection} connection
+ * @param {{package: string, system?: string}} [preset]
  */
-async function createObject(connection) {
-  const kind = await vscode.window.showQuickPick(OBJECT_KINDS, { title: 'New ABAP Object' });
+async function createObject(connection, preset) {
+  const kind = await vscode.window.showQuickPick(OBJECT_KINDS, {
+    title: preset ? `New ABAP Object in ${preset.package}` : 'New ABAP Object',
+  });
   if (!kind) {
     return;
   }
-  const system = await systemParam(connection);
+  const system = preset
+    ? preset.system
+      ? { system: preset.system }
+      : {}
+    : await systemParam(connection);
   const name =
     system &&
     (await vscode.window.showInputBox({
@@ -109,7 +117,9 @@ async function createObject(connection) {
   const group = name && isModule ? await ask(`Function group of ${upper}`) : '';
   const description = name && group !== undefined && (await ask(`Description of ${upper}`));
   const pkg =
-    description && !isModule ? await ask(`Package of ${upper}, e.g. $TMP or ZPACKAGE`) : '';
+    description && !isModule
+      ? (preset?.package ?? (await ask(`Package of ${upper}, e.g. $TMP or ZPACKAGE`)))
+      : '';
   // the template's basis; empty leaves its placeholders, Escape cancels
   const basedOn =
     pkg && kind.basedOn

@@ -14,10 +14,14 @@ const { previewData } = require('./dataPreview');
 const devloop = require('./devloop');
 const { AdtFileSystem } = require('./fileSystem');
 const { announceReady } = require('./output');
+const { PackageTree, VIEW_ID } = require('./packageView');
 const { Restoring } = require('./restoring');
 const { DocumentStatus } = require('./statusBar');
 const { EarlyWorkspaceSymbols } = require('./symbols');
+const { UnitTesting } = require('./testing');
 const { SCHEME } = require('./uris');
+
+/** @typedef {import('./packageTree').PackageNode} PackageNode */
 
 /** @type {ServerConnection | undefined} */
 let connection;
@@ -29,6 +33,7 @@ function activate(context) {
   const server = new ServerConnection(context.secrets, output, restoring);
   const autoSave = new AutoSaveAdvice(context.globalState);
   const versions = new devloop.VersionTexts();
+  const packages = new PackageTree(server, context.globalState);
   /**
    * A command on the given or active `adt://` document.
    * @param {(server: ServerConnection, resource: unknown) => Promise<void>} run
@@ -51,6 +56,7 @@ function activate(context) {
     vscode.workspace.onDidOpenTextDocument((document) => void autoSave.opened(document)),
     vscode.workspace.registerTextDocumentContentProvider(devloop.VERSION_SCHEME, versions),
     new DocumentStatus(server),
+    new UnitTesting(server),
     vscode.commands.registerCommand('abapAdt.runUnitTests', onResource(devloop.runUnitTests)),
     vscode.commands.registerCommand('abapAdt.runAtc', onResource(devloop.runAtc)),
     vscode.commands.registerCommand(
@@ -68,6 +74,30 @@ function activate(context) {
       'abapAdt.compareWithRevision',
       onResource((connection, resource) =>
         devloop.compareWithRevision(connection, versions, resource),
+      ),
+    ),
+    vscode.window.registerTreeDataProvider(VIEW_ID, packages),
+    vscode.commands.registerCommand(
+      'abapAdt.refreshPackages',
+      commands.guarded(async () => packages.refresh()),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.addFavouritePackage',
+      commands.guarded((/** @type {PackageNode | undefined} */ node) =>
+        packages.addFavourite(node),
+      ),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.removeFavouritePackage',
+      commands.guarded((/** @type {PackageNode} */ node) => packages.removeFavourite(node)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.newObjectInPackage',
+      commands.guarded((/** @type {PackageNode} */ node) =>
+        devloop.createObject(server, {
+          package: node.name,
+          ...(node.system ? { system: node.system } : {}),
+        }),
       ),
     ),
     vscode.commands.registerCommand(

@@ -14,6 +14,7 @@ const RESTORE_DOCUMENT = 'adt/restoreDocument';
 const OPEN_OBJECT = 'adt/openObject';
 const OBJECT_STRUCTURE = 'adt/objectStructure';
 const SEARCH_OBJECTS = 'adt/searchObjects';
+const PACKAGE_CONTENTS = 'adt/packageContents';
 const DOCUMENT_STATE = 'adt/documentState';
 /** Notification: the server version a document is based on changed, or was activated. */
 const BASE_VERSION = 'adt/baseVersion';
@@ -176,6 +177,15 @@ const INVALID_PARAMS = -32602;
  */
 
 /**
+ * `adt/packageContents`: a package's direct children.
+ * @typedef {{name: string, description?: string}} PackageEntry
+ * @typedef {{name: string, type: string, description?: string, uri: string,
+ *   documentUri?: string}} PackageObject
+ * @typedef {{package: string, system: string, packages: PackageEntry[],
+ *   objects: PackageObject[]}} PackageContentsResult
+ */
+
+/**
  * `adt/versions` and `adt/readVersion`.
  * @typedef {{id: string, label: string, author?: string, date?: string,
  *   transport?: string}} Revision
@@ -199,6 +209,7 @@ module.exports = {
   OPEN_OBJECT,
   OBJECT_STRUCTURE,
   SEARCH_OBJECTS,
+  PACKAGE_CONTENTS,
   DOCUMENT_STATE,
   BASE_VERSION,
   AGENT_EDIT_REFUSED,

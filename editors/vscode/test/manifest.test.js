@@ -7,6 +7,7 @@ const assert = require('node:assert/strict');
 const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { describe, it } = require('node:test');
+const { VIEW_ID, childNodes, presentation, rootNodes } = require('../src/packageTree');
 const { DEFAULTS, SECTION } = require('../src/settings');
 const { SCHEME } = require('../src/uris');
 
@@ -42,5 +43,48 @@ describe('package.json', () => {
 
   it('activates on the file system the extension provides', () => {
     assert.ok(manifest.activationEvents.includes(`onFileSystem:${SCHEME}`));
+  });
+
+  it('contributes the ABAP Packages view to the Explorer, with menus on its nodes', () => {
+    assert.deepEqual(
+      manifest.contributes.views.explorer.map((/** @type {{id: string}} */ view) => view.id),
+      [VIEW_ID],
+    );
+    /** @type {{command: string, when: string}[]} */
+    const items = manifest.contributes.menus['view/item/context'];
+    const nodes = [
+      ...rootNodes([]),
+      ...rootNodes([{ name: 'ZDEMO' }]),
+      ...childNodes({
+        package: 'ZDEMO',
+        system: 'A4H',
+        packages: [{ name: 'ZSUB' }],
+        objects: [{ name: 'ZX', type: 'PROG/P', uri: '/sap/bc/adt/programs/programs/zx' }],
+      }),
+    ];
+    const shown = new Set(nodes.map((node) => presentation(node).contextValue));
+    /** @param {string} command */
+    const menusOf = (command) => items.filter((item) => item.command === command);
+    /** @param {string} when @param {string} value */
+    const matches = (when, value) => {
+      const regex = when.match(/viewItem =~ \/(.*)\//);
+      const equal = when.match(/viewItem == (\w+)/);
+      return regex ? new RegExp(regex[1]).test(value) : equal?.[1] === value;
+    };
+    for (const item of items) {
+      assert.match(item.when, new RegExp(`view == ${VIEW_ID.replace('.', '\\.')}`));
+      assert.ok(
+        [...shown].some((value) => matches(item.when, value)),
+        item.when,
+      );
+    }
+    const newHere = menusOf('abapAdt.newObjectInPackage');
+    assert.ok(newHere.every((item) => matches(item.when, 'package')));
+    assert.ok(newHere.every((item) => matches(item.when, 'favouritePackage')));
+    assert.ok(newHere.every((item) => !matches(item.when, 'object')));
+    assert.ok(
+      menusOf('abapAdt.removeFavouritePackage').every((i) => matches(i.when, 'favouritePackage')),
+    );
+    assert.ok(menusOf('abapAdt.removeFavouritePackage').every((i) => !matches(i.when, 'package')));
   });
 });

@@ -563,6 +563,7 @@ async function devLoop() {
   await devLoopIntelligence(S, c, o);
   await devLoopPrettyPrinter(S, c, o);
   await devLoopRename(S, c, o);
+  await devLoopExtract(S, c, o);
   await devLoopDelete(S, c, o, jar);
   await runStep(S, "logout", () => c.logout());
 }
@@ -908,6 +909,46 @@ async function devLoopRename(S, c, o) {
     }
   });
   await runStep(S, "activate (renamed class)", () => c.activate(o.name, o.url), {
+    check: r => { expectShape(r.success, `not activated: ${JSON.stringify(r.messages)}`); return "activated"; }
+  });
+}
+
+/** Extract quadruple's statement into a method: evaluate the whole line, preview with a
+ * name (abap-adt-api sends the proposal back), execute the preview, read back, activate. */
+async function devLoopExtract(S, c, o) {
+  const src = await c.getObjectSource(o.mainUrl);
+  const at = position(src, "rv_value = doubled( doubled( iv_value ) ).");
+  const length = src.split("\n")[at.line - 1].length;
+  let evaluated, preview;
+  await runStep(S, "extractMethodEvaluate (quadruple's statement)", async () => (evaluated = await c.extractMethodEvaluate(o.mainUrl, { start: { line: at.line, column: 0 }, end: { line: at.line, column: length } })), {
+    check: r => {
+      const params = r.parameters.map(p => `${p.direction} ${p.name} ${p.typeType} ${p.type}`).sort();
+      expectShape(JSON.stringify(params) === JSON.stringify(["EXPORTING rv_value TYPE i", "IMPORTING iv_value TYPE i"]), `parameters ${JSON.stringify(params)}`);
+      expectShape(String(r.isStatic) === "false" && r.genericRefactoring.affectedObjects[0].uri === o.mainUrl, `isStatic ${r.isStatic}, affected ${JSON.stringify(r.genericRefactoring.affectedObjects)}`);
+      return `${r.name}: ${params.join(", ")}`;
+    }
+  });
+  await runStep(S, "extractMethodPreview (named quadrupled)", async () => (preview = await c.extractMethodPreview(Object.assign({}, evaluated, { name: "quadrupled" }))), {
+    check: r => {
+      const deltas = r.affectedObjects.reduce((a, x) => a.concat(x.textReplaceDeltas), []);
+      expectShape(deltas.length === 3 && deltas.some(d => /METHOD quadrupled\./.test(d.contentNew)), `deltas ${short(JSON.stringify(deltas), 400)}`);
+      return `${deltas.length} replacements`;
+    }
+  });
+  await runStep(S, "extractMethodExecute", () => c.extractMethodExecute(preview), {
+    check: r => { expectShape(r.affectedObjects.length === 1, `executed ${r.affectedObjects.length} objects`); return "executed"; }
+  });
+  await runStep(S, "getObjectSource (extracted)", () => c.getObjectSource(o.mainUrl), {
+    check: text => {
+      const main = text.replace(/\r\n/g, "\n");
+      const declared = main.includes("  PRIVATE SECTION.\n    METHODS quadrupled\n      IMPORTING\n        iv_value TYPE i\n      EXPORTING\n        rv_value TYPE i.");
+      const called = main.includes("  METHOD quadruple.\n    quadrupled(\n      EXPORTING iv_value = iv_value\n      IMPORTING rv_value = rv_value ).\n  ENDMETHOD.");
+      const implemented = main.includes("  METHOD quadrupled.\n    rv_value = doubled( doubled( iv_value ) ).\n  ENDMETHOD.");
+      expectShape(declared && called && implemented, `declared ${declared}, called ${called}, implemented ${implemented}: ${short(main, 900)}`);
+      return "extracted";
+    }
+  });
+  await runStep(S, "activate (extracted method)", () => c.activate(o.name, o.url), {
     check: r => { expectShape(r.success, `not activated: ${JSON.stringify(r.messages)}`); return "activated"; }
   });
 }
@@ -1296,8 +1337,8 @@ function surveySteps(ctx) {
     transport: "", ignoreSyntaxErrorsAllowed: false, ignoreSyntaxErrors: false, userContent: "", affectedObjects: []
   }, ""), { check: r => shape(r) });
   add("renameExecute", "refactor", c => c.renameExecute({ oldName: "MV_SALUTATION", newName: "MV_GREETING", adtObjectUri: { uri: CLS_MAIN, range: { start: { line: 20, column: 9 }, end: { line: 20, column: 22 } }, query: undefined, hashparms: undefined }, transport: "", ignoreSyntaxErrorsAllowed: false, ignoreSyntaxErrors: false, userContent: "", affectedObjects: [] }), { check: r => shape(r) });
-  add("extractMethodEvaluate", "refactor", c => c.extractMethodEvaluate(CLS_MAIN, { start: { line: 29, column: 4 }, end: { line: 29, column: 34 } }), { check: r => shape(r) });
-  add("extractMethodPreview", "refactor", c => c.extractMethodPreview({ name: "NEW_METHOD", isStatic: false, visibility: "PRIVATE", classBasedExceptions: true, parameters: [], exceptions: [], content: "", className: "ZCL_DEMO_GREETER", isEventAllowed: false, isEvent: false, isForTesting: false, userContent: "",
+  add("extractMethodEvaluate", "refactor", async c => (ctx.extract = await c.extractMethodEvaluate(CLS_MAIN, { start: { line: 29, column: 4 }, end: { line: 29, column: 34 } })), { check: r => shape(r) });
+  add("extractMethodPreview", "refactor", c => c.extractMethodPreview(ctx.extract ? Object.assign({}, ctx.extract, { name: "set_salutation" }) : { name: "NEW_METHOD", isStatic: false, visibility: "PRIVATE", classBasedExceptions: true, parameters: [], exceptions: [], content: "", className: "ZCL_DEMO_GREETER", isEventAllowed: false, isEvent: false, isForTesting: false, userContent: "",
     genericRefactoring: { title: "Extract Method", adtObjectUri: { uri: CLS_MAIN, range: { start: { line: 29, column: 4 }, end: { line: 29, column: 34 } }, query: undefined, hashparms: undefined }, affectedObjects: [], transport: "", ignoreSyntaxErrorsAllowed: false, ignoreSyntaxErrors: false, userContent: "" } }), { check: r => shape(r) });
   add("extractMethodExecute", "refactor", c => c.extractMethodExecute({ title: "Extract Method", adtObjectUri: { uri: CLS_MAIN, range: { start: { line: 29, column: 4 }, end: { line: 29, column: 34 } }, query: undefined, hashparms: undefined }, affectedObjects: [], transport: "", ignoreSyntaxErrorsAllowed: false, ignoreSyntaxErrors: false, userContent: "" }), { check: r => shape(r) });
   add("changePackagePreview", "oos", c => c.changePackagePreview({ oldPackage: "$ZDEMO", newPackage: "$TMP", adtObjectUri: PROG, transport: "", ignoreSyntaxErrorsAllowed: false, ignoreSyntaxErrors: false, userContent: "",

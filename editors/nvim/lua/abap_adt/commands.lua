@@ -1,6 +1,7 @@
 --- The user commands (:Adt...). Every one takes -bar: ABAP names never contain "|" or '"',
 --- so `:AdtOpen zdemo_report | AdtActivate` runs both and a trailing comment is a comment.
 local activation = require('abap_adt.activation')
+local browse = require('abap_adt.browse')
 local compare = require('abap_adt.compare')
 local create = require('abap_adt.create')
 local document = require('abap_adt.document')
@@ -72,6 +73,15 @@ M.COMMANDS = {
       objects.search(opts.args)
     end,
     opts = { nargs = 1, desc = 'Search ABAP objects (* is the wildcard) into the quickfix list' },
+  },
+  AdtBrowse = {
+    run = function(opts)
+      browse.open(opts.args)
+    end,
+    opts = {
+      nargs = '?',
+      desc = 'Browse a package tree ([SYSTEM:]PACKAGE, default $TMP): <CR>/l expand, h collapse',
+    },
   },
   AdtIncludes = {
     run = function()

@@ -9,6 +9,7 @@
 --- Then :edit adt://A4H/sap/bc/adt/programs/programs/zdemo_report/source/main, or
 --- :AdtOpen zdemo_report. See editors/nvim/README.md.
 local activation = require('abap_adt.activation')
+local browse = require('abap_adt.browse')
 local client = require('abap_adt.client')
 local commands = require('abap_adt.commands')
 local compare = require('abap_adt.compare')
@@ -37,6 +38,7 @@ M.atc = quality.atc
 M.new = create.new
 M.choose_transport = transport.choose
 M.compare = compare.compare
+M.browse = browse.open
 M.text = document.text
 M.client = client.get
 M.start = client.ensure
