@@ -8,7 +8,6 @@ from adt.agent.fitting import cut_note, keep_within
 from adt.agent.registry import INCLUDE, LOCK, OBJECT, ToolCall, ToolDefinition
 from adt.agent.tools.quality import fit_quality, run_quality
 from adt.source.errors import InvalidArgument, PreviewRefused
-from adt.urls import decode_name
 
 MAX_SEARCH_RESULTS = 200
 
@@ -24,7 +23,7 @@ async def structure(call: ToolCall, args: dict[str, Any]) -> Any:
 async def preview(call: ToolCall, args: dict[str, Any]) -> Any:
     """The rows of a table or CDS entity: only on a bridge started with
     ``--allow-data-preview`` (business data is not source code)."""
-    from adt.areas.datapreview import PreviewQueryError, entity_name, select
+    from adt.areas.datapreview import PreviewQueryError, entity_of_url, select
 
     url = call.service.resolve(args["objectUrl"]).ref.object_url
     if not call.data_preview:
@@ -33,7 +32,7 @@ async def preview(call: ToolCall, args: dict[str, Any]) -> Any:
             objectUrl=url,
         )
     try:
-        entity = entity_name(decode_name(url.rsplit("/", 1)[-1]))
+        entity = entity_of_url(url)
         sql = select(entity, list(args.get("columns", [])), args.get("where", ""))
     except PreviewQueryError as exc:
         raise InvalidArgument(str(exc)) from exc
