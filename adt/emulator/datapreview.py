@@ -144,7 +144,9 @@ class Previewer:
                 return Entity(name.upper(), "table", "TABL", opaque=True)
             raise PreviewError(f"{name} is neither a table nor a CDS entity")
         if entity.kind in NO_ROWS:
-            raise PreviewError(f"{name.upper()} is {NO_ROWS[entity.kind]}: it has no rows to preview")
+            raise PreviewError(
+                f"{name.upper()} is {NO_ROWS[entity.kind]}: it has no rows to preview"
+            )
         return entity
 
     def run(self, sql: str, max_rows: int, default_source: str = "") -> Preview:

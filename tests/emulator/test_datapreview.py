@@ -14,8 +14,8 @@ from support.cds_abapgit import table_xml, write_samples
 from support.emulated import make_client
 
 from adt import AdtClient
-from adt.errors import AdtError
 from adt.emulator import Emulator
+from adt.errors import AdtError
 
 from .xmlcompare import structure_diff
 
