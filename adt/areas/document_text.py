@@ -42,7 +42,8 @@ def as_text(path: str, body: bytes) -> str:
         return body.decode("utf-8")
     root = etree.fromstring(body, _PARSER)
     for stamp in STAMPS:
-        root.attrib.pop(stamp, None)
+        if stamp in root.attrib:
+            del root.attrib[stamp]
     indented = etree.tostring(root, pretty_print=True, encoding="unicode")
     return f'<?xml version="1.0" encoding="utf-8"?>\n{indented}'
 
@@ -80,11 +81,16 @@ def outline(text: str) -> list[Symbol]:
     return [top]
 
 
+def _line(element: etree._Element) -> int:
+    found = element.sourceline
+    return found if isinstance(found, int) else 1
+
+
 def _last_line(element: etree._Element) -> int:
     """The line of the element's closing tag (indented: a line of its own after its
     children's)."""
     if len(element) == 0:
-        return element.sourceline or 1
+        return _line(element)
     return max(_last_line(child) for child in element) + 1
 
 
@@ -93,7 +99,7 @@ def _symbol(element: etree._Element, lines: list[str]) -> Symbol:
     naming = next(
         (element.get(a) for a in element.attrib if etree.QName(a).localname in _NAMING), None
     )
-    line = element.sourceline or 1
+    line = _line(element)
     column = max(lines[line - 1].find("<"), 0) if line <= len(lines) else 0
     last = min(max(_last_line(element), line), len(lines))
     value = (element.text or "").strip() or next(
