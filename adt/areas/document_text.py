@@ -13,6 +13,8 @@ under the same lock and token check as a source.
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from adt.abap.outline import Symbol
@@ -45,7 +47,32 @@ def as_text(path: str, body: bytes) -> str:
         if stamp in root.attrib:
             del root.attrib[stamp]
     indented = etree.tostring(root, pretty_print=True, encoding="unicode")
-    return f'<?xml version="1.0" encoding="utf-8"?>\n{indented}'
+    lines = (_wrapped(line) for line in indented.split("\n"))
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + "\n".join(lines)
+
+
+#: A start tag with its attributes (lxml writes every value in double quotes, ``"`` escaped).
+_START_TAG = re.compile(
+    r'^(?P<indent> *)<(?P<tag>[^\s>/]+)(?P<attrs>(?: [^\s=]+="[^"]*")+)(?P<rest>/?>.*)$'
+)
+_ATTRIBUTE = re.compile(r' ([^\s=]+="[^"]*")')
+#: Longer start tags get one attribute a line (the system's root tags carry a dozen).
+WIDTH = 100
+
+
+def _wrapped(line: str) -> str:
+    """A long start tag with one attribute a line after the first (blanks between the
+    attributes of a tag mean nothing in XML), so that no line comes near ABAP's 255."""
+    found = _START_TAG.match(line) if len(line) > WIDTH else None
+    if found is None:
+        return line
+    attributes = _ATTRIBUTE.findall(found["attrs"])
+    indent = found["indent"]
+    head = f"{indent}<{found['tag']} {attributes[0]}"
+    rest = [f"{indent}    {attribute}" for attribute in attributes[1:]]
+    wrapped = [head, *rest]
+    wrapped[-1] += found["rest"]
+    return "\n".join(wrapped)
 
 
 def write_headers(path: str, text: str) -> dict[str, str]:
@@ -86,6 +113,18 @@ def _line(element: etree._Element) -> int:
     return found if isinstance(found, int) else 1
 
 
+def _start(element: etree._Element, lines: list[str]) -> tuple[int, int]:
+    """Where the element's start tag begins (the parser reports the line it ends on: a
+    wrapped tag spans several)."""
+    prefix = f"{element.prefix}:" if element.prefix else ""
+    opening = f"<{prefix}{etree.QName(element).localname}"
+    for line in range(min(_line(element), len(lines)), 0, -1):
+        column = lines[line - 1].find(opening)
+        if column >= 0:
+            return line, column
+    return _line(element), 0
+
+
 def _last_line(element: etree._Element) -> int:
     """The line of the element's closing tag (indented: a line of its own after its
     children's)."""
@@ -99,8 +138,7 @@ def _symbol(element: etree._Element, lines: list[str]) -> Symbol:
     naming = next(
         (element.get(a) for a in element.attrib if etree.QName(a).localname in _NAMING), None
     )
-    line = _line(element)
-    column = max(lines[line - 1].find("<"), 0) if line <= len(lines) else 0
+    line, column = _start(element, lines)
     last = min(max(_last_line(element), line), len(lines))
     value = (element.text or "").strip() or next(
         (element.get(a) or "" for a in element.attrib if etree.QName(a).localname in _TEXTS), ""
