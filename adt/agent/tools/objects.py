@@ -7,6 +7,7 @@ from typing import Any
 from adt.agent.fitting import cut_note, keep_within
 from adt.agent.registry import INCLUDE, LOCK, OBJECT, ToolCall, ToolDefinition
 from adt.agent.tools.quality import fit_quality, run_quality
+from adt.kinds import KINDS
 from adt.source.errors import InvalidArgument, PreviewRefused
 
 MAX_SEARCH_RESULTS = 200
@@ -17,7 +18,11 @@ async def structure(call: ToolCall, args: dict[str, Any]) -> Any:
         return await preview(call, args)
     if "columns" in args or "where" in args:
         raise InvalidArgument("columns and where narrow a data preview: pass rows too")
-    return (await call.service.object_structure(args["objectUrl"])).to_dict()
+    data: dict[str, Any] = (await call.service.object_structure(args["objectUrl"])).to_dict()
+    kind = KINDS.for_url(data["objectUrl"])
+    if kind is not None and not kind.source_based:  # a metadata object: its facts, compact
+        data["fields"] = (await call.service.client.dictionary.read(data["objectUrl"])).fields
+    return data
 
 
 async def preview(call: ToolCall, args: dict[str, Any]) -> Any:
