@@ -22,6 +22,7 @@ from adt.areas.completion import Completion
 from adt.areas.datapreview import DataPreview
 from adt.areas.dictionary import Dictionary
 from adt.areas.discovery import Discovery
+from adt.areas.document_text import as_text, read_accept, write_headers
 from adt.areas.fixes import QuickFixes
 from adt.areas.formatting import Formatting
 from adt.areas.history import History
@@ -56,7 +57,7 @@ from adt.models import (
 )
 from adt.profile import ConnectionProfile
 from adt.release import RELEASE_DELAYS, ReleaseJournal
-from adt.text import CRLF, check_line_lengths, line_break_of, to_canonical, to_wire
+from adt.text import CRLF, line_break_of, to_canonical, to_wire
 from adt.urls import check_adt_path, decode_name, encode_name, validate_adt_path, version_params
 
 log = logging.getLogger("adt.client")
@@ -273,9 +274,9 @@ class AdtClient:
         path = validate_adt_path(source_url)
         session = self._stateful if stateful else self._stateless
         response = await session.request(
-            "GET", path, params=version_params(version), headers={"Accept": "text/plain"}
+            "GET", path, params=version_params(version), headers={"Accept": read_accept(path)}
         )
-        raw = response.content.decode("utf-8")
+        raw = as_text(path, response.content)
         return SourceText(
             text=to_canonical(raw),
             etag=response.headers.get("etag", ""),
@@ -422,7 +423,6 @@ class AdtClient:
         if line_break is None:
             kind = KINDS.for_url(path)
             line_break = kind.line_break if kind is not None else CRLF
-        check_line_lengths(text)
         params = {"lockHandle": lock_handle}
         if corr_nr:
             params["corrNr"] = corr_nr
@@ -431,7 +431,7 @@ class AdtClient:
                 "PUT",
                 path,
                 params=params,
-                headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"},
+                headers=write_headers(path, text),
                 content=to_wire(text, line_break).encode("utf-8"),
             )
         except InvalidLockHandleError:  # the system forgot it: so do we

@@ -134,6 +134,8 @@ def source_ref(url: str, include: str | None = None) -> SourceRef:
     klass = is_class_url(object_path)
     if from_url is not None and from_url != "main" and not klass:
         raise NotAClassError(f"{url!r}: only classes have /includes/{from_url}")
+    if not klass and (kind := KINDS.for_url(object_path)) is not None and not kind.source_based:
+        return SourceRef(object_path, object_path, "main", False)  # its document is its text
     chosen = (include or from_url or "main").lower() if klass else "main"
     if klass and chosen != "main":
         return SourceRef(object_path, f"{object_path}/includes/{chosen}", chosen, True)

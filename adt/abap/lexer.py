@@ -76,6 +76,10 @@ class Token(NamedTuple):
         """Whether a cursor at (line, column) touches this token (its end included)."""
         return self.line == line and self.column <= column <= self.end
 
+    def is_word(self, *words: str) -> bool:
+        """A name equal (case-insensitively) to one of ``words`` (lower case)."""
+        return self.kind == NAME and self.text.lower() in words
+
 
 def adjacent(left: Token, right: Token) -> bool:
     """No blank between two tokens (``lo->m``, ``sy-index``, ``m(``)."""

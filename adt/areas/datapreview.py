@@ -27,6 +27,7 @@ __all__ = [
     "PreviewQueryError",
     "TablePreview",
     "entity_name",
+    "entity_of_url",
     "parse_table_data",
     "select",
 ]
@@ -78,7 +79,7 @@ def parse_table_data(body: bytes) -> TablePreview:
     return TablePreview(tuple(columns), rows, int(total) if total.isdigit() else count, query)
 
 
-_NAME = re.compile(r"^/?[A-Za-z0-9_]+(/[A-Za-z0-9_]+/[A-Za-z0-9_]+)?$")
+_NAME = re.compile(r"^(/[A-Za-z0-9_]+/)?[A-Za-z0-9_]+$")
 _COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: A page is at most this many rows.
 MAX_PAGE = 500
@@ -93,6 +94,23 @@ def entity_name(name: str) -> str:
     if not _NAME.match(name):
         raise PreviewQueryError(f"not a table or CDS entity name: {name!r}")
     return name.upper()
+
+
+def entity_of_url(url: str) -> str:
+    """The entity whose rows an object URL (or a source URL) names: a table's or a data
+    definition's; every other kind has no rows (a behavior definition shares its entity's
+    name but is not data)."""
+    from adt.kinds import KINDS
+    from adt.urls import source_ref
+
+    ref = source_ref(url)
+    kind = KINDS.for_url(ref.object_url)
+    if kind is None or not kind.previewable:
+        label = f" ({kind.label})" if kind is not None else ""
+        raise PreviewQueryError(
+            f"{ref.object_name}{label} has no rows to preview: only tables and CDS entities do"
+        )
+    return entity_name(ref.object_name)
 
 
 def select(entity: str, columns: list[str], where: str) -> str:

@@ -96,6 +96,15 @@ def _type_letter(typed: str) -> str:
     return "C"
 
 
+#: Definitions ABAP SQL cannot select from (no database object behind them), as the system
+#: words the refusal.
+NO_ROWS = {
+    "structure": "a structure",
+    "abstract entity": "an abstract entity",
+    "custom entity": "a custom entity (its rows come from its query class at runtime)",
+}
+
+
 class Previewer:
     """Rows of tables and CDS entities over ``contents``, typed and labelled by ``catalog``."""
 
@@ -134,6 +143,10 @@ class Previewer:
             if name.upper() in self.contents:
                 return Entity(name.upper(), "table", "TABL", opaque=True)
             raise PreviewError(f"{name} is neither a table nor a CDS entity")
+        if entity.kind in NO_ROWS:
+            raise PreviewError(
+                f"{name.upper()} is {NO_ROWS[entity.kind]}: it has no rows to preview"
+            )
         return entity
 
     def run(self, sql: str, max_rows: int, default_source: str = "") -> Preview:

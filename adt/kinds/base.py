@@ -45,6 +45,8 @@ class ObjectKind:
     max_name_length: int = 30
     face_name: str = ""
     """The name both faces use for the kind (``class``, ``dataDefinition``, …)."""
+    previewable: bool = False
+    """ADT's data preview shows its rows (tables, CDS entities)."""
     line_break: str = "\r\n"
     """The break a new source of the kind is written with. A source that was read is
     written back with the break it came with; systems keep CDS-family sources verbatim."""

@@ -30,6 +30,7 @@ DDLS = ObjectKind(
     language="abap-cds",
     media_type="application/vnd.sap.adt.ddlSource+xml",
     template=_view_entity,
+    previewable=True,
 )
 
 KINDS = (DDLS,)

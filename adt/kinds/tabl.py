@@ -20,6 +20,7 @@ TABL = ObjectKind(
     language="abap-ddic",
     media_type="application/vnd.sap.adt.tables.v2+xml",
     max_name_length=16,
+    previewable=True,
 )
 
 STRU = ObjectKind(

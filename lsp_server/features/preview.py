@@ -6,18 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from adt.urls import decode_name
 from lsp_server.features import Feature
 from lsp_server.uris import parse_uri
 
 
 def entity_of(uri: str | None, name: str | None) -> tuple[str, str | None]:
     """The entity (and system) to preview: the object of an ``adt://`` document, or a name."""
-    from adt.areas.datapreview import PreviewQueryError, entity_name
+    from adt.areas.datapreview import PreviewQueryError, entity_name, entity_of_url
 
     if uri:
         ref = parse_uri(uri)
-        return decode_name(ref.object_url.rstrip("/").rsplit("/", 1)[-1]), ref.system
+        return entity_of_url(ref.object_url), ref.system
     if name:
         return entity_name(name), None
     raise PreviewQueryError("pass the document's uri or a table or CDS entity name")

@@ -99,6 +99,12 @@ def register(server: AdtLanguageServer) -> None:
         doc = ls.adt.documents.get(params.text_document.uri)
         if doc is None:
             return []
+        if doc.ref.language_id == "xml":  # a metadata object's document
+            from adt.areas.document_text import outline as document_outline
+            from lsp_server.merge import ours_view
+
+            found = document_outline(ours_view(doc.buffer.lines))
+            return [_document_symbol(ls, doc.uri, s) for s in found]
         cds = _CDS_LANGUAGES.get(doc.ref.language_id)
         if cds is not None:
             from adt.abap.cds.outline import outline as cds_outline

@@ -68,7 +68,7 @@ PLANTED = {
         "  validation validateTrip on save { create; }\n  validation validateDates ",
         "validateTrip",
         "No handler method for validation 'validateTrip' of 'travel' in behavior pool "
-        "'/DMO/BP_TRAVEL_M' (a method … FOR travel~validateTrip)",
+        "'/DMO/BP_TRAVEL_M' (a method FOR VALIDATE ON SAVE … FOR travel~validateTrip)",
     ),
     "renamed action": (
         BEHAVIOR,
@@ -76,7 +76,25 @@ PLANTED = {
         "acceptTrip result",
         "acceptTrip",
         "No handler method for action 'acceptTrip' of 'travel' in behavior pool "
-        "'/DMO/BP_TRAVEL_M' (a method … FOR travel~acceptTrip)",
+        "'/DMO/BP_TRAVEL_M' (a method FOR MODIFY … FOR ACTION travel~acceptTrip)",
+    ),
+    "validation handler for a determination": (
+        BEHAVIOR,
+        "  validation validateDates ",
+        "  determination validateDates on modify { create; }\n  validation validateDates ",
+        "validateDates",
+        "The handler method of determination 'validateDates' of 'travel' in behavior pool "
+        "'/DMO/BP_TRAVEL_M' is declared FOR VALIDATE ON SAVE … FOR; a determination's is "
+        "FOR DETERMINE ON MODIFY … FOR",
+    ),
+    "validation handler for a function": (
+        BEHAVIOR,
+        "  validation validateDates ",
+        "  function validateDates result [1] $self;\n  validation validateDates ",
+        "validateDates",
+        "The handler method of function 'validateDates' of 'travel' in behavior pool "
+        "'/DMO/BP_TRAVEL_M' is declared FOR VALIDATE ON SAVE … FOR; a function's is "
+        "FOR READ … FOR FUNCTION",
     ),
     "unknown entity": (
         BEHAVIOR,

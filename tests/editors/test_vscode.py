@@ -243,11 +243,18 @@ def test_language_abap_covers_adt_documents() -> None:
         "abap-bdef": ["/sap/bc/adt/bo/behaviordefinitions/**"],
         "abap-srvd": ["/sap/bc/adt/ddic/srvd/sources/**"],
         "abap-ddic": ["/sap/bc/adt/ddic/tables/**", "/sap/bc/adt/ddic/structures/**"],
+        "xml": [  # metadata objects: their document (VS Code's own xml language)
+            "/sap/bc/adt/ddic/dataelements/**",
+            "/sap/bc/adt/ddic/domains/**",
+            "/sap/bc/adt/ddic/tabletypes/**",
+            "/sap/bc/adt/messageclass/**",
+            "/sap/bc/adt/businessservices/bindings/**",
+        ],
     }
     from adt.kinds import KINDS
 
-    for kind in KINDS.kinds:  # each source kind's language is the one its URLs get
-        if kind.source_based and kind.language != "abap" and kind.code != "TTYP/DA":
+    for kind in KINDS.kinds:  # each kind's language is the one its URLs get
+        if kind.language != "abap":
             matching = [
                 o["id"]
                 for o in others

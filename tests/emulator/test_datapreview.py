@@ -15,6 +15,7 @@ from support.emulated import make_client
 
 from adt import AdtClient
 from adt.emulator import Emulator
+from adt.errors import AdtError
 
 from .xmlcompare import structure_diff
 
@@ -174,3 +175,20 @@ async def test_the_answer_has_the_shape_a4h_sends(emulator: Emulator, adt_captur
         structure_diff(capture.read_bytes(), answer.content, ignore_text=["queryExecutionTime"])
         == []
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("ZS_ADMIN", "is a structure"),
+        ("ZA_DISCOUNT", "is an abstract entity"),
+        ("ZCE_TRAVEL", "is a custom entity"),
+    ],
+)
+async def test_definitions_without_rows_are_refused(
+    client: AdtClient, name: str, reason: str
+) -> None:
+    """ABAP SQL cannot select from a structure, an abstract or a custom entity: the preview
+    says so instead of showing an empty table."""
+    with pytest.raises(AdtError, match=f"{name} {reason}"):
+        await client.datapreview.table(name)

@@ -88,6 +88,9 @@ async def test_open_complete_save_activate_with_dependency_preview(
     assert narrowed["rows"] == [{"CITY": "Kyiv"}, {"CITY": "Nara"}]
     with pytest.raises(JsonRpcException, match="not a column name"):
         await client.request("adt/dataPreview", {"name": "ZI_TRIP", "columns": ["a;b"]})
+    behavior = "adt://A4H/sap/bc/adt/bo/behaviordefinitions/zi_trip/source/main"
+    with pytest.raises(JsonRpcException, match="has no rows to preview"):
+        await client.request("adt/dataPreview", {"uri": behavior})
     assert emulator.locks() == []
 
 

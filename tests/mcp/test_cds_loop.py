@@ -95,6 +95,9 @@ async def test_open_patch_activate_with_dependency_and_preview(emulator: Emulato
             where="TripID > '0003'",
         )
         assert narrowed["data"]["rows"] == [["Kyiv"], ["Nara"]]
+        behavior = await error(client, "objectStructure", objectUrl="BDEF:ZI_TRIP", rows=5)
+        assert behavior["name"] == "INVALID_ARGUMENT", behavior
+        assert "(Behavior Definition) has no rows to preview" in behavior["error"]
     async with bridge(emulator) as client:
         refused = await error(client, "objectStructure", objectUrl="TABL:ZTRIP", rows=5)
         assert (refused["code"], refused["name"]) == (4023, "PREVIEW_REFUSED")

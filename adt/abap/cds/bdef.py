@@ -121,7 +121,10 @@ def _item(cur: Cursor, behavior: Behavior, tokens: list[Token]) -> None:
     if name is None:
         return
     detail = " ".join(words[: words.index(kind)])
-    behavior.items.append(BehaviorItem(name.text, kind, name.line, name.column, detail))
+    timing = _after(tokens, "on") if kind in ("determination", "validation") else None
+    item = BehaviorItem(name.text, kind, name.line, name.column, detail)
+    item.timing = f"on {timing.text.lower()}" if timing is not None else ""
+    behavior.items.append(item)
     if kind in ("action", "function", "event"):
         _reference(cur, _after(tokens, "parameter"), m.DATA_SOURCE)
 

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from adt.abap.cds import model as m
 from adt.abap.cds.bdef import EXTENDED_BEHAVIOR
 from adt.abap.cds.catalog import FAILED, Catalog, Entity, Scope
-from adt.abap.cds.model import Definition, Diagnostic, PathStep, Source
-from adt.abap.cds.pool import names_of, required
+from adt.abap.cds.model import Behavior, BehaviorItem, Definition, Diagnostic, PathStep, Source
+from adt.abap.cds.pool import names_of, pair_of, required, signature
 
 Rule = Callable[[Definition, Catalog], list[Diagnostic]]
 
@@ -152,17 +152,43 @@ def _handlers(definition: Definition, catalog: Catalog) -> list[Diagnostic]:
     implemented = set().union(*(h for h in known if h is not None))
     found: list[Diagnostic] = []
     for behavior, item in required(definition):
-        keys = {f"{name}~{item.name.upper()}" for name in names_of(behavior)}
-        if keys & implemented:
-            continue
-        pool = behavior.pool or definition.pool
-        entity = behavior.alias or behavior.entity
-        message = (
-            f"No handler method for {item.kind} '{item.name}' of '{entity}' in behavior "
-            f"pool '{pool}' (a method … FOR {entity}~{item.name})"
-        )
-        found.append(Diagnostic(message, item.line, item.column, len(item.name), "warning"))
+        message = _handler_finding(behavior, item, definition.pool, implemented)
+        if message:
+            found.append(Diagnostic(message, item.line, item.column, len(item.name), "warning"))
     return found
+
+
+def _handler_finding(
+    behavior: Behavior, item: BehaviorItem, pool: str, implemented: set[str]
+) -> str:
+    """What is wrong with the handler of ``item`` (nothing: ``""``): none declared, or one
+    declared for another kind of operation (a validation's method ``FOR DETERMINE``)."""
+    pairs = {f"{name}~{item.name.upper()}" for name in names_of(behavior)}
+    wanted = signature(item)
+    declared = {entry for entry in implemented if pair_of(entry) in pairs}
+    if any(entry.startswith(f"{wanted} ") for entry in declared):
+        return ""
+    entity = behavior.alias or behavior.entity
+    pool = behavior.pool or pool
+    if declared:
+        other = sorted(declared)[0].rsplit(" ", 1)[0]
+        return (
+            f"The handler method of {item.kind} '{item.name}' of '{entity}' in behavior pool "
+            f"'{pool}' is declared {_spelled(other)}; a {item.kind}'s is {_spelled(wanted)}"
+        )
+    return (
+        f"No handler method for {item.kind} '{item.name}' of '{entity}' in behavior "
+        f"pool '{pool}' (a method {_spelled(wanted)} {entity}~{item.name})"
+    )
+
+
+def _spelled(signature: str) -> str:
+    """A signature as a declaration spells it: ``FOR MODIFY … FOR ACTION``, ``FOR
+    VALIDATE ON SAVE … FOR``."""
+    head, _, marker = signature.rpartition(" ")
+    if marker in ("ACTION", "FUNCTION") and head:
+        return f"FOR {head} … FOR {marker}"
+    return f"FOR {signature} … FOR"
 
 
 RULES: dict[str, list[Rule]] = {

@@ -145,6 +145,7 @@ class BehaviorItem:
     line: int
     column: int
     detail: str = ""
+    timing: str = ""  # a determination's ``on modify``/``on save``, a validation's ``on save``
 
 
 @dataclass

@@ -11,6 +11,13 @@ draft actions (``draft action Edit``), determine actions, managed ones (``manage
 action``, the ``link``/``unlink``/``copy`` actions of hierarchies and associations), reused
 ones of a projection (``use action``) and events are provided by the framework or raised,
 not handled.
+
+The words after a method's first ``FOR`` say what it handles, and they must fit the item:
+an action's handler is ``FOR MODIFY … FOR ACTION``, a function's ``FOR READ … FOR
+FUNCTION``, a determination's ``FOR DETERMINE ON MODIFY|SAVE`` (as the BDEF says ``on
+…``), a validation's ``FOR VALIDATE ON SAVE``. :func:`handled` keeps each pair with that
+signature (``VALIDATE ON SAVE TRAVEL~VALIDATEDATES``); :func:`signature` is the one an item
+needs.
 """
 
 from __future__ import annotations
@@ -29,7 +36,8 @@ _IMPLEMENTED = ("managed", "unmanaged")
 
 
 def handled(texts: Iterable[str]) -> set[str]:
-    """``ENTITY~OPERATION`` (upper case) of every handler method declared in ``texts``."""
+    """``SIGNATURE ENTITY~OPERATION`` (upper case) of every handler method declared in
+    ``texts``: ``MODIFY ACTION TRAVEL~ACCEPT``, ``VALIDATE ON SAVE TRAVEL~VALIDATEDATES``."""
     found: set[str] = set()
     for text in texts:
         for statement in lex(text).statements:
@@ -39,17 +47,51 @@ def handled(texts: Iterable[str]) -> set[str]:
     return found
 
 
+def pair_of(entry: str) -> str:
+    """The ``ENTITY~OPERATION`` of an entry of :func:`handled`."""
+    return entry.rsplit(" ", 1)[-1]
+
+
+def _category(tokens: list[Token]) -> str:
+    """The words between the method's first ``FOR`` and ``IMPORTING``: ``VALIDATE ON SAVE``."""
+    words: list[str] = []
+    for token in tokens[next((i for i, t in enumerate(tokens) if t.upper == "FOR"), 0) + 1 :]:
+        if token.upper == "IMPORTING" or token.kind != NAME:
+            break
+        words.append(token.upper)
+    return " ".join(words)
+
+
 def _pairs(tokens: list[Token]) -> Iterable[str]:
-    """``entity~operation`` after each ``FOR`` (or ``FOR ACTION``/``FOR FUNCTION``)."""
+    """``entity~operation`` after each later ``FOR`` (or ``FOR ACTION``/``FOR FUNCTION``),
+    with the method's category and that word."""
+    category = _category(tokens)
     for index, token in enumerate(tokens):
         if token.upper != "FOR":
             continue
         at = index + 1
+        marker = ""
         if at < len(tokens) and tokens[at].upper in ("ACTION", "FUNCTION"):
+            marker = f" {tokens[at].upper}"
             at += 1
         pair = tokens[at : at + 3]
         if len(pair) == 3 and pair[1].text == "~" and pair[0].kind == pair[2].kind == NAME:
-            yield f"{pair[0].upper}~{pair[2].upper}"
+            yield f"{category}{marker} {pair[0].upper}~{pair[2].upper}"
+
+
+#: The signature a handler of each item kind is declared with (``{timing}``: the BDEF's).
+SIGNATURES = {
+    "action": "MODIFY ACTION",
+    "function": "READ FUNCTION",
+    "determination": "DETERMINE {timing}",
+    "validation": "VALIDATE ON SAVE",
+}
+
+
+def signature(item: BehaviorItem) -> str:
+    """What the handler method of ``item`` is declared ``FOR`` (``DETERMINE ON MODIFY``)."""
+    timing = (item.timing or "on modify").upper()
+    return SIGNATURES[item.kind].format(timing=timing)
 
 
 def required(definition: Definition) -> list[tuple[Behavior, BehaviorItem]]:
@@ -71,4 +113,4 @@ def names_of(behavior: Behavior) -> tuple[str, ...]:
     return tuple(n.upper() for n in (behavior.alias, behavior.entity) if n)
 
 
-__all__ = ["HANDLED_KINDS", "handled", "names_of", "required"]
+__all__ = ["HANDLED_KINDS", "handled", "names_of", "pair_of", "required", "signature"]

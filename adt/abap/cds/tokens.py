@@ -4,19 +4,18 @@ They share lexical rules: ``//`` and ``--`` comment to the end of the line, ``/*
 spans lines, ``'…'`` strings (a doubled quote escapes), names may carry a namespace
 (``/DMO/I_Travel_M``) or a ``$`` (``$projection``), ``#VALUE`` enumeration literals. A
 tolerant lexer: an unterminated string or comment ends the text, never raises. Lines are
-1-based, columns 0-based (as in :mod:`adt.abap.lexer`).
+1-based, columns 0-based; the tokens are :mod:`adt.abap.lexer`'s (one token type for ABAP
+and CDS: the faces place and compare them the same way), only the rules differ.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-NAME = "name"
+from adt.abap.lexer import NAME, NUMBER, OP, Token
+
 STRING = "string"
-NUMBER = "number"
 ENUM = "enum"
-OP = "op"
 
 _TOKEN = re.compile(
     r"(?P<ws>\s+)"
@@ -29,32 +28,6 @@ _TOKEN = re.compile(
     r"|(?P<op>=>|<=|>=|<>|!=|\.\.|\|\||.)"
 )
 _KINDS = {"string": STRING, "name": NAME, "number": NUMBER, "enum": ENUM}
-
-
-@dataclass(frozen=True, slots=True)
-class Token:
-    """One token as written and where it starts."""
-
-    text: str
-    line: int
-    column: int
-    kind: str
-
-    @property
-    def upper(self) -> str:
-        return self.text.upper()
-
-    @property
-    def end(self) -> int:
-        return self.column + len(self.text)
-
-    def covers(self, line: int, column: int) -> bool:
-        """Whether a cursor at (line, column) touches this token (its end included)."""
-        return self.line == line and self.column <= column <= self.end
-
-    def is_word(self, *words: str) -> bool:
-        """A name token equal (case-insensitively) to one of ``words``."""
-        return self.kind == NAME and self.text.lower() in words
 
 
 def tokenize(text: str) -> list[Token]:
@@ -98,3 +71,6 @@ def token_at(tokens: list[Token], line: int, column: int) -> int | None:
                 return index
             found = index
     return found
+
+
+__all__ = ["ENUM", "NAME", "NUMBER", "OP", "STRING", "Token", "token_at", "tokenize"]

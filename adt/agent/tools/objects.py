@@ -7,8 +7,8 @@ from typing import Any
 from adt.agent.fitting import cut_note, keep_within
 from adt.agent.registry import INCLUDE, OBJECT, ToolCall, ToolDefinition
 from adt.agent.tools.quality import fit_quality, run_quality
+from adt.kinds import KINDS
 from adt.source.errors import InvalidArgument, PreviewRefused
-from adt.urls import decode_name
 
 MAX_SEARCH_RESULTS = 200
 
@@ -18,13 +18,17 @@ async def structure(call: ToolCall, args: dict[str, Any]) -> Any:
         return await preview(call, args)
     if "columns" in args or "where" in args:
         raise InvalidArgument("columns and where narrow a data preview: pass rows too")
-    return (await call.service.object_structure(args["objectUrl"])).to_dict()
+    data: dict[str, Any] = (await call.service.object_structure(args["objectUrl"])).to_dict()
+    kind = KINDS.for_url(data["objectUrl"])
+    if kind is not None and not kind.source_based:  # a metadata object: its facts, compact
+        data["fields"] = (await call.service.client.dictionary.read(data["objectUrl"])).fields
+    return data
 
 
 async def preview(call: ToolCall, args: dict[str, Any]) -> Any:
     """The rows of a table or CDS entity: only on a bridge started with
     ``--allow-data-preview`` (business data is not source code)."""
-    from adt.areas.datapreview import PreviewQueryError, entity_name, select
+    from adt.areas.datapreview import PreviewQueryError, entity_of_url, select
 
     url = call.service.resolve(args["objectUrl"]).ref.object_url
     if not call.data_preview:
@@ -33,7 +37,7 @@ async def preview(call: ToolCall, args: dict[str, Any]) -> Any:
             objectUrl=url,
         )
     try:
-        entity = entity_name(decode_name(url.rsplit("/", 1)[-1]))
+        entity = entity_of_url(url)
         sql = select(entity, list(args.get("columns", [])), args.get("where", ""))
     except PreviewQueryError as exc:
         raise InvalidArgument(str(exc)) from exc

@@ -1,6 +1,6 @@
 --- The filetype of an adt:// buffer by the object kind its URI names (the language ids of
---- adt/kinds: abap-cds, abap-bdef, abap-srvd, abap-ddic); ABAP sources keep the configured
---- filetype. Each filetype has a syntax file of ours in editors/nvim/syntax/.
+--- adt/kinds: abap-cds, abap-bdef, abap-srvd, abap-ddic, xml); ABAP sources keep the configured
+--- filetype. Each abap-* filetype has a syntax file of ours in editors/nvim/syntax/; xml is Neovim's.
 local M = {}
 
 --- ADT collection (a Lua pattern on the URI path) -> filetype.
@@ -12,6 +12,12 @@ M.FILETYPES = {
   { '/sap/bc/adt/ddic/srvd/sources/', 'abap-srvd' },
   { '/sap/bc/adt/ddic/tables/', 'abap-ddic' },
   { '/sap/bc/adt/ddic/structures/', 'abap-ddic' },
+  -- metadata objects: their ADT document, indented (Neovim's own xml filetype and syntax)
+  { '/sap/bc/adt/ddic/dataelements/', 'xml' },
+  { '/sap/bc/adt/ddic/domains/', 'xml' },
+  { '/sap/bc/adt/ddic/tabletypes/', 'xml' },
+  { '/sap/bc/adt/messageclass/', 'xml' },
+  { '/sap/bc/adt/businessservices/bindings/', 'xml' },
 }
 
 --- abapGit file suffixes of the same sources (opened as files).
