@@ -6,8 +6,8 @@ the same Chromium context, caught with Playwright's context ``page`` event. A fo
 on the loopback is refused and the cancelled logon opens nothing; then the user fills the
 identity provider's form, the callback completes and the object opens with its text.
 
-This module has its own code-server and emulator (``EMULATOR_LOGON``, ``SYSTEM_SETTINGS``
-are read by the ``editor`` fixture in conftest.py)."""
+This module has its own code-server and emulator (the ``editor`` fixture in conftest.py
+reads ``EMULATOR_LOGON``, ``SYSTEM_SETTINGS`` and ``PORTS_BY_DOMAIN``)."""
 
 from __future__ import annotations
 
