@@ -60,12 +60,14 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> No
     raise RuntimeError(f"code-server did not listen on 127.0.0.1:{port} within 60 s")
 
 
-def user_settings(emulator_url: str) -> dict[str, object]:
+def user_settings(emulator_url: str, system: dict[str, object]) -> dict[str, object]:
     """What a user would put in settings.json, plus quiet defaults for a test browser. No
-    password: the extension asks for it."""
+    password: the extension asks for it. ``system`` adds keys to the system's entry (a test
+    module's ``SYSTEM_SETTINGS``, e.g. a browser logon)."""
     venv_bin = Path(sys.executable).parent
+    entry = {"name": SYSTEM, "url": emulator_url, "user": "DEVELOPER", **system}
     return {
-        "abapAdt.systems": [{"name": SYSTEM, "url": emulator_url, "user": "DEVELOPER"}],
+        "abapAdt.systems": [entry],
         # only here: the server is not on code-server's PATH
         "abapAdt.serverCommand": [str(venv_bin / "abap-adt"), "lsp"],
         "abapAdt.pollInterval": 0,
@@ -85,6 +87,19 @@ def user_settings(emulator_url: str) -> dict[str, object]:
     }
 
 
+def _ports_by_domain(port: int, env: dict[str, str]) -> list[str]:
+    """code-server's arguments (and environment) that open a localhost address through its
+    domain proxy, ``http://PORT.localhost:CODE_SERVER/…``, which keeps the address's path.
+    VS Code in a browser opens a localhost address given to ``openExternal`` through
+    code-server (the browser may be on another machine); by default through its path proxy,
+    ``/proxy/PORT/…``, where a page's absolute links and redirects (a logon's, here the
+    emulator's on 127.0.0.1) leave the prefix and land on code-server itself. Chromium
+    resolves ``*.localhost`` to the loopback address by itself."""
+    domain = f"{{{{port}}}}.localhost:{port}"
+    env["VSCODE_PROXY_URI"] = f"http://{domain}"
+    return ["--proxy-domain", domain]
+
+
 @pytest.fixture(scope="session")
 def tools() -> Tools:
     return provision()  # seconds when everything is in place (run.sh did it already)
@@ -99,11 +114,17 @@ def shots() -> Path:
 
 
 @pytest.fixture(scope="module")
-def editor(tools: Tools, shots: Path) -> Iterator[Editor]:
+def editor(request: pytest.FixtureRequest, tools: Tools, shots: Path) -> Iterator[Editor]:
+    """One code-server and browser for a test module. A module may set ``EMULATOR_LOGON``
+    (the system's :class:`LogonPolicy`), ``SYSTEM_SETTINGS`` (keys of its settings entry)
+    and ``PORTS_BY_DOMAIN`` (see :func:`_ports_by_domain`); by default the system takes user
+    and password."""
     # the samples, the quality set ($ZDEMO_QA: ZCL_DEMO_VAT's failing unit test) and CDS
     # views over a table with rows ($ZKINDS, seed.py)
     seeds = [samples_dir(), quality_samples_dir(), cds_seed(ARTIFACTS / "seed")]
-    emulator = Emulator(seed_dirs=seeds, users=USERS)
+    logon = getattr(request.module, "EMULATOR_LOGON", None)
+    emulator = Emulator(seed_dirs=seeds, users=USERS, **({"logon": logon} if logon else {}))
+    system = dict(getattr(request.module, "SYSTEM_SETTINGS", {}))
     state = ARTIFACTS / "state"
     shutil.rmtree(state, ignore_errors=True)
     (state / "User").mkdir(parents=True)
@@ -113,7 +134,7 @@ def editor(tools: Tools, shots: Path) -> Iterator[Editor]:
     log = state / "code-server.log"
     with emulator.serve_in_thread() as emulator_url:
         (state / "User" / "settings.json").write_text(
-            json.dumps(user_settings(emulator_url), indent=2), encoding="utf-8"
+            json.dumps(user_settings(emulator_url, system), indent=2), encoding="utf-8"
         )
         env = {
             **os.environ,
@@ -139,6 +160,8 @@ def editor(tools: Tools, shots: Path) -> Iterator[Editor]:
             str(GRACE_SECONDS),
             str(workspace),
         ]
+        if getattr(request.module, "PORTS_BY_DOMAIN", False):
+            command[-1:-1] = _ports_by_domain(port, env)
         with log.open("wb") as output:
             process = subprocess.Popen(
                 command, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
