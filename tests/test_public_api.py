@@ -62,6 +62,7 @@ PUBLIC = {
         "Connections",
         "EditorSettings",
         "LockMode",
+        "MergeOnSave",
         "Member",
         "Settings",
         "SourceSettings",
