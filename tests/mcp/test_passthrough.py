@@ -463,9 +463,10 @@ async def test_a_window_that_stops_answering_calls_is_dropped(
         )
         assert write["name"] == "NETWORK_ERROR" and write["retryAction"] == "getObjectSourceV2"
         assert "may or may not" in write["error"]
-        started = time.monotonic()
         after = await call(agent, "searchObjects", query="ZDEMO*")
-        assert after["ok"] and "via" not in after and time.monotonic() - started < 1
+        assert after["ok"] and "via" not in after
+        # the dropped window was not asked again (a wait for it would be logged)
+        assert "did not answer searchObjects" not in caplog.text
     assert "never sent twice" not in (emulator.source(REPORT_SOURCE) or "")
     assert emulator.locks() == []
 
