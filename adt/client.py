@@ -165,13 +165,13 @@ class AdtClient:
         params: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
         content: bytes | None = None,
+        idempotent: bool = False,
     ) -> httpx.Response:
         """One ADT request on the stateless session (or the stateful one, which holds the
-        locks); the path is validated first. The areas of :mod:`adt.areas` build on this."""
+        locks), path validated; ``idempotent``: a POST that only reads, retried like a GET."""
         session = self._stateful if stateful else self._stateless
-        return await session.request(
-            method, check_adt_path(path), params=params, headers=headers, content=content
-        )
+        send = functools.partial(session.request, params=params, headers=headers)
+        return await send(method, check_adt_path(path), content=content, idempotent=idempotent)
 
     # --- areas ----------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ class AreaClient(Protocol):
         params: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
         content: bytes | None = None,
+        idempotent: bool = False,
     ) -> httpx.Response: ...
 
     async def object_metadata(
@@ -63,7 +64,14 @@ class Area:
         params: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
         content: bytes | None = None,
+        idempotent: bool = False,
     ) -> httpx.Response:
         return await self._client.send(
-            method, path, stateful=stateful, params=params, headers=headers, content=content
+            method,
+            path,
+            stateful=stateful,
+            params=params,
+            headers=headers,
+            content=content,
+            idempotent=idempotent,
         )

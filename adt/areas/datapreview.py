@@ -138,6 +138,7 @@ class DataPreview(Area):
             params={"rowNumber": str(rows), "ddicEntityName": entity.upper()},
             headers={"Accept": TABLE_DATA, "Content-Type": "text/plain"},
             content=sql.encode("utf-8"),
+            idempotent=True,  # a read: a connection the server closed meanwhile is retried
         )
         return parse_table_data(response.content)
 
@@ -149,5 +150,6 @@ class DataPreview(Area):
             params={"rowNumber": str(rows)},
             headers={"Accept": TABLE_DATA, "Content-Type": "text/plain"},
             content=sql.encode("utf-8"),
+            idempotent=True,  # a SELECT only reads
         )
         return parse_table_data(response.content)
