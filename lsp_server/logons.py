@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-import webbrowser
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -94,6 +93,8 @@ class EditorLogons(LogonPrompt):
             if shown.success:
                 return
             log.info("the editor did not open the logon page; trying this machine's browser")
+        import webbrowser  # with the first browser logon, not at start
+
         await asyncio.to_thread(webbrowser.open, url)
 
 

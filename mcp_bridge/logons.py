@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import webbrowser
 from typing import TextIO
 
 from adt.logon import LogonPrompt, RefuseBrowserLogon
@@ -52,6 +51,8 @@ class StdioLogons(LogonPrompt):
 
     async def show(self, system: str, url: str) -> None:
         self._say(f"log on to {system} in your browser: {url}")
+        import webbrowser  # with the first browser logon, not at start
+
         opened = await asyncio.to_thread(webbrowser.open, url)
         if not opened:
             self._say("could not open a browser: open the address above by hand")

@@ -10,7 +10,6 @@ import asyncio
 import hmac
 import logging
 import secrets
-import webbrowser
 from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any, TypeVar
@@ -153,7 +152,11 @@ async def answer_in_browser(
 ) -> dict[str, str]:
     """Show the user the logon URL ``url_for`` builds around a fresh loopback receiver, and
     return the parameters of the answer that comes back to it with our ``state``."""
-    opener = open_browser or webbrowser.open
+    if open_browser is None:
+        import webbrowser  # with the first browser logon, not at start
+
+        open_browser = webbrowser.open
+    opener = open_browser
     async with LoopbackReceiver() as receiver:
         url = url_for(receiver)
         log.info("log on to %s in the browser: %s", system, url)

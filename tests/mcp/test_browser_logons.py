@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import webbrowser
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from adt.logon import BrowserLogon, RefuseBrowserLogon
 from adt.profile import ConnectionProfile
 from adt.secret import Secret
 from adt.systems import Connections, Settings, SystemsConfig, load_settings, token_digest
-from mcp_bridge import logons, server
+from mcp_bridge import server
 from mcp_bridge.logons import StdioLogons, http_refusal
 from mcp_bridge.server import make_bridge
 from mcp_bridge.team import member_router_factory
@@ -67,7 +68,7 @@ async def test_over_stdio_the_local_user_logs_on_in_their_browser(
 ) -> None:
     _, url = sso
     browser = SsoBrowser()
-    monkeypatch.setattr(logons.webbrowser, "open", lambda address: browser(address) or True)
+    monkeypatch.setattr(webbrowser, "open", lambda address: browser(address) or True)
     said = io.StringIO()
     bridge = make_bridge(_settings(url), passthrough=False, open_browser=StdioLogons(said))
     async with Client(bridge) as client:
@@ -126,7 +127,7 @@ def test_log_on_first_then_the_http_bridge_uses_the_remembered_ticket(
     config.write_text(config.read_text().replace("remember_logon = false", ""))
     monkeypatch.setattr(vault, "os_keyring", lambda: None)
     browser = SsoBrowser()
-    monkeypatch.setattr(logons.webbrowser, "open", lambda address: browser(address) or True)
+    monkeypatch.setattr(webbrowser, "open", lambda address: browser(address) or True)
     assert main(["logon", "SSO"]) == 0
     said = capsys.readouterr().err.splitlines()
     assert said == [
@@ -182,7 +183,7 @@ def test_a_team_member_logs_on_first_then_works_as_themselves(
     assert "abap-adt logon SSO --member bob" in refused.payload["error"]
 
     browser = SsoBrowser(user="COLLEAGUE")
-    monkeypatch.setattr(logons.webbrowser, "open", lambda address: browser(address) or True)
+    monkeypatch.setattr(webbrowser, "open", lambda address: browser(address) or True)
     assert main(["logon", "SSO", "--member", "bob"]) == 0
     assert capsys.readouterr().err.endswith("abap-adt logon: logged on to SSO\n")
     assert anyio.run(read_as_bob).ok
