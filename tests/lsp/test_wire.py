@@ -160,7 +160,7 @@ _KEY_READS = [  # what one read of the pipe may hold; a tuple is reads that come
 ]
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(st.permutations(_KEY_READS))
 def test_a_read_holding_exactly_one_frame_gives_what_the_thread_reader_reads(
     groups: list[tuple[bytes, ...]],
