@@ -24,7 +24,7 @@ import os
 import stat
 import threading
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import orjson
 
@@ -67,7 +67,10 @@ def _read_frame(stdin: BinaryIO) -> bytes | None:
 
 def parse_did_change(body: bytes) -> tuple[str, int, list[Change]] | None:
     """``(uri, version, changes)`` of a ``didChange`` notification, or None for any other
-    message (or one whose shape is not exactly what the protocol says)."""
+    message (or one whose shape is not exactly what the protocol says).
+
+    One function without helpers: a key arrives after the server was idle, with its caches
+    cold, and each further Python call it runs costs a few microseconds more then."""
     if _MARKER not in body:
         return None
     try:
@@ -79,27 +82,23 @@ def parse_did_change(body: bytes) -> tuple[str, int, list[Change]] | None:
         uri, version = document["uri"], document["version"]
         if not isinstance(uri, str) or type(version) is not int:
             return None
-        changes = [_change(change) for change in params["contentChanges"]]
-    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
+        changes: list[Change] = []
+        for change in params["contentChanges"]:
+            text, span = change["text"], change.get("range")
+            if not isinstance(text, str):
+                return None
+            if span is None:
+                changes.append((None, None, text))
+                continue
+            start, end = span["start"], span["end"]
+            points = (start["line"], start["character"], end["line"], end["character"])
+            for value in points:
+                if type(value) is not int or value < 0:
+                    return None
+            changes.append(((points[0], points[1]), (points[2], points[3]), text))
+    except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
         return None
     return uri, version, changes
-
-
-def _change(change: dict[str, Any]) -> Change:
-    text = change["text"]
-    if not isinstance(text, str):
-        raise TypeError("text")
-    span = change.get("range")
-    if span is None:
-        return (None, None, text)
-    return (_position(span["start"]), _position(span["end"]), text)
-
-
-def _position(point: dict[str, Any]) -> tuple[int, int]:
-    line, character = point["line"], point["character"]
-    if type(line) is not int or type(character) is not int or line < 0 or character < 0:
-        raise ValueError("position")
-    return line, character
 
 
 class FrameQueue:
@@ -136,6 +135,10 @@ class FrameParser:
 
     def feed(self, data: bytes) -> list[bytes]:
         """The frames completed by ``data``; ``ValueError`` for a malformed length."""
+        if not self._buffer and self._body is None and self._length < 0:
+            whole = _one_frame(data)
+            if whole is not None:
+                return [whole]
         buffer = self._buffer
         buffer += data
         frames: list[bytes] = []
@@ -166,6 +169,23 @@ class FrameParser:
             if not 0 <= length <= MAX_FRAME:
                 raise ValueError(f"a frame of {length} bytes")
             self._length = length
+
+
+_LENGTH = b"Content-Length: "
+
+
+def _one_frame(data: bytes) -> bytes | None:
+    """The body when ``data`` is exactly one frame with the usual single header, as an
+    editor writes each key: one search and one slice instead of a walk over its header
+    lines. None for anything else, which the general path reads by the same rules."""
+    if not data.startswith(_LENGTH):
+        return None
+    end = data.find(b"\r\n\r\n", len(_LENGTH))
+    digits = data[len(_LENGTH) : end]
+    if end < 0 or not digits.isdigit() or len(data) != end + 4 + int(digits):
+        return None
+    length = int(digits)
+    return data[end + 4 :] if length <= MAX_FRAME else None
 
 
 class FramePipe(asyncio.Protocol):

@@ -17,7 +17,13 @@ from lsprotocol import types
 
 from lsp_server.buffer import UTF8, UTF16, TextBuffer
 from lsp_server.factory import create_server
-from lsp_server.wire import FrameParser, parse_did_change, read_frames, serve_frames
+from lsp_server.wire import (
+    FrameParser,
+    _one_frame,
+    parse_did_change,
+    read_frames,
+    serve_frames,
+)
 
 ALPHABET = 'ab é😀\x0c\u2028\x85\t"\\'
 _PROTOCOL = create_server().protocol  # pygls' own message structuring
@@ -139,6 +145,39 @@ def test_the_loop_reader_cuts_the_frames_the_thread_reader_reads(cuts: list[int]
     for start, end in itertools.pairwise(edges):
         frames += parser.feed(_STREAM[start:end])
     assert [*frames, None] == thread_read == [*_STREAM_BODIES, None]
+
+
+_KEY_READS = [  # what one read of the pipe may hold; a tuple is reads that come in a row
+    (b'Content-Length: 7\r\n\r\n{"a":1}',),  # one key, as an editor writes it
+    (b"Content-Length: 0\r\n\r\n",),
+    (b'Content-Length: 007\r\n\r\n{"b":2}',),
+    (b"Content-Length: 3\r\n\r\nabcContent-Length: 1\r\n\r\nd",),  # two frames
+    (b"Content-Length: 4\r\n\r\nab", b"cd"),  # half a frame, then its rest
+    (b"Content-Length: 2\r\nContent-Type: x\r\n\r\nef",),
+    (b"Content-Length:  2\r\n\r\ngh",),
+    (b"Content-Length: +2\r\n\r\nij",),
+    (b"\r\nContent-Length: 2\r\n\r\nkl",),
+]
+
+
+@settings(max_examples=30)
+@given(st.permutations(_KEY_READS))
+def test_a_read_holding_exactly_one_frame_gives_what_the_thread_reader_reads(
+    groups: list[tuple[bytes, ...]],
+) -> None:
+    """A read that is one whole frame takes the short way in :meth:`FrameParser.feed`;
+    reads with two frames, half a frame or other headers take the general one; in any order
+    the frames are those the blocking reader reads from the same bytes."""
+    reads = [data for group in groups for data in group]
+    parser, frames = FrameParser(), []
+    for data in reads:
+        frames += parser.feed(data)
+    thread_read: list[bytes | None] = []
+    read_frames(io.BytesIO(b"".join(reads)), thread_read.append)
+    assert [*frames, None] == thread_read
+    assert len(frames) == 10
+    short_way = [group[0] for group in _KEY_READS if _one_frame(group[0]) is not None]
+    assert short_way == [group[0] for group in _KEY_READS[:3]]
 
 
 def test_a_malformed_length_is_refused() -> None:
