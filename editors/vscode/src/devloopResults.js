@@ -58,9 +58,9 @@ const OBJECT_KINDS = Object.freeze([
   },
   { label: 'Database Table', objectKind: 'table', maxLength: 16, example: 'ZMY_TABLE' },
   { label: 'Structure', objectKind: 'structure', maxLength: 30, example: 'ZMY_STRUCTURE' },
+  { label: 'Table Type', objectKind: 'tableType', maxLength: 30, example: 'ZMY_TABLE_TYPE' },
   { label: 'Data Element', objectKind: 'dataElement', maxLength: 30, example: 'ZMY_ELEMENT' },
   { label: 'Domain', objectKind: 'domain', maxLength: 30, example: 'ZMY_DOMAIN' },
-  { label: 'Table Type', objectKind: 'tableType', maxLength: 30, example: 'ZMY_TABLE_TYPE' },
   { label: 'Message Class', objectKind: 'messageClass', maxLength: 20, example: 'ZMY_MESSAGES' },
   {
     label: 'Service Binding',
