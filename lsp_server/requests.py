@@ -29,6 +29,8 @@ TRANSPORT_OBJECTS_COMMAND = "adt.transportObjects"
 RELEASE_TRANSPORT_COMMAND = "adt.releaseTransport"
 REASSIGN_TRANSPORT_COMMAND = "adt.reassignTransport"
 EXTRACT_METHOD_COMMAND = "adt.extractMethod"
+SET_MESSAGE_COMMAND = "adt.setMessage"
+PUBLISH_COMMAND = "adt.publishServiceBinding"
 
 
 @attrs.define

@@ -31,6 +31,7 @@ from lsp_server.features.highlighting import SemanticHighlighting
 from lsp_server.features.hints import ParameterHints
 from lsp_server.features.intelligence import CodeIntelligence
 from lsp_server.features.locks import EditLocks
+from lsp_server.features.metadata import MetadataCommands
 from lsp_server.features.objects import Objects
 from lsp_server.features.preview import DataPreview
 from lsp_server.features.quality import Quality
@@ -66,6 +67,7 @@ class EditorWorkspace:
         self.quality = Quality(self.ctx, self.diagnostics)
         self.versions = Versions(self.ctx)
         self.creation = ObjectCreation(self.ctx, self.transports)
+        self.metadata = MetadataCommands(self.ctx)
         self.preview = DataPreview(self.ctx)
         self.renaming = Renaming(self.ctx, self.locks, self.transports)
         self.extracting = Extracting(self.ctx, self.renaming, self.transports)
@@ -91,6 +93,7 @@ class EditorWorkspace:
             self.quality,
             self.versions,
             self.creation,
+            self.metadata,
             self.preview,
             self.renaming,
             self.extracting,

@@ -79,9 +79,11 @@ def creation_body(
     group: str | None = None,
     main_program: str | None = None,
     test_classes: bool = False,
+    based_on: str = "",
 ) -> bytes:
     """The metadata document a create POSTs (root element of the type, a package or, for a
-    function module, a container reference)."""
+    function module, a container reference; a service binding names the service definition
+    ``based_on`` it binds)."""
     code = object_type.upper()
     kind = _type(code)
     prefix = kind.prefix
@@ -112,12 +114,37 @@ def creation_body(
         include.set(f"{{{ADTCORE}}}name", "CLAS/OC")
         include.set(f"{{{ADTCORE}}}type", "CLAS/OC")
         include.set(f"{{{kind.namespace}}}includeType", "testclasses")
+    extra = _BODY_EXTRAS.get(code)
+    if extra is not None and based_on:
+        extra(root, kind, name.upper(), based_on.upper())
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+
+def _binding(root: etree._Element, kind: ObjectKind, name: str, definition: str) -> None:
+    """What ADT's new service binding wizard sends: the service (named like the binding,
+    version 0001) on its service definition, bound as OData V2 for a UI (category 0)."""
+    ns = kind.namespace
+    services = etree.SubElement(root, f"{{{ns}}}services")
+    services.set(f"{{{ns}}}name", name)
+    content = etree.SubElement(services, f"{{{ns}}}content")
+    content.set(f"{{{ns}}}version", "0001")
+    ref = etree.SubElement(content, f"{{{ns}}}serviceDefinition")
+    ref.set(f"{{{ADTCORE}}}name", definition)
+    ref.set(f"{{{ADTCORE}}}type", "SRVD/SRV")
+    ref.set(f"{{{ADTCORE}}}uri", object_url("SRVD/SRV", definition))
+    binding = etree.SubElement(root, f"{{{ns}}}binding")
+    for attribute, value in (("type", "ODATA"), ("version", "V2"), ("category", "0")):
+        binding.set(f"{{{ns}}}{attribute}", value)
+    etree.SubElement(binding, f"{{{ns}}}implementation").set(f"{{{ADTCORE}}}name", name)
+
+
+#: What a kind's creation body says beyond name, description and package, from its basis.
+_BODY_EXTRAS = {"SRVB/SVB": _binding}
 
 
 class Lifecycle(Area):
     """``client.objects``: name validation, creation and deletion of repository objects
-    (classes, interfaces, programs, includes, function groups and modules)."""
+    of every declared kind (``adt.kinds``)."""
 
     async def validate_name(
         self,
@@ -158,10 +185,12 @@ class Lifecycle(Area):
         group: str | None = None,
         main_program: str | None = None,
         test_classes: bool = False,
+        based_on: str = "",
     ) -> CreatedObject:
         """Create an object (inactive, with the generated skeleton source). ``transport``
         is the request for a transportable package (ignored for ``$`` packages); an include
-        may name its ``main_program``; a function module names its ``group``."""
+        may name its ``main_program``; a function module names its ``group``; a service
+        binding names the service definition it binds (``based_on``)."""
         code = object_type.upper()
         body = creation_body(
             code,
@@ -172,6 +201,7 @@ class Lifecycle(Area):
             group=group,
             main_program=main_program,
             test_classes=test_classes,
+            based_on=based_on,
         )
         path = "/sap/bc/adt/" + _type(code).collection.format(group=encode_name(group or "-"))
         params = {"corrNr": transport} if transport else None

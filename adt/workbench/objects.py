@@ -20,15 +20,15 @@ from adt.urls import object_url as url_of
 if TYPE_CHECKING:
     from adt.client import AdtClient
 
-KINDS = {
-    name: code
-    for name, code in ALL_KINDS.by_face_name().items()
-    if (kind := ALL_KINDS.get(code)) is not None and kind.source_based and code != "FUGR/I"
-}
-"""The kinds of object the development loop creates (those with a source to write next), by
-the names both faces use: ``class`` … ``functionModule``, ``dataDefinition``,
-``metadataExtension``, ``accessControl``, ``behaviorDefinition``, ``serviceDefinition``,
-``table``, ``structure``."""
+KINDS = {name: code for name, code in ALL_KINDS.by_face_name().items() if code != "FUGR/I"}
+"""The kinds of object the development loop creates, by the names both faces use: ``class``
+… ``functionModule``, ``dataDefinition``, ``metadataExtension``, ``accessControl``,
+``behaviorDefinition``, ``serviceDefinition``, ``table``, ``structure``, and the metadata
+kinds ``dataElement``, ``domain``, ``tableType``, ``messageClass``, ``serviceBinding`` (one
+XML document each, opened and changed as that document)."""
+
+#: Kinds whose creation needs the object they build on (``basedOn``), by the types it has.
+BASIS_REQUIRED = {"SRVB/SVB": ("SRVD/SRV",)}
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,8 @@ class NewObject:
     CDS-family object, which a system creates empty."""
     based_on: str = ""
     """What the template builds on: a view's data source, the entity a service definition
-    exposes or an access control protects (a behavior definition: its own name)."""
+    exposes or an access control protects (a behavior definition: its own name); the
+    service definition a service binding binds."""
 
     @property
     def type_code(self) -> str:
@@ -72,6 +73,10 @@ class NewObject:
             raise InvalidArgument("a new object needs a package")
         if self.test_classes and code != "CLAS/OC":
             raise InvalidArgument("only a class has a test-class include")
+        if code in BASIS_REQUIRED and not self.based_on.strip():
+            raise InvalidArgument(
+                "a service binding needs basedOn: the service definition it binds"
+            )
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,7 @@ class ObjectLifecycle:
                 verdict.message or f"{new.name.upper()} cannot be used", name=new.name.upper()
             )
         first = await self._first_text(new) if new.template else None
+        await self._check_basis(new)
         target = url_of(code, new.name, group=new.function_group)
         transport = new.transport or await self._transport_for(target, new.package)
         try:
@@ -131,6 +137,7 @@ class ObjectLifecycle:
                 transport=transport or None,
                 group=new.function_group,
                 test_classes=new.test_classes,
+                based_on=new.based_on if code in BASIS_REQUIRED else "",
             )
         except Exception as exc:
             if is_transport_refusal(exc):
@@ -143,6 +150,19 @@ class ObjectLifecycle:
         return CreatedObject(
             new.kind, created.name, created.object_url, created.source_url, transport, tests
         )
+
+    async def _check_basis(self, new: NewObject) -> None:
+        """A binding on a service definition that does not exist is refused before
+        anything is created (the system would create a binding that cannot activate)."""
+        types = BASIS_REQUIRED.get(new.type_code)
+        if types is None:
+            return
+        from adt.workbench.templates import find_basis
+
+        try:
+            await find_basis(self._client, new.based_on, types)
+        except Exception as exc:
+            raise as_source_error(exc) from exc
 
     async def _first_text(self, new: NewObject) -> str | None:
         """The template's text, or a refusal (an unknown basis) before anything is created."""
@@ -192,4 +212,4 @@ class ObjectLifecycle:
             self._forget(object_url)
 
 
-__all__ = ["KINDS", "CreatedObject", "NewObject", "ObjectLifecycle"]
+__all__ = ["BASIS_REQUIRED", "KINDS", "CreatedObject", "NewObject", "ObjectLifecycle"]

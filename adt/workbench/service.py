@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from adt.workbench.code import CodeAssist
 from adt.workbench.code_search import PackageSearch
 from adt.workbench.dependencies import ActivationDependencies
+from adt.workbench.dictionary import MetadataEdits
 from adt.workbench.dumps import RuntimeErrors
 from adt.workbench.extraction import Extraction
 from adt.workbench.history import History
@@ -33,6 +34,7 @@ class Workbench:
         self.usages = WhereUsed(client)
         self.search = PackageSearch(source)
         self.objects = ObjectLifecycle(client, forget=source.forget_object)
+        self.metadata = MetadataEdits(client, forget=source.forget_object)
         self.transports = Transports(client)
         self.organizer = RequestOrganizer(client, source.locks)
         self.quality = Quality(client)

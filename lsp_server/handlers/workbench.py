@@ -94,6 +94,31 @@ def register(server: AdtLanguageServer) -> None:
             raise JsonRpcInvalidParams(message="adt.createObject takes one object argument")
         return await ls.adt.creation.create(spec)
 
+    @server.command(rq.SET_MESSAGE_COMMAND)
+    @rpc_errors
+    async def set_message(ls: AdtLanguageServer, uri: str, message: Any) -> dict[str, Any]:
+        """``[uri, {"number", "text"}]``: one message of a message class, added or changed
+        on the version the editor shows."""
+        if not isinstance(message, dict) or not {"number", "text"} <= message.keys():
+            raise JsonRpcInvalidParams(message="adt.setMessage takes [uri, {number, text}]")
+        result = await ls.adt.metadata.set_message(
+            uri, str(message["number"]), str(message["text"])
+        )
+        ls.notify(Severity.INFO, f"Message {message['number']} saved (inactive)")
+        return result
+
+    @server.command(rq.PUBLISH_COMMAND)
+    @rpc_errors
+    async def publish(ls: AdtLanguageServer, uri: str, *unpublish: Any) -> dict[str, Any]:
+        """``[uri, false?]``: publish a service binding (``false``: unpublish it)."""
+        wanted = not unpublish or unpublish[0] is not False
+        result = await ls.adt.metadata.publish(uri, wanted)
+        done = "Published" if wanted else "Unpublished"
+        worded = f"{done} {result['objectUrl'].rsplit('/', 1)[-1].upper()}"
+        severity = Severity.INFO if result["ok"] else Severity.WARNING
+        ls.notify(severity, worded if result["ok"] else f"Not {done.lower()}: {result['message']}")
+        return result
+
     @server.command(rq.CHOOSE_TRANSPORT_COMMAND)
     @rpc_errors
     async def choose_transport(ls: AdtLanguageServer, uri: str) -> dict[str, Any]:

@@ -518,7 +518,12 @@ async def test_new_object_creates_a_view_its_behavior_and_service_from_templates
     ]
     seen = _contract("create", {"entered": entered})
     assert seen["kinds"] == list(KINDS)
-    assert seen["asksBasis"] == ["dataDefinition", "accessControl", "serviceDefinition"]
+    assert seen["asksBasis"] == [
+        "dataDefinition",
+        "accessControl",
+        "serviceDefinition",
+        "serviceBinding",
+    ]
     created = []
     for params in seen["params"]:
         client.answers.append(

@@ -76,6 +76,8 @@ async def test_capabilities(client: EditorClient, request: pytest.FixtureRequest
         "adt.releaseTransport",
         "adt.reassignTransport",
         "adt.extractMethod",
+        "adt.setMessage",
+        "adt.publishServiceBinding",
     }
     completion = capabilities.completion_provider
     assert completion is not None and completion.resolve_provider

@@ -21,14 +21,13 @@ def emulator(tmp_path: Path) -> Emulator:
     return cds_emulator(tmp_path)
 
 
-def test_the_creatable_kinds_are_the_registrys_source_kinds() -> None:
+def test_the_creatable_kinds_are_the_registrys_kinds() -> None:
     expected = [
-        kind.face_name
-        for kind in ALL_KINDS.kinds
-        if kind.face_name and kind.source_based and kind.code != "FUGR/I"
+        kind.face_name for kind in ALL_KINDS.kinds if kind.face_name and kind.code != "FUGR/I"
     ]
     assert list(KINDS) == expected
     assert {"dataDefinition", "behaviorDefinition", "serviceDefinition", "table"} <= set(KINDS)
+    assert {"dataElement", "domain", "tableType", "messageClass", "serviceBinding"} <= set(KINDS)
 
 
 async def test_the_tool_offers_every_creatable_kind(emulator: Emulator) -> None:

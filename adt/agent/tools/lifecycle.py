@@ -1,8 +1,8 @@
 """``manageObject``: create an object of a kind the development loop creates (class …
-function module, the CDS and RAP sources, tables and structures: ``adt.workbench.objects``)
-in a package, or delete one. The write policy applies to both; a transportable
-package without ``transport`` is TRANSPORT_REQUIRED naming the candidates, and nothing is
-created."""
+function module, the CDS and RAP sources, tables and structures, the metadata kinds:
+``adt.workbench.objects``) in a package, delete one, or publish or unpublish a service
+binding. The write policy applies to all; a transportable package without ``transport`` is
+TRANSPORT_REQUIRED naming the candidates, and nothing is created."""
 
 from __future__ import annotations
 
@@ -27,14 +27,29 @@ DELETABLE_KINDS = [name for name, code in KINDS.items() if code not in _KEPT]
 
 
 async def manage(call: ToolCall, args: dict[str, Any]) -> Any:
-    if args["action"] == "delete":
-        if "objectUrl" not in args:
-            raise InvalidArgument("delete needs objectUrl")
-        url = call.service.resolve(args["objectUrl"]).ref.object_url
-        refuse_undeletable(url)
-        await call.workbench.objects.delete(url, transport=args.get("transport"))
-        return {"objectUrl": url, "deleted": True}
-    return await _create(call, args)
+    action = args["action"]
+    if action == "create":
+        return await _create(call, args)
+    if "objectUrl" not in args:
+        raise InvalidArgument(f"{action} needs objectUrl")
+    url = call.service.resolve(args["objectUrl"]).ref.object_url
+    if action in _PUBLISHING:
+        return await _publish(call, url, action == "publish")
+    refuse_undeletable(url)
+    await call.workbench.objects.delete(url, transport=args.get("transport"))
+    return {"objectUrl": url, "deleted": True}
+
+
+_PUBLISHING = ("publish", "unpublish")
+
+
+async def _publish(call: ToolCall, url: str, publish: bool) -> Any:
+    """A service binding's local endpoint published or withdrawn (the system's verdict)."""
+    kind = ALL_KINDS.for_url(url)
+    if kind is None or kind.code != "SRVB/SVB":
+        raise InvalidArgument(f"only a service binding is published, not {url}", objectUrl=url)
+    outcome = await call.workbench.metadata.publish(url, publish=publish)
+    return outcome.to_dict()
 
 
 def _collection_pattern(code: str) -> str:
@@ -154,9 +169,10 @@ TOOLS = (
         "Create (kind, name, description, package; transport if transportable; functionGroup "
         "of a function module; testClasses) or delete (objectUrl) an object. New objects are "
         "inactive; source (and testClasses as text) is written at once, activate: true "
-        "activates; basedOn: a CDS template's data source. TRANSPORT_REQUIRED lists candidates.",
+        "activates; basedOn: a CDS template's data source, a binding's service definition. "
+        "(Un)publish a service binding. TRANSPORT_REQUIRED lists candidates.",
         {
-            "action": {"type": "string", "enum": ["create", "delete"]},
+            "action": {"type": "string", "enum": ["create", "delete", *_PUBLISHING]},
             "kind": {"type": "string", "enum": KIND_NAMES},
             "name": {"type": "string", "minLength": 1, "maxLength": 40},
             "description": {"type": "string", "minLength": 1, "maxLength": 60},

@@ -341,7 +341,8 @@ TOOLS = (
         "startLine-1 inserts; delete: true removes), or apply several patches, against token. "
         "Changes since that don't touch yours are kept (rebasedOver); else "
         "VERSION_CONFLICT, nothing written. Locks itself unless lockHandle is given. "
-        "Returns the new token.",
+        "Returns the new token. A metadata object's source is its XML document (a message: "
+        "one mc:messages element).",
         {
             **TARGET,
             "token": TOKEN,

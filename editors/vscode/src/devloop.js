@@ -3,7 +3,8 @@
 
 /**
  * The development loop's commands: run unit tests, run ATC, create an object, choose a
- * transport, compare with the active version or a revision (docs/lsp-protocol.md). Each
+ * transport, compare with the active version or a revision, publish a service binding,
+ * change one message of a message class (docs/lsp-protocol.md). Each
  * asks what it needs, sends one command or request and shows the answer; findings and
  * failures also come as diagnostics from the server.
  */
@@ -18,6 +19,7 @@ const {
 } = require('./commands');
 const {
   OBJECT_KINDS,
+  messageNumberProblem,
   createParams,
   objectNameProblem,
   transportMessage,
@@ -28,9 +30,11 @@ const {
   CHOOSE_TRANSPORT_COMMAND,
   CREATE_OBJECT_COMMAND,
   EXECUTE_COMMAND,
+  PUBLISH_COMMAND,
   READ_VERSION,
   RUN_ATC_COMMAND,
   RUN_UNIT_TESTS_COMMAND,
+  SET_MESSAGE_COMMAND,
   VERSIONS,
 } = require('./protocol');
 const { objectLabel, parseAdtUri } = require('./uris');
@@ -287,7 +291,45 @@ async function ask(title) {
   return (await vscode.window.showInputBox({ title }))?.trim() || undefined;
 }
 
+/**
+ * Publish (or unpublish) the service binding the editor shows; the server says how it went.
+ * @param {ServerConnection} connection
+ * @param {unknown} resource
+ * @param {boolean} publish
+ */
+async function publishBinding(connection, resource, publish) {
+  const document = await adtDocument(resource, publish ? 'publish it' : 'unpublish it');
+  if (document) {
+    await execute(connection, PUBLISH_COMMAND, [toServerUri(document.uri), publish]);
+  }
+}
+
+/**
+ * Add a message to the message class the editor shows, or change one: number, then text.
+ * @param {ServerConnection} connection
+ * @param {unknown} resource
+ */
+async function setMessage(connection, resource) {
+  const document = await adtDocument(resource, 'change a message');
+  const number =
+    document &&
+    (await vscode.window.showInputBox({
+      title: 'Message number (a new one is added)',
+      prompt: 'e.g. 001',
+      validateInput: messageNumberProblem,
+    }));
+  const text = number && (await ask(`Text of message ${number.trim()}`));
+  if (document && number && text) {
+    await execute(connection, SET_MESSAGE_COMMAND, [
+      toServerUri(document.uri),
+      { number: number.trim(), text },
+    ]);
+  }
+}
+
 module.exports = {
+  publishBinding,
+  setMessage,
   VERSION_SCHEME,
   VersionTexts,
   runUnitTests,

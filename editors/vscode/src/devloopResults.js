@@ -58,7 +58,27 @@ const OBJECT_KINDS = Object.freeze([
   },
   { label: 'Database Table', objectKind: 'table', maxLength: 16, example: 'ZMY_TABLE' },
   { label: 'Structure', objectKind: 'structure', maxLength: 30, example: 'ZMY_STRUCTURE' },
+  { label: 'Table Type', objectKind: 'tableType', maxLength: 30, example: 'ZMY_TABLE_TYPE' },
+  { label: 'Data Element', objectKind: 'dataElement', maxLength: 30, example: 'ZMY_ELEMENT' },
+  { label: 'Domain', objectKind: 'domain', maxLength: 30, example: 'ZMY_DOMAIN' },
+  { label: 'Message Class', objectKind: 'messageClass', maxLength: 20, example: 'ZMY_MESSAGES' },
+  {
+    label: 'Service Binding',
+    objectKind: 'serviceBinding',
+    maxLength: 26,
+    example: 'ZUI_MY_SERVICE_O2',
+    basedOn: 'Service definition it binds',
+  },
 ]);
+
+/**
+ * Why a message number is not one (checked as the user types for `adt.setMessage`).
+ * @param {string} number
+ * @returns {string | undefined}
+ */
+function messageNumberProblem(number) {
+  return /^\d{1,3}$/.test(number.trim()) ? undefined : 'A message number is 000 to 999.';
+}
 
 const NAME = /^(\/[A-Z0-9_]+\/)?[A-Z][A-Z0-9_]*$/;
 
@@ -142,6 +162,7 @@ function transportMessage(chosen, label) {
 }
 
 module.exports = {
+  messageNumberProblem,
   OBJECT_KINDS,
   objectNameProblem,
   createParams,

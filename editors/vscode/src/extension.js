@@ -65,6 +65,15 @@ function activate(context) {
     ),
     vscode.commands.registerCommand('abapAdt.chooseTransport', onResource(devloop.chooseTransport)),
     vscode.commands.registerCommand(
+      'abapAdt.publishServiceBinding',
+      onResource((connection, resource) => devloop.publishBinding(connection, resource, true)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.unpublishServiceBinding',
+      onResource((connection, resource) => devloop.publishBinding(connection, resource, false)),
+    ),
+    vscode.commands.registerCommand('abapAdt.setMessage', onResource(devloop.setMessage)),
+    vscode.commands.registerCommand(
       'abapAdt.compareWithActive',
       onResource((connection, resource) =>
         devloop.compareWithActive(connection, versions, resource),

@@ -28,6 +28,8 @@ const RUN_UNIT_TESTS_COMMAND = 'adt.runUnitTests';
 const RUN_ATC_COMMAND = 'adt.runAtc';
 const CREATE_OBJECT_COMMAND = 'adt.createObject';
 const CHOOSE_TRANSPORT_COMMAND = 'adt.chooseTransport';
+const SET_MESSAGE_COMMAND = 'adt.setMessage';
+const PUBLISH_COMMAND = 'adt.publishServiceBinding';
 const VERSIONS = 'adt/versions';
 const READ_VERSION = 'adt/readVersion';
 
@@ -161,7 +163,8 @@ const INVALID_PARAMS = -32602;
  * @property {string} [system]
  * @property {'class' | 'interface' | 'program' | 'include' | 'functionGroup'
  *   | 'functionModule' | 'dataDefinition' | 'metadataExtension' | 'accessControl'
- *   | 'behaviorDefinition' | 'serviceDefinition' | 'table' | 'structure'} kind
+ *   | 'behaviorDefinition' | 'serviceDefinition' | 'table' | 'structure' | 'dataElement'
+ *   | 'domain' | 'tableType' | 'messageClass' | 'serviceBinding'} kind
  * @property {string} name
  * @property {string} description
  * @property {string} [package] not for a function module (it lives in its group's package)
@@ -221,6 +224,8 @@ module.exports = {
   RUN_ATC_COMMAND,
   CREATE_OBJECT_COMMAND,
   CHOOSE_TRANSPORT_COMMAND,
+  SET_MESSAGE_COMMAND,
+  PUBLISH_COMMAND,
   VERSIONS,
   READ_VERSION,
   ADT_FAILURE,

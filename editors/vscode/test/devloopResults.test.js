@@ -6,6 +6,7 @@ const { describe, it } = require('node:test');
 const {
   OBJECT_KINDS,
   createParams,
+  messageNumberProblem,
   objectNameProblem,
   transportMessage,
   versionItems,
@@ -33,8 +34,20 @@ describe('new objects', () => {
         'serviceDefinition',
         'table',
         'structure',
+        'tableType',
+        'dataElement',
+        'domain',
+        'messageClass',
+        'serviceBinding',
       ],
     );
+  });
+
+  it('checks a message number as the user types', () => {
+    assert.equal(messageNumberProblem(' 7 '), undefined);
+    assert.equal(messageNumberProblem('001'), undefined);
+    assert.match(messageNumberProblem('1000') ?? '', /000 to 999/);
+    assert.match(messageNumberProblem('x1') ?? '', /000 to 999/);
   });
 
   it('checks names as the user types', () => {
@@ -67,7 +80,14 @@ describe('new objects', () => {
 
   it('asks what a CDS template builds on, and sends it in upper case', () => {
     const asking = OBJECT_KINDS.filter((kind) => kind.basedOn).map((kind) => kind.objectKind);
-    assert.deepEqual(asking, ['dataDefinition', 'accessControl', 'serviceDefinition']);
+    assert.deepEqual(asking, [
+      'dataDefinition',
+      'accessControl',
+      'serviceDefinition',
+      'serviceBinding',
+    ]);
+    assert.equal(objectNameProblem('messageClass', 'Z'.repeat(20)), undefined);
+    assert.match(objectNameProblem('messageClass', 'Z'.repeat(21)) ?? '', /at most 20/);
     assert.deepEqual(
       createParams({
         kind: 'dataDefinition',

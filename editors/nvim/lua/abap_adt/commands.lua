@@ -5,6 +5,7 @@ local browse = require('abap_adt.browse')
 local compare = require('abap_adt.compare')
 local create = require('abap_adt.create')
 local document = require('abap_adt.document')
+local metadata = require('abap_adt.metadata')
 local objects = require('abap_adt.objects')
 local preview = require('abap_adt.preview')
 local quality = require('abap_adt.quality')
@@ -159,6 +160,24 @@ M.COMMANDS = {
       transport.choose(current_buffer())
     end,
     opts = { desc = 'Choose the transport request for the object in this buffer' },
+  },
+  AdtPublish = {
+    run = function(opts)
+      metadata.publish(current_buffer(), not opts.bang)
+    end,
+    opts = { bang = true, desc = 'Publish the service binding in this buffer (! unpublishes it)' },
+  },
+  AdtMessage = {
+    run = function(opts)
+      local number, text = opts.args:match('^%s*(%S+)%s+(.-)%s*$')
+      metadata.set_message(current_buffer(), number or opts.args, text or '')
+    end,
+    -- no -bar: a message text may hold '"' or '|'
+    opts = {
+      nargs = '+',
+      bar = false,
+      desc = 'Add a message to the message class in this buffer, or change one: NUMBER TEXT',
+    },
   },
   AdtPreview = {
     run = function(opts)

@@ -1,9 +1,10 @@
 --- :AdtNew: create an object of any kind the server creates (class … function module, the
---- CDS and RAP sources, tables, structures), then open it. Asks what it needs through
+--- CDS and RAP sources, tables, structures, the dictionary's data elements, domains and table
+--- types, message classes, service bindings), then open it. Asks what it needs through
 --- vim.ui.select and vim.ui.input (so input and picker plugins show the questions); a data
 --- definition, access control or service definition also asks what its template builds on
---- (the server fills the template from it); the server asks for a transport request when the
---- package needs one.
+--- (the server fills the template from it), a service binding its service definition; the
+--- server asks for a transport request when the package needs one.
 local client = require('abap_adt.client')
 local objects = require('abap_adt.objects')
 local util = require('abap_adt.util')
@@ -31,6 +32,11 @@ M.KINDS = {
   { kind = 'serviceDefinition', label = 'service definition', based_on = 'CDS entity it exposes' },
   { kind = 'table', label = 'database table' },
   { kind = 'structure', label = 'structure' },
+  { kind = 'tableType', label = 'table type' },
+  { kind = 'dataElement', label = 'data element' },
+  { kind = 'domain', label = 'domain' },
+  { kind = 'messageClass', label = 'message class' },
+  { kind = 'serviceBinding', label = 'service binding', based_on = 'service definition it binds' },
 }
 
 --- The package of the last object created in this session: the default where the current
