@@ -7,8 +7,11 @@ line with T, by a line patch (``setObjectSourceV2``) or by a unique string
 must be rebased in that one call (``rebasedOver``); when it went where the agent writes (the
 same lines, or the line of context beside them), the write must be refused with 4003 and
 nothing of it written. Faults strike these writes like every other (the fault task is given
-this object too): a write refused after a fault is counted, not judged. Every broken rule is
-a *violation* the soak fails on; every accepted line joins the soak's lost/doubled check.
+this object too): a write refused after a fault is counted, not judged. So is a write
+whose read came from the bridge's cache and was older than the saved source (the
+colleague's change is then not the only difference from the agent's base): only "nothing
+lost" is checked there. Every broken rule is a *violation* the soak fails on; every
+accepted line joins the soak's lost/doubled check.
 """
 
 from __future__ import annotations
@@ -83,6 +86,8 @@ class Rebaser:
         self.owner = f"soak-rebase:{id(tools)}"
         self.violations: list[str] = []
         self.sequence = 0
+        self.stale = False
+        self.previous = "nothing"  # the outcome of the last write, for the report
 
     async def run(self, stop: float) -> None:
         while time.monotonic() < stop:
@@ -99,6 +104,7 @@ class Rebaser:
             return
         data = read.payload["data"]
         lines = data["content"].split("\n")
+        self.stale = data["content"] != self.emulator.source(REBASE_SOURCE)
         starts = methods(lines)
         ours = self.rng.choice(starts)
         others = [s for s in starts if s != ours]
@@ -121,7 +127,9 @@ class Rebaser:
         if ok:
             self.tally.accept(REBASE_OBJECT, marker)
         written = (self.emulator.source(REBASE_SOURCE) or "").split("\n").count(marker)
-        if where == "another method" and ok and "rebasedOver" in payload["data"]:
+        if self.stale:  # the base is not what the colleague saw: only nothing lost is judged
+            self._judge_stale(label, ok, name, written, marker)
+        elif where == "another method" and ok and "rebasedOver" in payload["data"]:
             self.tally.counts[f"rebased in 1 call ({label})"] += 1
         elif where == "same lines" and name == "VERSION_CONFLICT" and payload.get("code") == 4003:
             self.tally.counts[f"refused 4003 ({label})"] += 1
@@ -133,7 +141,22 @@ class Rebaser:
                 self.tally.accept(REBASE_OBJECT, marker)
                 self.tally.counts["rebase scenario: written though the answer was lost"] += 1
         else:
-            self.violations.append(f"{label}: {'written' if ok else name} ({marker!r})")
+            said = "written" if ok else f"{name}: {payload.get('error')}"
+            self.violations.append(f"{label}: {said} ({marker!r})")
+        self.previous = "ok" if ok else str(name)
+
+    def _judge_stale(
+        self, label: str, ok: bool, name: str | None, written: int, marker: str
+    ) -> None:
+        counts = self.tally.counts
+        counts[
+            f"rebase scenario: cached read older than saved (after {self.previous}), "
+            f"{name or 'written'}"
+        ] += 1
+        if not ok and written and name == "VERSION_CONFLICT":
+            self.violations.append(f"{label}: refused, yet {marker!r} was written")
+        elif not ok and written:  # the answer was lost, the write went through
+            self.tally.accept(REBASE_OBJECT, marker)
 
 
 async def rebaser(
