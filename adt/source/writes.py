@@ -273,6 +273,7 @@ class SourceWrites:
                 self._after_session_death(target, caller_lock, attempt, exc)
             except AdtTransportError as exc:
                 if exc.system_down or attempt >= len(self._config.retry_delays):
+                    self._forget_cached(target)
                     raise NetworkError(
                         f"the write failed after {attempt + 1} attempts: {exc}"
                     ) from exc
@@ -284,6 +285,13 @@ class SourceWrites:
                 raise as_source_error(exc) from exc
             log.info("retrying the write to %s (attempt %d)", target.ref.source_url, attempt + 2)
         raise NetworkError("the write did not complete")  # pragma: no cover - loop returns
+
+    def _forget_cached(self, target: Target) -> None:
+        """A write whose outcome is unknown (the system may have applied it and the answer
+        was lost): the cached text may be the one it replaced, so the next read asks the
+        system (the soak saw an agent read that older text and lose a rebase to a conflict)."""
+        for version in ("", "inactive", "workingArea", "active"):
+            self._cache.invalidate(target.key._replace(version=version))
 
     def _owner_lock(self, object_url: str, owner: str) -> str | None:
         """The owner's own lock, taken earlier with lock()."""
