@@ -4,8 +4,7 @@ Writes never trust the cache: they lock (or use the caller's lock), re-read the 
 lock window, compare its token with the caller's, apply, PUT and unlock in ``finally``. The new
 token comes from the PUT's change stamp and the text sent (read back only when the server may
 have changed it), so a write moves the source once each way. A PUT whose answer was lost is
-recognised on the retry (the stored text is already ours), so a patch is never applied twice.
-"""
+recognised on the retry (the stored text is already ours), so a patch is never applied twice."""
 
 from __future__ import annotations
 
@@ -273,7 +272,8 @@ class SourceWrites:
                 self._after_session_death(target, caller_lock, attempt, exc)
             except AdtTransportError as exc:
                 if exc.system_down or attempt >= len(self._config.retry_delays):
-                    self._forget_cached(target)
+                    # the outcome is unknown: read what the system has, not the replaced text
+                    self._cache.invalidate_object(target.key.system, target.ref.object_url)
                     raise NetworkError(
                         f"the write failed after {attempt + 1} attempts: {exc}"
                     ) from exc
@@ -285,13 +285,6 @@ class SourceWrites:
                 raise as_source_error(exc) from exc
             log.info("retrying the write to %s (attempt %d)", target.ref.source_url, attempt + 2)
         raise NetworkError("the write did not complete")  # pragma: no cover - loop returns
-
-    def _forget_cached(self, target: Target) -> None:
-        """A write whose outcome is unknown (the system may have applied it and the answer
-        was lost): the cached text may be the one it replaced, so the next read asks the
-        system (the soak saw an agent read that older text and lose a rebase to a conflict)."""
-        for version in ("", "inactive", "workingArea", "active"):
-            self._cache.invalidate(target.key._replace(version=version))
 
     def _owner_lock(self, object_url: str, owner: str) -> str | None:
         """The owner's own lock, taken earlier with lock()."""
