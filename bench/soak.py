@@ -4,7 +4,10 @@ Ten agents (each with its own ADT session, through the agent tools the MCP bridg
 two editor sessions (the language server's workspace, each with its own session) insert
 uniquely marked lines into a few shared objects, over real HTTP against the emulator (an
 agent's write made against a token others have moved past is rebased when it touches none of
-their lines, and counted as such). Faults
+their lines, and counted as such). One more agent writes with stale tokens on purpose
+(``soak_rebase``): a colleague's change of another method must be rebased in the one call,
+one of the same lines refused with 4003, nothing of it written; every broken rule is a
+*rebase violation*. Odd-numbered editors save with ``mergeOnSave: auto``. Faults
 are injected at random: 503 answers, connections dropped before the server, CSRF tokens
 expiring, the application server "restarting" (every context and its locks gone), latency.
 Now and then an editor's language server restarts with unsaved edits in its buffers while a
@@ -14,6 +17,7 @@ colleague changes the same source: the new server is handed each buffer's base v
 Every edit a caller was told succeeded is accounted for at the end: it must be in the final
 source exactly once (a lost or doubled edit is a failure), and no lock may be left once the
 callers are idle. The report counts operations, conflicts, refusals and faults.
+``--no-rebase`` leaves the stale-token agent out.
 
     python bench/soak.py                  # 10 minutes (the default)
     python bench/soak.py --minutes 60     # the hour-long run quoted in docs/reliability.md
@@ -34,11 +38,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from soak_rebase import REBASE_OBJECT, rebaser
+
 from adt import AdtClient, ConnectionProfile, Secret
 from adt.agent import AgentTools
 from adt.emulator import Emulator
 from adt.errors import AdtError
-from adt.systems import Connections, EditorSettings, SystemsConfig
+from adt.systems import Connections, EditorSettings, MergeOnSave, SystemsConfig
 from lsp_server.buffer import UTF16, Edit, apply_edits
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.results import SaveStatus
@@ -209,7 +215,10 @@ class EditorRun:
 
 
 def _workspace(run: EditorRun, editor: SoakEditor) -> EditorWorkspace:
-    settings = EditorSettings(poll_interval=0, ask_on_conflict=False)
+    """Odd-numbered editors save with ``mergeOnSave: auto`` (rebased over a colleague's
+    change that does not meet theirs), even-numbered ones with ``ask``."""
+    merge = MergeOnSave.AUTO if run.number % 2 else MergeOnSave.ASK
+    settings = EditorSettings(poll_interval=0, ask_on_conflict=False, merge_on_save=merge)
     workspace = EditorWorkspace(_connections(run.url, "DEVELOPER"), settings, editor)
     editor.workspace = workspace
     return workspace
@@ -309,6 +318,9 @@ async def _editor_save(
     for _ in range(5):
         tally.counts["editor saves"] += 1
         result = await workspace.save(uri)
+        if result.status == SaveStatus.MERGED:  # mergeOnSave: auto moved it over others'
+            tally.counts["editor saves rebased (mergeOnSave auto)"] += 1
+            break
         if result.status in (SaveStatus.SAVED, SaveStatus.UNCHANGED):
             break
         if result.status != SaveStatus.CONFLICT:
@@ -348,7 +360,7 @@ async def faults(
     emulator: Emulator, tally: Tally, stop: float, rng: random.Random, rate: float
 ) -> None:
     """Something goes wrong every ``1/rate`` seconds on average."""
-    paths = [*OBJECTS, *OBJECTS.values()]
+    paths = [*OBJECTS, *OBJECTS.values(), REBASE_OBJECT]
     while time.monotonic() < stop:
         await asyncio.sleep(rng.expovariate(rate))
         kind = rng.choice(["503", "drop", "csrf", "restart", "latency"])
@@ -383,6 +395,7 @@ async def soak(
     fault_rate: float,
     seed: int,
     restart_chance: float = 0.05,
+    rebase: bool = True,
 ) -> dict[str, Any]:
     emulator = Emulator(users=USERS)
     tally = Tally()
@@ -403,6 +416,12 @@ async def soak(
             )
             for i in range(editors)
         ]
+        violations: list[str] = []
+        if rebase:
+            tools = AgentTools(_connections(url, "AGENTS"))
+            closers.append(tools.connections.close)
+            seeded = random.Random(rng.random())
+            workers.append(rebaser(tools, emulator, tally, stop, seeded, violations.extend))
         workers.append(faults(emulator, tally, stop, random.Random(rng.random()), fault_rate))
         results = await asyncio.gather(*workers, return_exceptions=True)
         crashed = [repr(r) for r in results if isinstance(r, BaseException)]
@@ -414,7 +433,8 @@ async def soak(
             except Exception as exc:  # a failed close is reported, never hidden
                 crashed.append(f"closing: {exc!r}")
         after_close = [f"{lock.user} {lock.object_uri}" for lock in emulator.locks()]
-    final = {url: emulator.source(source) or "" for url, source in OBJECTS.items()}
+    sources = {**OBJECTS, REBASE_OBJECT: f"{REBASE_OBJECT}/source/main"}
+    final = {url: emulator.source(source) or "" for url, source in sources.items()}
     lost, doubled = [], []
     for object_url, markers in tally.accepted.items():
         lines = final[object_url].split("\n")
@@ -433,8 +453,14 @@ async def soak(
         "doubled edits": len(doubled),
         "leaked locks": len(leaked),
         "locks after closing": len(after_close),
+        "rebase violations": len(violations),
         "crashed workers": crashed,
-        "details": {"lost": lost[:20], "doubled": doubled[:20], "leaked": leaked},
+        "details": {
+            "lost": lost[:20],
+            "doubled": doubled[:20],
+            "leaked": leaked,
+            "rebase violations": violations[:20],
+        },
     }
 
 
@@ -453,6 +479,11 @@ def main() -> int:
         default=0.05,
         help="chance that an editor's language server restarts before a save",
     )
+    parser.add_argument(
+        "--no-rebase",
+        action="store_true",
+        help="leave out the agent that writes with stale tokens beside a colleague",
+    )
     parser.add_argument("--log", default=None, help="write the components' log here")
     args = parser.parse_args()
     handler = logging.FileHandler(args.log) if args.log else logging.NullHandler()
@@ -465,6 +496,7 @@ def main() -> int:
             args.fault_rate,
             args.seed,
             args.restart_chance,
+            not args.no_rebase,
         )
     )
     print(json.dumps(report, indent=2))
@@ -472,6 +504,8 @@ def main() -> int:
         report["lost edits"]
         or report["doubled edits"]
         or report["leaked locks"]
+        or report["locks after closing"]
+        or report["rebase violations"]
         or report["crashed workers"]
     )
     return 1 if failed else 0

@@ -4,8 +4,7 @@ Writes never trust the cache: they lock (or use the caller's lock), re-read the 
 lock window, compare its token with the caller's, apply, PUT and unlock in ``finally``. The new
 token comes from the PUT's change stamp and the text sent (read back only when the server may
 have changed it), so a write moves the source once each way. A PUT whose answer was lost is
-recognised on the retry (the stored text is already ours), so a patch is never applied twice.
-"""
+recognised on the retry (the stored text is already ours), so a patch is never applied twice."""
 
 from __future__ import annotations
 
@@ -273,6 +272,8 @@ class SourceWrites:
                 self._after_session_death(target, caller_lock, attempt, exc)
             except AdtTransportError as exc:
                 if exc.system_down or attempt >= len(self._config.retry_delays):
+                    # the outcome is unknown: read what the system has, not the replaced text
+                    self._cache.invalidate_object(target.key.system, target.ref.object_url)
                     raise NetworkError(
                         f"the write failed after {attempt + 1} attempts: {exc}"
                     ) from exc

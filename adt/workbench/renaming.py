@@ -99,6 +99,11 @@ def apply_replacements(
     return text
 
 
+def _done(verb: str) -> str:
+    """ "rename" → "renamed", "extract" → "extracted": what a refusal says did not happen."""
+    return verb + ("d" if verb.endswith("e") else "ed")
+
+
 def _line_starts(text: str) -> list[int]:
     starts = [0]
     for index, char in enumerate(text):
@@ -163,20 +168,26 @@ class Renaming:
         return edits
 
     async def write_all(
-        self, edits: Sequence[SourceEdit], transport: str | None = None, *, activate: bool = True
+        self,
+        edits: Sequence[SourceEdit],
+        transport: str | None = None,
+        *,
+        activate: bool = True,
+        verb: str = "rename",
     ) -> RenameOutcome:
         """Lock every object, check every token, write every source — or nothing. A lock
-        held through this server already (an editor's, an agent's) is used, not taken."""
+        held through this server already (an editor's, an agent's) is used, not taken.
+        ``verb`` names the refactoring in refusals ("nothing was extracted")."""
         objects = sorted({e.object_url: e.name for e in edits}.items())
         handles: dict[str, str] = {}
         taken: list[str] = []
         try:
             for object_url, name in objects:
-                handles[object_url], own = await self._lock(object_url, name, objects)
+                handles[object_url], own = await self._lock(object_url, name, objects, verb)
                 if own:
                     taken.append(object_url)
-            await self.verify(edits)
-            self._require_transport(objects, transport)
+            await self.verify(edits, verb)
+            self._require_transport(objects, transport, verb)
             written = await self._write(edits, transport, handles)
         finally:
             for object_url in taken:
@@ -200,7 +211,7 @@ class Renaming:
             return None, exc.message
 
     async def _lock(
-        self, object_url: str, name: str, objects: list[tuple[str, str]]
+        self, object_url: str, name: str, objects: list[tuple[str, str]], verb: str
     ) -> tuple[str, bool]:
         held = self._source.locks.find(object_url)
         if held is not None:
@@ -210,14 +221,14 @@ class Renaming:
         except SourceError as exc:
             names = ", ".join(n for _, n in objects)
             raise ObjectLocked(
-                f"nothing was renamed: {name} cannot be locked ({exc.message}); the rename "
-                f"changes {names}",
+                f"nothing was {_done(verb)}: {name} cannot be locked ({exc.message}); the "
+                f"{verb} changes {names}",
                 objects=[n for _, n in objects],
                 blocked=name,
             ) from exc
         return info.lock_handle, True
 
-    async def verify(self, edits: Sequence[SourceEdit]) -> None:
+    async def verify(self, edits: Sequence[SourceEdit], verb: str = "rename") -> None:
         """Refuse (naming the objects) when any source is no longer the version its new
         text was derived from."""
         changed = []
@@ -234,12 +245,14 @@ class Renaming:
         if changed:
             listed = ", ".join(f"{name} (by {who})" for name, who in changed)
             raise VersionConflict(
-                f"nothing was renamed: changed on the server since it was read: {listed}; "
-                "reload them and rename again",
+                f"nothing was {_done(verb)}: changed on the server since it was read: "
+                f"{listed}; reload them and {verb} again",
                 objects=[name for name, _ in changed],
             )
 
-    def _require_transport(self, objects: list[tuple[str, str]], transport: str | None) -> None:
+    def _require_transport(
+        self, objects: list[tuple[str, str]], transport: str | None, verb: str
+    ) -> None:
         if transport:
             return
         for object_url, name in objects:
@@ -247,8 +260,8 @@ class Renaming:
             info = held[1] if held is not None else None
             if info is not None and not info.is_local and not info.transport:
                 raise TransportRequired(
-                    f"nothing was renamed: {name} is in a transportable package and is on no "
-                    "request; pass a transport request",
+                    f"nothing was {_done(verb)}: {name} is in a transportable package and is "
+                    "on no request; pass a transport request",
                     object=name,
                 )
 

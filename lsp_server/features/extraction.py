@@ -71,7 +71,7 @@ class Extracting(Feature):
             placed, source = await self._renaming.place(doc.ref.system, affected)
             documents.append(placed)
             sources.append(source)
-        await workbench.renaming.verify(sources)
+        await workbench.renaming.verify(sources, "extract")
         plan = RenamePlan(
             doc.ref.system,
             "the selected statements",

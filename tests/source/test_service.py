@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import random
 import re
+from typing import Any
 
 import httpx
 import pytest
@@ -763,6 +764,34 @@ async def test_network_errors_are_retried_after_one_two_four_seconds(
         assert caught.value.code == 4017 and caught.value.to_dict()["retry"] is True
         assert pauses == [1.0, 2.0, 4.0]
         assert emulator.source(REPORT_SOURCE) == read.content and emulator.locks() == []
+    finally:
+        await service.close()
+        await service.client.close()
+
+
+async def test_a_write_whose_answer_was_lost_leaves_no_stale_text_to_read(
+    emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The system applied the write and every answer was lost: the next read shows what the
+    system has, not the cached text the write replaced (found by the soak)."""
+    service = SourceService(make_client(emulator), system="A4H", sleep=no_sleep)
+    try:
+        read = await service.get_source_v2(REPORT)
+        write_source = service.client.write_source
+
+        async def applied_then_lost(*args: Any, **kwargs: Any) -> Any:
+            await write_source(*args, **kwargs)
+            raise AdtTransportError("connection reset", system_down=True)
+
+        monkeypatch.setattr(service.client, "write_source", applied_then_lost)
+        with pytest.raises(NetworkError):
+            await service.set_source_v2(
+                REPORT, token=read.token, start_line=1, end_line=0, content="* applied"
+            )
+        again = await service.get_source_v2(REPORT)
+        assert again.content == emulator.source(REPORT_SOURCE)
+        assert again.content.startswith("* applied") and again.token != read.token
+        assert emulator.locks() == []
     finally:
         await service.close()
         await service.client.close()

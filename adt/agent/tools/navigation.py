@@ -164,6 +164,10 @@ async def _usages(call: ToolCall, place: Place, args: dict[str, Any]) -> Any:
 
 
 async def navigate(call: ToolCall, args: dict[str, Any]) -> Any:
+    if args["action"] == "extract":
+        from adt.agent.tools.extracting import extract
+
+        return await extract(call, args)
     has_position = "line" in args
     if has_position == ("name" in args):
         raise InvalidArgument(
@@ -208,13 +212,20 @@ TOOLS = (
         "(objectUrl, line, identifier or 1-based column). A definition has its symbol (for "
         "getObjectSourceV2)",
         {
-            "action": {"type": "string", "enum": ["definition", "usages", "rename"]},
+            "action": {
+                "type": "string",
+                "enum": ["definition", "usages", "rename", "extract"],
+                "description": "extract: lines startLine..endLine of objectUrl into a new method "
+                "newName, as rename writes",
+            },
             "newName": {"type": "string"},
             "preview": {"type": "boolean"},
             "transport": {"type": "string"},
             "name": {"type": "string", "minLength": 1, "maxLength": 200},
             **TARGET,
             "line": LINE,
+            "startLine": LINE,
+            "endLine": LINE,
             "identifier": {"type": "string", "minLength": 1, "maxLength": 200},
             "column": LINE,
             "implementation": {
@@ -227,6 +238,8 @@ TOOLS = (
         navigate,
         required=("action",),
         fit=fit_usages,
-        writes_if=lambda args: args.get("action") == "rename" and not args.get("preview"),
+        writes_if=lambda args: (
+            args.get("action") in ("rename", "extract") and not args.get("preview")
+        ),
     ),
 )

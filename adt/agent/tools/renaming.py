@@ -29,7 +29,7 @@ def _name_end(text: str, line: int, column: int) -> int:
     return match.end() if match else column
 
 
-def _objects(proposal: RenameProposal, tokens: dict[str, str]) -> list[dict[str, Any]]:
+def changed_objects(proposal: RenameProposal, tokens: dict[str, str]) -> list[dict[str, Any]]:
     by_object: dict[str, dict[str, Any]] = {}
     for source in proposal.affected:
         entry = by_object.setdefault(
@@ -46,7 +46,7 @@ def _objects(proposal: RenameProposal, tokens: dict[str, str]) -> list[dict[str,
     return list(by_object.values())
 
 
-def _activation(outcome: RenameOutcome) -> dict[str, Any]:
+def activation_of(outcome: RenameOutcome) -> dict[str, Any]:
     if outcome.activation_failure is not None:
         return {"activated": False, "activationError": outcome.activation_failure}
     activation = outcome.activation
@@ -54,6 +54,20 @@ def _activation(outcome: RenameOutcome) -> dict[str, Any]:
         return {"activated": activation is not None}
     errors = [f.to_dict() for f in activation.findings if f.is_error][:10]
     return {"activated": False, "activationErrors": errors}
+
+
+async def may_write_all(call: ToolCall, proposal: RenameProposal, verb: str, how: str) -> None:
+    """Every affected object answers to the write policy, and none may be open in the editor
+    (its unsaved edits would be overwritten): refused before anything is locked."""
+    for source in proposal.affected:
+        if call.may_write is not None:
+            await call.may_write(source.object_url)
+        if call.view(source.source_url, None) is not None:
+            raise WriteRefused(
+                f"{verb} refused: {source.name} is open in the editor; {verb} there ({how}) "
+                "so its unsaved edits are kept",
+                objectUrl=source.object_url,
+            )
 
 
 async def rename(
@@ -74,22 +88,14 @@ async def rename(
         "places": proposal.places,
     }
     if args.get("preview"):
-        return {**summary, "written": False, "objects": _objects(proposal, {})}
-    for source in proposal.affected:
-        if call.may_write is not None:
-            await call.may_write(source.object_url)
-        if call.view(source.source_url, None) is not None:
-            raise WriteRefused(
-                f"rename refused: {source.name} is open in the editor; rename there (F2, "
-                "vim.lsp.buf.rename) so its unsaved edits are kept",
-                objectUrl=source.object_url,
-            )
+        return {**summary, "written": False, "objects": changed_objects(proposal, {})}
+    await may_write_all(call, proposal, "rename", "F2, vim.lsp.buf.rename")
     edits = await renaming.saved_edits(proposal)
     outcome = await renaming.write_all(edits, args.get("transport") or None)
     tokens = {w.source_url: w.token for w in outcome.written}
     return {
         **summary,
         "written": True,
-        "objects": _objects(proposal, tokens),
-        **_activation(outcome),
+        "objects": changed_objects(proposal, tokens),
+        **activation_of(outcome),
     }
