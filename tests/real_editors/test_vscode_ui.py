@@ -668,18 +668,37 @@ def test_the_testing_view_lists_a_test_class_and_shows_its_failure_at_its_line(
     ui.open_tab("ZCL_DEMO_VAT (testclasses)")
     ui.click_editor()
     _run_exactly(ui, "Test: Run Tests in Current File")
-    # VS Code shows the failure's message after the line it names, in the editor
-    message = ui.page.locator(".editor-group-container.active .view-line").filter(
-        has=ui.page.locator(".test-message-inline-content")
-    )
-    ui.until(lambda: message.count(), "the failure's message in the editor")
-    assert "zcl_demo_vat=>c_rate_percent" in message.first.inner_text(), message.inner_texts()
-    ui.until(
-        lambda: any("LTCL_VAT" in t.upper() for t in explorer.all_inner_texts()),
-        "the test class in the Testing view",
-    )
     failed = ui.page.locator(".test-explorer .codicon-testing-failed-icon")
     ui.until(lambda: failed.count(), "a failed test in the Testing view")
+    # VS Code shows the failure's message after the line it names, in the editor: the
+    # assertion's line in the stored include (scrolled to; the editor draws visible lines only)
+    source = (editor.emulator.source(f"{VAT}/includes/testclasses") or "").split("\n")
+    method = next(i for i, text in enumerate(source) if "METHOD rate_is_nineteen." in text)
+    line = next(
+        i + 1
+        for i, text in enumerate(source)
+        if i > method and "zcl_demo_vat=>c_rate_percent" in text
+    )
+    ui.run("Go to Line/Column")
+    ui.answer(f":{line}")
+    ui.until(lambda: ui.status_item(rf"Ln {line}, Col").count(), f"the cursor at line {line}")
+    group = ui.page.locator(".editor-group-container.active")
+    # a content widget drawn after the end of the line it names
+    message = group.locator(".test-error-content-widget").filter(visible=True)
+    ui.until(lambda: message.count(), "the failure's message in the editor")
+    assert "Assertion" in message.first.inner_text(), message.all_inner_texts()
+    assertion = group.locator(".view-line").filter(has_text=source[line - 1].strip())
+    drawn = [box for box in (message.first.bounding_box(), assertion.first.bounding_box()) if box]
+    assert len(drawn) == 2 and abs(drawn[0]["y"] - drawn[1]["y"]) < drawn[1]["height"], drawn
+    # the object's test classes and methods, the failed one marked
+    for label in ("ZCL_DEMO_VAT (testclasses)", "LTCL_VAT"):
+        row = explorer.filter(has_text=re.compile(rf"^{re.escape(label)}$"))
+        ui.until(lambda row=row: row.count(), f"{label} in the Testing view")
+        if row.first.get_attribute("aria-expanded") != "true":
+            row.first.locator(".monaco-tl-twistie").click()
+    failure = explorer.filter(has_text=re.compile(r"^RATE_IS_NINETEEN$"))
+    ui.until(lambda: failure.count(), "the failed method in the Testing view")
+    assert failure.first.locator(".codicon-testing-failed-icon").count()
     ui.shot("testing-view-failure")
     ui.page.keyboard.press("Control+Shift+E")  # the Explorer again
 
