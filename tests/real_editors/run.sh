@@ -13,4 +13,4 @@ if ! .venv/bin/python -c "import adt, pytest_lsp" 2>/dev/null; then
 fi
 .venv/bin/python tests/real_editors/provision.py
 ABAP_ADT_REAL_EDITORS=1 exec .venv/bin/python -m pytest tests/real_editors \
-  -p no:cacheprovider --timeout 900 -v "$@"
+  -p no:cacheprovider -n 0 --timeout 900 -v "$@"

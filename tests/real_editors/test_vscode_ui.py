@@ -16,7 +16,7 @@ import time
 
 import pytest
 from seed import TRIP_ROWS
-from workbench import Editor
+from workbench import Editor, Workbench
 
 REPORT = "/sap/bc/adt/programs/programs/zdemo_report/source/main"
 GREETER_IMPL = "/sap/bc/adt/oo/classes/zcl_demo_greeter/includes/implementations"
@@ -601,3 +601,254 @@ def test_a_cds_view_is_named_coloured_and_previewed(editor: Editor) -> None:
     # web VS Code saves after every pause unless told not to, CDS sources included
     assert not [text for text in ui.notifications() if "Auto save is on" in text]
     ui.shot("cds-data-preview")
+
+
+# --- issue 21: signature help, the Testing view, extract method, the package tree, rename ---
+
+COUNTER = "/sap/bc/adt/oo/classes/zcl_demo_counter/source/main"
+GREETER = "/sap/bc/adt/oo/classes/zcl_demo_greeter/source/main"
+
+
+def _run_exactly(ui: Workbench, title: str) -> None:
+    """Run the palette's command titled exactly ``title`` (clicked, not the first row that
+    the fuzzy filter ranks highest: "Refactor..." also matches "Refactor Preview: …")."""
+    ui.page.keyboard.press("F1")
+    box = ui.page.locator(".quick-input-widget .quick-input-box input")
+    ui.until(lambda: box.is_visible() and box.is_editable(), "the command palette")
+    box.fill(f">{title}")
+    label = ui.page.locator(".quick-input-list .monaco-list-row .label-name").filter(
+        has_text=re.compile(rf"^{re.escape(title)}$")
+    )
+    ui.until(lambda: label.count() > 0, f"the command {title} in the palette")
+    label.first.click()
+    ui.until(lambda: not ui._palette_open(), f"the palette to run {title}")
+
+
+def _confirm_and_apply(ui: Workbench) -> None:
+    """Tick every change of the Refactor Preview and press Apply, as a person does: the
+    server marks each object's edits as needing confirmation, which VS Code shows unticked."""
+    panel = ui.page.locator(".bulk-edit-panel").filter(visible=True)
+    unticked = panel.locator(".edit-checkbox:not(.checked)")
+    for _ in range(20):
+        if not unticked.count():
+            break
+        unticked.first.click()
+        time.sleep(0.2)
+    assert not unticked.count(), "every change ticked"
+    panel.locator(".monaco-button", has_text=re.compile(r"^Apply$")).click()
+    ui.until(lambda: not panel.count(), "the preview to close")
+
+
+@needs_server("textDocument/signatureHelp")
+def test_signature_help_shows_the_active_parameter_on_an_opening_parenthesis(
+    editor: Editor,
+) -> None:
+    ui = editor.workbench
+    _run_exactly(ui, "View: Join All Editor Groups")  # the CDS step's preview opened beside
+    ui.open_tab("ZDEMO_REPORT")
+    ui.click_editor()
+    ui.page.keyboard.press("Control+End")
+    ui.page.keyboard.type("\n  lo_greeter->greet")
+    ui.page.keyboard.press("Escape")  # the completion list, if one came up
+    ui.page.keyboard.type("(")  # VS Code closes the parenthesis; "(" asks for the signature
+    hints = ui.page.locator(".parameter-hints-widget").filter(visible=True)
+    ui.until(lambda: hints.count() and "IV_NAME" in hints.first.inner_text().upper(), "the hints")
+    shown = hints.first.inner_text()
+    active = hints.first.locator(".signature .parameter.active")
+    ui.until(lambda: active.count(), "the active parameter")
+    assert "IV_NAME" in active.first.inner_text().upper(), (active.first.inner_text(), shown)
+    assert re.search(r"(?i)greet", shown), shown
+    ui.shot("signature-help")
+    ui.page.keyboard.press("Escape")
+    ui.undo_until_clean("ZDEMO_REPORT")
+
+
+@needs_server("adt.runUnitTests", "textDocument/codeLens")
+def test_the_testing_view_lists_a_test_class_and_shows_its_failure_at_its_line(
+    editor: Editor,
+) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZCL_DEMO_VAT")
+    ui.wait_for_tab("ZCL_DEMO_VAT")
+    ui.run("ABAP: Open Class Include…")
+    ui.pick("testclasses")
+    ui.wait_for_tab("ZCL_DEMO_VAT (testclasses)")
+    _run_exactly(ui, "Testing: Focus on Test Explorer View")
+    explorer = ui.page.locator(".test-explorer .monaco-list-row")
+    ui.until(
+        lambda: "ZCL_DEMO_VAT (testclasses)" in explorer.all_inner_texts(),
+        "the open object's tests in the Testing view",
+    )
+    ui.open_tab("ZCL_DEMO_VAT (testclasses)")
+    ui.click_editor()
+    _run_exactly(ui, "Test: Run Tests in Current File")
+    failed = ui.page.locator(".test-explorer .codicon-testing-failed-icon")
+    ui.until(lambda: failed.count(), "a failed test in the Testing view")
+    # VS Code shows the failure's message after the line it names, in the editor: the
+    # assertion's line in the stored include (scrolled to; the editor draws visible lines only)
+    source = (editor.emulator.source(f"{VAT}/includes/testclasses") or "").split("\n")
+    method = next(i for i, text in enumerate(source) if "METHOD rate_is_nineteen." in text)
+    line = next(
+        i + 1
+        for i, text in enumerate(source)
+        if i > method and "zcl_demo_vat=>c_rate_percent" in text
+    )
+    ui.run("Go to Line/Column")
+    ui.answer(f":{line}")
+    ui.until(lambda: ui.status_item(rf"Ln {line}, Col").count(), f"the cursor at line {line}")
+    group = ui.page.locator(".editor-group-container.active")
+    # a content widget drawn after the end of the line it names
+    message = group.locator(".test-error-content-widget").filter(visible=True)
+    ui.until(lambda: message.count(), "the failure's message in the editor")
+    assert "Assertion" in message.first.inner_text(), message.all_inner_texts()
+    assertion = group.locator(".view-line").filter(has_text=source[line - 1].strip())
+    drawn = [box for box in (message.first.bounding_box(), assertion.first.bounding_box()) if box]
+    assert len(drawn) == 2 and abs(drawn[0]["y"] - drawn[1]["y"]) < drawn[1]["height"], drawn
+    # the object's test classes and methods, the failed one marked
+    for label in ("ZCL_DEMO_VAT (testclasses)", "LTCL_VAT"):
+        row = explorer.filter(has_text=re.compile(rf"^{re.escape(label)}$"))
+        ui.until(lambda row=row: row.count(), f"{label} in the Testing view")
+        if row.first.get_attribute("aria-expanded") != "true":
+            row.first.locator(".monaco-tl-twistie").click()
+    failure = explorer.filter(has_text=re.compile(r"^RATE_IS_NINETEEN$"))
+    ui.until(lambda: failure.count(), "the failed method in the Testing view")
+    assert failure.first.locator(".codicon-testing-failed-icon").count()
+    ui.shot("testing-view-failure")
+    ui.page.keyboard.press("Control+Shift+E")  # the Explorer again
+
+
+@needs_server("adt.extractMethod")
+def test_extract_method_from_a_selection_writes_and_activates_the_class(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZCL_DEMO_COUNTER")
+    ui.wait_for_tab("ZCL_DEMO_COUNTER")
+    before = editor.emulator.source(COUNTER) or ""
+    ui.find_in_editor("mv_value = mv_value + 1.")
+    _run_exactly(ui, "Refactor...")
+    action = ui.page.locator(".action-widget .monaco-list-row").filter(has_text="Extract method")
+    ui.until(lambda: action.count(), "the Extract method code action")
+    action.first.click()
+    # every edit needs confirmation: VS Code shows the refactoring's preview first
+    ui.until(
+        lambda: ui.page.locator(".bulk-edit-panel").filter(visible=True).count(),
+        "the refactoring's preview",
+    )
+    ui.shot("extract-method-preview")
+    assert editor.emulator.source(COUNTER) == before, "nothing written before it is applied"
+    _confirm_and_apply(ui)
+    told = ui.notification(r"Extracted method \w+ .* in ZCL_DEMO_COUNTER; saved and activated")
+    method = told.split()[2].lower()
+    active = editor.emulator.source(COUNTER, "active") or ""
+    assert f"METHOD {method}." in active and f"METHODS {method}" in active, active
+    assert active.count("mv_value = mv_value + 1.") == 1, active
+    assert not editor.emulator.locks()
+    ui.shot("extract-method-applied")
+
+
+@needs_server("adt/packageContents")
+def test_the_packages_view_expands_a_package_and_opens_an_object(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Add Package to Favourites…")
+    widget = ui.quick_input()
+    ui.until(lambda: "Add a package to ABAP Packages" in widget.inner_text(), "the package input")
+    box = widget.locator(".quick-input-box input")
+    box.fill("$ZDEMO")
+    # VS Code ignores Enter while the input's last validation (of the empty box) stands
+    ui.until(lambda: "A package name:" not in widget.inner_text(), "$ZDEMO validated")
+    box.press("Enter")
+    ui.until(lambda: not widget.is_visible(), "the package input to close")
+    ui.page.keyboard.press("Control+Shift+E")
+    pane = ui.page.locator(".pane").filter(
+        has=ui.page.locator(".pane-header", has_text=re.compile(r"ABAP Packages", re.I))
+    )
+    ui.until(lambda: pane.count(), "the ABAP Packages view")
+    header = pane.first.locator(".pane-header")
+    if "expanded" not in (header.get_attribute("class") or ""):
+        header.click()
+    rows = pane.first.locator(".monaco-list-row")
+    package = rows.filter(has=ui.page.locator(".label-name", has_text=re.compile(r"^\$ZDEMO$")))
+    ui.until(lambda: package.count(), "$ZDEMO in the view")
+    package.first.click()  # expands it: the server lists the package
+    counter = rows.filter(
+        has=ui.page.locator(".label-name", has_text=re.compile(r"^ZCL_DEMO_COUNTER$"))
+    )
+    ui.until(lambda: counter.count(), "the package's objects")
+    interface = rows.filter(
+        has=ui.page.locator(".label-name", has_text=re.compile(r"^ZIF_DEMO_GREETING$"))
+    )
+    if not interface.count():  # below the view's fold: the tree finds a row by typing
+        ui.page.keyboard.type("ZIF_DEMO_GREETING")
+    ui.until(lambda: interface.count(), "ZIF_DEMO_GREETING in the view")
+    names = rows.locator(".label-name").all_inner_texts()
+    assert {"ZCL_DEMO_COUNTER", "ZCL_DEMO_GREETER", "ZDEMO_FG"} <= set(names), names
+    ui.shot("packages-view")
+    interface.first.click()
+    ui.wait_for_tab("ZIF_DEMO_GREETING")
+    stored = editor.emulator.source(GREETING) or ""
+    ui.until(lambda: ui.editor_lines()[:2] == stored.splitlines()[:2], "the interface's text")
+
+
+@needs_server("textDocument/rename")
+def test_rename_of_a_method_writes_both_objects_and_activates(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZCL_DEMO_GREETER")
+    ui.wait_for_tab("ZCL_DEMO_GREETER")
+    ui.find_in_editor("METHOD zif_demo_greeting~gree")  # the cursor inside "greet"
+    ui.page.keyboard.press("F2")
+    box = ui.page.locator("input.rename-input").filter(visible=True)
+    ui.until(lambda: box.count() and box.input_value() == "greet", "the rename box with greet")
+    box.fill("salute")
+    box.press("Enter")
+    ui.until(
+        lambda: ui.page.locator(".bulk-edit-panel").filter(visible=True).count(),
+        "the rename's preview",
+    )
+    ui.shot("rename-preview")
+    assert "salute" not in (editor.emulator.source(GREETING) or "")
+    _confirm_and_apply(ui)
+    told = ui.notification(r"Renamed greet to salute: .*; saved and activated")
+    assert "ZIF_DEMO_GREETING" in told and "ZCL_DEMO_GREETER" in told, told
+    assert "METHODS salute" in (editor.emulator.source(GREETING, "active") or "")
+    assert "METHOD zif_demo_greeting~salute." in (editor.emulator.source(GREETER, "active") or "")
+    ui.until(lambda: not editor.emulator.locks(), "no lock left after the rename")
+    ui.shot("renamed")
+
+
+@needs_server("textDocument/rename")
+def test_a_rename_after_a_colleagues_change_writes_nothing_and_names_the_object(
+    editor: Editor,
+) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.open_tab("ZCL_DEMO_GREETER")
+    theirs = (editor.emulator.source(GREETING) or "") + "\n* COLLEAGUE, before the rename"
+    editor.emulator.write_as("COLLEAGUE", GREETING, theirs)
+    mine = editor.emulator.source(GREETER)
+    ui.find_in_editor("METHOD zif_demo_greeting~salu")
+    ui.page.keyboard.press("F2")
+    box = ui.page.locator("input.rename-input").filter(visible=True)
+    ui.until(lambda: box.count() and box.input_value() == "salute", "the rename box")
+    box.fill("hail")
+    box.press("Enter")
+    shown = ui.page.locator(".monaco-editor-overlaymessage, .notifications-toasts").filter(
+        visible=True
+    )
+    said = ui.until(
+        lambda: next(
+            (t for t in shown.all_inner_texts() if "ZIF_DEMO_GREETING" in t and "COLLEAGUE" in t),
+            None,
+        ),
+        "the refusal naming the changed object",
+    )
+    ui.shot("rename-refused")
+    assert "hail" not in (editor.emulator.source(GREETING) or ""), said
+    assert editor.emulator.source(GREETING) == theirs and editor.emulator.source(GREETER) == mine
+    assert not ui.page.locator(".bulk-edit-panel").filter(visible=True).count()
+    assert not editor.emulator.locks()
