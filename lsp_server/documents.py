@@ -107,6 +107,8 @@ class Documents:
         # edits (adt/restoreDocument) finds the text it was based on here.
         self._closed_bases: LRUCache[str, str] = LRUCache(maxsize=16)
         self.on_rebase: Callable[[OpenDocument], None] | None = None
+        # set (and replaced) whenever a document opens or changes: see :meth:`next_change`
+        self._changed = asyncio.Event()
 
     def __iter__(self) -> Iterator[OpenDocument]:
         return iter(list(self._open.values()))
@@ -144,7 +146,21 @@ class Documents:
         self._open[ref.uri] = doc
         if loaded is not None:
             doc.adopt_base(lines or loaded.content, loaded.token)
+        self._wake()
         return doc
+
+    def _wake(self) -> None:
+        woken, self._changed = self._changed, asyncio.Event()
+        woken.set()
+
+    async def next_change(self, within: float) -> bool:
+        """Wait until a document opens or changes, at most ``within`` seconds; whether one
+        did. For a server edit the editor reports applied before its ``didChange`` arrives
+        (Neovim sends changes debounced)."""
+        changed = self._changed
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), within)
+        return changed.is_set()
 
     def tell_base(self, doc: OpenDocument) -> None:
         """Tell the editor about the document's base again although it did not move (an
@@ -172,6 +188,7 @@ class Documents:
                 doc.buffer.clamped,
             )
             doc.buffer.clamped = 0
+        self._wake()
         return doc
 
     def close(self, uri: str) -> OpenDocument | None:

@@ -54,6 +54,7 @@ class Editor(Protocol):
         changed_at: int | None,
         changed_by: str | None,
         inactive: bool | None = None,
+        shown: tuple[int, bool] | None = None,
     ) -> None: ...
 
     def agent_edit_refused(self, uri: str, message: str) -> None: ...

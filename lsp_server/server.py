@@ -238,6 +238,7 @@ class AdtLanguageServer(LanguageServer):
         changed_at: int | None,
         changed_by: str | None,
         inactive: bool | None = None,
+        shown: tuple[int, bool] | None = None,
     ) -> None:
         self.protocol.notify(
             BASE_VERSION,
@@ -247,6 +248,11 @@ class AdtLanguageServer(LanguageServer):
                 "changedAt": changed_at,
                 "changedBy": changed_by,
                 "inactive": inactive,
+                # the document's version then, and whether it held the base's text: a
+                # document the server wrote for the editor (a rename, an agent's edit) is
+                # clean, which an editor that marks it unsaved can follow at that version
+                "version": shown[0] if shown else None,
+                "clean": shown[1] if shown else None,
             },
         )
 

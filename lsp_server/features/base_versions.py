@@ -25,5 +25,10 @@ class BaseVersions(Feature):
         if doc.base_token == token and self.ctx.documents.get(doc.uri) is doc:
             doc.inactive = last.inactive
             self.ctx.editor.base_version(
-                doc.uri, token, token_changed_at(token), last.changed_by, last.inactive
+                doc.uri,
+                token,
+                token_changed_at(token),
+                last.changed_by,
+                last.inactive,
+                shown=(doc.version, not doc.dirty),
             )

@@ -12,6 +12,7 @@ documents' bases and activates the objects together.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
     from adt.workbench.renaming import RenameOutcome, SourceEdit
 
 Point = tuple[int, int]
+
+#: How long to wait for the editor's changes after it answered that it applied an edit:
+#: Neovim sends them debounced, after its answer.
+APPLY_WAIT = 3.0
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,32 @@ class Renaming(Feature):
             affected.source_url, affected.object_url, affected.name, token, text, len(edits)
         )
         return plan, source
+
+    async def unapplied(self, plan: RenamePlan, within: float = APPLY_WAIT) -> list[str]:
+        """The objects whose open buffers do not hold the planned text once the editor's
+        changes arrived, waiting up to ``within`` seconds for them. VS Code's refactor
+        preview lets the user leave changes out and still answers "applied": writing the
+        whole plan then would put on the system what the buffers do not show."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while True:
+            differing = self._differing(plan)
+            remaining = deadline - loop.time()
+            if not differing or remaining <= 0:
+                return differing
+            await self.ctx.documents.next_change(remaining)
+
+    def _differing(self, plan: RenamePlan) -> list[str]:
+        names = set()
+        for placed, source in zip(plan.documents, plan.sources, strict=True):
+            doc = self.ctx.documents.get(placed.uri)
+            # a buffer based on another version (opened after a colleague's change) is the
+            # token check's to refuse, with who changed it
+            if doc is None or doc.base_token not in (None, source.token):
+                continue
+            if doc.buffer.text != source.text:
+                names.add(source.name)
+        return sorted(names)
 
     async def commit(self, plan: RenamePlan) -> RenameOutcome:
         """Write every source (all or none), adopt the written versions in the open

@@ -133,7 +133,8 @@ def _require_apply_edit(ls: AdtLanguageServer, what: str) -> None:
 
 
 async def _applied_by_editor(ls: AdtLanguageServer, plan: RenamePlan, label: str) -> None:
-    """Hand the plan to the editor; raise unless it applied it."""
+    """Hand the plan to the editor; raise unless it applied all of it (its buffers hold
+    the planned texts)."""
     applied = await ls.workspace_apply_edit_async(
         types.ApplyWorkspaceEditParams(edit=workspace_edit(ls, plan), label=label)
     )
@@ -141,6 +142,14 @@ async def _applied_by_editor(ls: AdtLanguageServer, plan: RenamePlan, label: str
         reason = applied.failure_reason or "declined"
         raise JsonRpcException(
             message=f"the editor did not apply the edit ({reason}); nothing was written",
+            code=NOT_APPLIED,
+        )
+    left_out = await ls.adt.renaming.unapplied(plan)
+    if left_out:
+        raise JsonRpcException(
+            message=f"the editor applied only part of the edit in {', '.join(left_out)} "
+            "(changes left out in the preview, or typed meanwhile), so nothing was written: "
+            "your editor keeps what it applied; undo it, or save to write it as it is",
             code=NOT_APPLIED,
         )
 

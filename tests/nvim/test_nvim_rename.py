@@ -1,7 +1,7 @@
 """Rename through Neovim's own ``vim.lsp.buf.rename()`` (grn), in real Neovim against the real
 language server and the emulator: the server's prepareRename fills the prompt, the rename
 reaches the test include that was never opened, both objects are written and activated, and
-no lock is left."""
+no lock is left; both buffers end up not modified without a save."""
 
 from __future__ import annotations
 
@@ -27,9 +27,11 @@ T.inputs = {{ 'greet_each' }}
 vim.lsp.buf.rename()
 T.wait_message('Renamed greet_all to greet_each', 30000)
 T.state('main')
-vim.cmd('wall')  -- the written version is the buffers' base: nothing to send, both clean
-T.wait('clean buffers', function() return not vim.bo.modified end)
 local tests = vim.fn.bufnr('adt://{SYSTEM}{TESTS}')
+-- the server wrote what both buffers show: they are not marked unsaved, without a :w
+T.wait('clean buffers', function()
+  return not vim.bo.modified and tests > 0 and not vim.bo[tests].modified
+end)
 T.out.tests_modified = tests > 0 and vim.bo[tests].modified
 T.out.tests = tests > 0 and T.text(tests) or nil
 """

@@ -71,6 +71,7 @@ class FakeEditor:
         changed_at: int | None,
         changed_by: str | None,
         inactive: bool | None = None,
+        shown: tuple[int, bool] | None = None,
     ) -> None:
         self.base_versions.append((uri, token, changed_at, changed_by))
         self.inactive[uri] = inactive

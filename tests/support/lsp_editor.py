@@ -77,6 +77,11 @@ class EditorClient(LanguageClient):
         self.open_on_edit = False
         self.decline_edits = False
         self.before_apply: Callable[[], Any] | None = None  # e.g. a colleague's change
+        # what the user keeps of a server edit per document (VS Code's refactor preview lets
+        # them untick changes and still answers "applied"), and how long after its answer
+        # the editor sends the changes (Neovim sends them debounced)
+        self.keep_edits: Callable[[str, list[types.TextEdit]], list[types.TextEdit]] | None = None
+        self.changes_after: float = 0.0
         self.base_versions: list[dict[str, Any]] = []  # adt/baseVersion, in arrival order
         self.refused_agent_edits: list[dict[str, Any]] = []  # adt/agentEditRefused
         self.server_capabilities: types.ServerCapabilities | None = None
@@ -277,7 +282,15 @@ def make_editor_client() -> EditorClient:
             if version is not None and version != client.versions[uri]:  # as VS Code does
                 return types.ApplyWorkspaceEditResult(applied=False, failure_reason="version")
         for uri, _, edits in requested:
-            client.apply_text_edits(uri, edits)
+            kept = client.keep_edits(uri, edits) if client.keep_edits is not None else edits
+            if not kept:
+                continue
+            if client.changes_after:
+                asyncio.get_running_loop().call_later(
+                    client.changes_after, client.apply_text_edits, uri, kept
+                )
+            else:
+                client.apply_text_edits(uri, kept)
         return types.ApplyWorkspaceEditResult(applied=True)
 
     @client.feature("adt/agentChannel")

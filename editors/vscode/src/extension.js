@@ -15,7 +15,8 @@ const devloop = require('./devloop');
 const { AdtFileSystem } = require('./fileSystem');
 const { announceReady } = require('./output');
 const { PackageTree, VIEW_ID } = require('./packageView');
-const { Restoring } = require('./restoring');
+const { Restoring, openDocument } = require('./restoring');
+const { saveWritten } = require('./written');
 const { DocumentStatus } = require('./statusBar');
 const { EarlyWorkspaceSymbols } = require('./symbols');
 const { UnitTesting } = require('./testing');
@@ -46,8 +47,11 @@ function activate(context) {
     output,
     restoring,
     server,
-    server.onDidChangeBase((/** @type {{uri: string, token: string}} */ base) =>
-      restoring.moved(base.uri, base.token),
+    server.onDidChangeBase(
+      (/** @type {{uri: string, token: string, version?: number, clean?: boolean}} */ base) => {
+        restoring.moved(base.uri, base.token);
+        void saveWritten(base, openDocument);
+      },
     ),
     vscode.workspace.registerFileSystemProvider(SCHEME, new AdtFileSystem(server, restoring), {
       isCaseSensitive: true,

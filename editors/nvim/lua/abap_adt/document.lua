@@ -117,7 +117,7 @@ end
 
 --- adt/baseVersion: the server version the buffer is based on changed (a save, a reload, a
 --- refresh after somebody else saved, an agent's edit) or was activated; b:abap_adt follows.
---- @param params { uri: string, token: string, changedAt?: integer, changedBy?: string, inactive?: boolean }
+--- @param params { uri: string, token: string, changedAt?: integer, changedBy?: string, inactive?: boolean, version?: integer, clean?: boolean }
 function M.follow_base(params)
   local bufnr = util.find_buffer(params.uri)
   local state = bufnr and vim.b[bufnr].abap_adt
@@ -134,6 +134,11 @@ function M.follow_base(params)
     inactive = params.inactive,
   }, unknown)
   restore.remember(bufnr, params.token)
+  -- the server wrote what the buffer shows (a rename, an agent's edit): not unsaved any more,
+  -- unless the buffer changed since (its changedtick is the version the server saw)
+  if params.clean == true and params.version == vim.b[bufnr].changedtick then
+    vim.bo[bufnr].modified = false
+  end
 end
 
 --- Make sure the server has the buffer open (after a server restart it has not). It then
