@@ -12,13 +12,14 @@ unsaved changes is refused (save first); positions of open documents are their b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar
 
 from adt.abap.lexer import NAME, OP, Statement, adjacent, lex
 from adt.abap.structure import Block, BlockKind, structure
 from adt.source.errors import InvalidArgument
 from lsp_server.features import Feature
 from lsp_server.features.intelligence import word_at
+from lsp_server.features.nodes import SourceNode
 from lsp_server.uris import make_uri
 
 if TYPE_CHECKING:
@@ -35,46 +36,12 @@ __all__ = ["CallHierarchy", "CallNode", "Calls"]
 
 
 @dataclass(frozen=True)
-class CallNode:
-    """A method (form, function module, program) of a source; ``line``/``column`` where its
-    name is written (buffer coordinates for an open document)."""
+class CallNode(SourceNode):
+    """A method (form, function module, program) of a source."""
 
-    system: str
-    source_url: str
-    line: int
-    column: int
-    name: str
+    what: ClassVar[str] = "call hierarchy"
+
     kind: str = "method"
-
-    @property
-    def uri(self) -> str:
-        return make_uri(self.system, self.source_url)
-
-    def data(self) -> dict[str, Any]:
-        return {
-            "system": self.system,
-            "source": self.source_url,
-            "line": self.line,
-            "column": self.column,
-            "name": self.name,
-            "kind": self.kind,
-        }
-
-    @classmethod
-    def from_data(cls, data: Any) -> CallNode:
-        if not isinstance(data, dict):
-            raise InvalidArgument("a call hierarchy item without its data")
-        try:
-            return cls(
-                str(data["system"]),
-                str(data["source"]),
-                int(data["line"]),
-                int(data["column"]),
-                str(data["name"]),
-                str(data.get("kind", "method")),
-            )
-        except (KeyError, TypeError, ValueError):
-            raise InvalidArgument("a call hierarchy item with broken data") from None
 
 
 @dataclass(frozen=True)

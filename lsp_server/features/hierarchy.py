@@ -11,10 +11,10 @@ from; one level is what LSP asks for, so only the entries hanging from the item 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar
 
-from adt.source.errors import InvalidArgument
 from lsp_server.features import Feature
+from lsp_server.features.nodes import SourceNode
 from lsp_server.uris import make_uri
 
 if TYPE_CHECKING:
@@ -27,22 +27,14 @@ __all__ = ["TypeHierarchy", "TypeNode"]
 
 
 @dataclass(frozen=True)
-class TypeNode:
-    """A class or interface: its document, where its name is declared (buffer
-    coordinates when the document is open), what it is."""
+class TypeNode(SourceNode):
+    """A class or interface: what it is, its description and package."""
 
-    system: str
-    source_url: str
-    line: int
-    column: int
-    name: str
-    type: str
-    description: str
-    package: str
+    what: ClassVar[str] = "type hierarchy"
 
-    @property
-    def uri(self) -> str:
-        return make_uri(self.system, self.source_url)
+    type: str = ""
+    description: str = ""
+    package: str = ""
 
     @property
     def object_url(self) -> str:
@@ -52,37 +44,6 @@ class TypeNode:
     @property
     def is_interface(self) -> bool:
         return self.type.upper().startswith("INTF")
-
-    def data(self) -> dict[str, Any]:
-        """What the editor hands back with the item (``TypeHierarchyItem.data``)."""
-        return {
-            "system": self.system,
-            "source": self.source_url,
-            "line": self.line,
-            "column": self.column,
-            "name": self.name,
-            "type": self.type,
-            "description": self.description,
-            "package": self.package,
-        }
-
-    @classmethod
-    def from_data(cls, data: Any) -> TypeNode:
-        if not isinstance(data, dict):
-            raise InvalidArgument("a type hierarchy item without its data")
-        try:
-            return cls(
-                str(data["system"]),
-                str(data["source"]),
-                int(data["line"]),
-                int(data["column"]),
-                str(data["name"]),
-                str(data["type"]),
-                str(data.get("description", "")),
-                str(data.get("package", "")),
-            )
-        except (KeyError, TypeError, ValueError):
-            raise InvalidArgument("a type hierarchy item with broken data") from None
 
 
 class TypeHierarchy(Feature):
