@@ -176,11 +176,11 @@ class Renaming(Feature):
         names = set()
         for placed, source in zip(plan.documents, plan.sources, strict=True):
             doc = self.ctx.documents.get(placed.uri)
+            if doc is None:  # editors open a document to change it: this one got nothing
+                names.add(source.name)
             # a buffer based on another version (opened after a colleague's change) is the
             # token check's to refuse, with who changed it
-            if doc is None or doc.base_token not in (None, source.token):
-                continue
-            if doc.buffer.text != source.text:
+            elif doc.base_token in (None, source.token) and doc.buffer.text != source.text:
                 names.add(source.name)
         return sorted(names)
 

@@ -54,7 +54,20 @@ async def test_a_document_left_out_in_the_preview_writes_nothing(
     assert "only part of the edit in ZCL_DEMO_GREETER" in said and "nothing was written" in said
     assert {MAIN: emulator.source(MAIN), TESTS: emulator.source(TESTS)} == saved
     assert "greet_each" in client.texts[MAIN_URI], "the editor keeps what it applied"
-    assert "greet_all" in client.texts[TESTS_URI]
+    assert TESTS_URI not in client.texts, "nothing applied there: the editor did not open it"
+
+
+async def test_an_open_document_left_unchanged_writes_nothing(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    await client.open(MAIN_URI)
+    await client.open(TESTS_URI)
+    saved = {MAIN: emulator.source(MAIN), TESTS: emulator.source(TESTS)}
+    client.keep_edits = lambda uri, edits: [] if uri == MAIN_URI else edits
+    with pytest.raises(JsonRpcException, match="only part of the edit in ZCL_DEMO_GREETER"):
+        await _rename_greet_all(client)
+    assert {MAIN: emulator.source(MAIN), TESTS: emulator.source(TESTS)} == saved
+    assert "greet_each" in client.texts[TESTS_URI] and "greet_each" not in client.texts[MAIN_URI]
 
 
 async def test_one_change_left_out_of_a_document_writes_nothing(

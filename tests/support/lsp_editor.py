@@ -274,7 +274,10 @@ def make_editor_client() -> EditorClient:
                     if isinstance(e, types.TextEdit | types.AnnotatedTextEdit)
                 ]
                 requested.append((change.text_document.uri, change.text_document.version, edits))
-        for uri, version, _ in requested:
+        keep = client.keep_edits or (lambda _, edits: edits)
+        requested = [(uri, version, keep(uri, edits)) for uri, version, edits in requested]
+        requested = [(uri, version, edits) for uri, version, edits in requested if edits]
+        for uri, version, _ in requested:  # a document nothing is applied to is not opened
             if uri not in client.texts and client.open_on_edit and version is None:
                 await client.open(uri)
             if uri not in client.texts:
@@ -282,15 +285,12 @@ def make_editor_client() -> EditorClient:
             if version is not None and version != client.versions[uri]:  # as VS Code does
                 return types.ApplyWorkspaceEditResult(applied=False, failure_reason="version")
         for uri, _, edits in requested:
-            kept = client.keep_edits(uri, edits) if client.keep_edits is not None else edits
-            if not kept:
-                continue
             if client.changes_after:
                 asyncio.get_running_loop().call_later(
-                    client.changes_after, client.apply_text_edits, uri, kept
+                    client.changes_after, client.apply_text_edits, uri, edits
                 )
             else:
-                client.apply_text_edits(uri, kept)
+                client.apply_text_edits(uri, edits)
         return types.ApplyWorkspaceEditResult(applied=True)
 
     @client.feature("adt/agentChannel")
