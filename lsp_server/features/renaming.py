@@ -175,12 +175,7 @@ class Renaming(Feature):
     def _differing(self, plan: RenamePlan) -> list[str]:
         names = set()
         for placed, source in zip(plan.documents, plan.sources, strict=True):
-            doc = self.ctx.documents.get(placed.uri)
-            if doc is None:  # editors open a document to change it: this one got nothing
-                names.add(source.name)
-            # a buffer based on another version (opened after a colleague's change) is the
-            # token check's to refuse, with who changed it
-            elif doc.base_token in (None, source.token) and doc.buffer.text != source.text:
+            if _left_out(self.ctx.documents.get(placed.uri), source):
                 names.add(source.name)
         return sorted(names)
 
@@ -204,6 +199,15 @@ class Renaming(Feature):
         from adt.workbench.renaming import RenameOutcome
 
         return RenameOutcome(outcome.written, activation, failure)
+
+
+def _left_out(doc: OpenDocument | None, source: SourceEdit) -> bool:
+    """Whether the editor's buffer lacks some of the source's planned changes."""
+    if doc is None:  # editors open a document to change it: this one got nothing
+        return True
+    # a buffer based on another version (opened after a colleague's change) is the token
+    # check's to refuse, with who changed it
+    return doc.base_token in (None, source.token) and doc.buffer.text != source.text
 
 
 def _placed(doc: OpenDocument | None, lines: list[str], r: TextReplacement, name: str) -> Edit:
