@@ -818,6 +818,8 @@ def test_rename_of_a_method_writes_both_objects_and_activates(editor: Editor) ->
     assert "METHODS salute" in (editor.emulator.source(GREETING, "active") or "")
     assert "METHOD zif_demo_greeting~salute." in (editor.emulator.source(GREETER, "active") or "")
     ui.until(lambda: not editor.emulator.locks(), "no lock left after the rename")
+    # the server wrote what the tab shows: VS Code's unsaved mark goes (adt/baseVersion)
+    ui.until(lambda: not ui.tab_is_dirty("ZCL_DEMO_GREETER"), "the written tab marked saved")
     ui.shot("renamed")
 
 
@@ -852,3 +854,42 @@ def test_a_rename_after_a_colleagues_change_writes_nothing_and_names_the_object(
     assert editor.emulator.source(GREETING) == theirs and editor.emulator.source(GREETER) == mine
     assert not ui.page.locator(".bulk-edit-panel").filter(visible=True).count()
     assert not editor.emulator.locks()
+
+
+@needs_server("textDocument/rename")
+def test_a_change_left_out_in_the_refactor_preview_writes_nothing(editor: Editor) -> None:
+    """The Refactor Preview lets the user untick changes and still reports the edit as
+    applied: the server then writes nothing and says so; the tab keeps what was applied."""
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.open_tab("ZCL_DEMO_GREETER")
+    before = {url: editor.emulator.source(url) for url in (GREETER, GREETING)}
+    ui.find_in_editor("METHOD zif_demo_greeting~salu")
+    ui.page.keyboard.press("F2")
+    box = ui.page.locator("input.rename-input").filter(visible=True)
+    ui.until(lambda: box.count() and box.input_value() == "salute", "the rename box")
+    box.fill("hail")
+    box.press("Enter")
+    panel = ui.page.locator(".bulk-edit-panel").filter(visible=True)
+    ui.until(lambda: panel.count(), "the rename's preview")
+    # tick the class's changes only (its row comes before its lines); the interface's stay out
+    row = panel.locator(".monaco-list-row").filter(has_text="ZCL_DEMO_GREETER").first
+    checkbox = row.locator(".edit-checkbox").first
+    checkbox.click()
+    ui.until(lambda: "checked" in (checkbox.get_attribute("class") or ""), "the class ticked")
+    assert panel.locator(".edit-checkbox:not(.checked)").count(), "the interface left out"
+    ui.shot("rename-partly-ticked")
+    panel.locator(".monaco-button", has_text=re.compile(r"^Apply$")).click()
+    shown = ui.page.locator(".monaco-editor-overlaymessage, .notifications-toasts").filter(
+        visible=True
+    )
+    said = ui.until(
+        lambda: next((t for t in shown.all_inner_texts() if "only part of the edit" in t), None),
+        "the refusal naming what was left out",
+    )
+    ui.shot("rename-partly-applied")
+    assert "ZIF_DEMO_GREETING" in said and "nothing was written" in said, said
+    assert {url: editor.emulator.source(url) for url in (GREETER, GREETING)} == before
+    ui.until(lambda: not editor.emulator.locks(), "no lock left")
+    assert ui.tab_is_dirty("ZCL_DEMO_GREETER"), "the tab keeps what VS Code applied"
+    ui.undo_until_clean("ZCL_DEMO_GREETER")
