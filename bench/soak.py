@@ -12,7 +12,9 @@ are injected at random: 503 answers, connections dropped before the server, CSRF
 expiring, the application server "restarting" (every context and its locks gone), latency.
 Now and then an editor's language server restarts with unsaved edits in its buffers while a
 colleague changes the same source: the new server is handed each buffer's base version
-(``adt/restoreDocument``), so the save is a conflict and the merge keeps both.
+(``adt/restoreDocument``), so the save is a conflict and the merge keeps both. Editors also
+rename the counter's attribute from their buffers (``soak_rename``), sometimes applying only
+part of the rename as the refactor preview allows: nothing of such a rename may be written.
 
 Every edit a caller was told succeeded is accounted for at the end: it must be in the final
 source exactly once (a lost or doubled edit is a failure), and no lock may be left once the
@@ -39,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from soak_rebase import REBASE_OBJECT, rebaser
+from soak_rename import RENAME_OBJECT, mixed, rename
 
 from adt import AdtClient, ConnectionProfile, Secret
 from adt.agent import AgentTools
@@ -209,6 +212,7 @@ class EditorRun:
     stop: float
     rng: random.Random
     restart_chance: float
+    rename_chance: float = 0.1
     uris: dict[str, str] = field(
         default_factory=lambda: {o: f"adt://A4H{s}" for o, s in OBJECTS.items()}
     )
@@ -247,6 +251,10 @@ async def editor(run: EditorRun, closers: list[Any]) -> None:
         except AdtError as exc:  # the editor shows the error; its user saves again later
             logger.warning("editor %s: save of %s failed", run.number, uri, exc_info=True)
             run.tally.counts[f"editor save failed ({type(exc).__name__})"] += 1
+        if object_url == RENAME_OBJECT and run.rng.random() < run.rename_chance:
+            # with one more line typed after the save: the rename writes it too
+            _type_marker(editor, uri, f"* editor {run.number} edit {sequence} renaming", run.rng)
+            await rename(workspace, editor, uri, run.tally, run.rng, _markers)
         await asyncio.sleep(run.rng.uniform(0.0, 0.1))
     await workspace.wait_idle()
 
@@ -347,10 +355,25 @@ def _markers(text: str) -> set[str]:
 
 
 def _keep_both(text: str) -> str:
-    """Resolve merge markers the way a careful person would: keep both sides."""
-    return "\n".join(
-        line for line in text.split("\n") if not line.startswith(("<<<<<<<", "=======", ">>>>>>>"))
-    )
+    """Resolve merge conflicts as a careful person would: the server's side (a colleague's
+    lines, a rename) and the lines this editor added there (its markers) that it lacks.
+    Keeping every line of both sides would write a renamed and an unrenamed statement."""
+    out: list[str] = []
+    yours: list[str] = []
+    theirs: list[str] = []
+    side = ""
+    for line in text.split("\n"):
+        if line.startswith("<<<<<<<"):
+            side, yours, theirs = "yours", [], []
+        elif line.startswith("=======") and side == "yours":
+            side = "theirs"
+        elif line.startswith(">>>>>>>") and side == "theirs":
+            added = _markers("\n".join(yours)) - set(theirs)
+            out += theirs + [mine for mine in yours if mine in added]
+            side = ""
+        else:
+            (yours if side == "yours" else theirs if side == "theirs" else out).append(line)
+    return "\n".join(out)
 
 
 # --- faults ---------------------------------------------------------------------------------
@@ -396,6 +419,7 @@ async def soak(
     seed: int,
     restart_chance: float = 0.05,
     rebase: bool = True,
+    rename_chance: float = 0.1,
 ) -> dict[str, Any]:
     emulator = Emulator(users=USERS)
     tally = Tally()
@@ -410,7 +434,14 @@ async def soak(
         workers += [
             editor(
                 EditorRun(
-                    i, url, emulator, tally, stop, random.Random(rng.random()), restart_chance
+                    i,
+                    url,
+                    emulator,
+                    tally,
+                    stop,
+                    random.Random(rng.random()),
+                    restart_chance,
+                    rename_chance,
                 ),
                 closers,
             )
@@ -435,6 +466,8 @@ async def soak(
         after_close = [f"{lock.user} {lock.object_uri}" for lock in emulator.locks()]
     sources = {**OBJECTS, REBASE_OBJECT: f"{REBASE_OBJECT}/source/main"}
     final = {url: emulator.source(source) or "" for url, source in sources.items()}
+    # a rename is written whole or not at all: never both names in the source
+    renamed_in_part = [RENAME_OBJECT] if mixed(final[RENAME_OBJECT]) else []
     lost, doubled = [], []
     for object_url, markers in tally.accepted.items():
         lines = final[object_url].split("\n")
@@ -454,12 +487,14 @@ async def soak(
         "leaked locks": len(leaked),
         "locks after closing": len(after_close),
         "rebase violations": len(violations),
+        "rename violations": len(renamed_in_part),
         "crashed workers": crashed,
         "details": {
             "lost": lost[:20],
             "doubled": doubled[:20],
             "leaked": leaked,
             "rebase violations": violations[:20],
+            "rename violations": renamed_in_part,
         },
     }
 
@@ -480,6 +515,12 @@ def main() -> int:
         help="chance that an editor's language server restarts before a save",
     )
     parser.add_argument(
+        "--rename-chance",
+        type=float,
+        default=0.1,
+        help="chance that an editor renames the counter's attribute after typing in it",
+    )
+    parser.add_argument(
         "--no-rebase",
         action="store_true",
         help="leave out the agent that writes with stale tokens beside a colleague",
@@ -497,6 +538,7 @@ def main() -> int:
             args.seed,
             args.restart_chance,
             not args.no_rebase,
+            args.rename_chance,
         )
     )
     print(json.dumps(report, indent=2))
@@ -506,6 +548,7 @@ def main() -> int:
         or report["leaked locks"]
         or report["locks after closing"]
         or report["rebase violations"]
+        or report["rename violations"]
         or report["crashed workers"]
     )
     return 1 if failed else 0

@@ -60,6 +60,7 @@ class Extracting(Feature):
             raise InvalidArgument("select the statements to extract")
         doc = self.ctx.documents.require(uri)
         first, last = self._saved_lines(uri, start, end)
+        await self._renaming.require_current(doc, "extract")
         workbench = self.ctx.connections.workbench(doc.ref.system)
         transport = self._transports.remembered(doc.ref.system, doc.ref.object_url) or ""
         last_text = doc.buffer.lines[end[0] - 1 if end[1] == 0 and end[0] > start[0] else end[0]]

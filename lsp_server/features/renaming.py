@@ -113,6 +113,7 @@ class Renaming(Feature):
         """Every place of the symbol at ``point``, in the buffers, and the new texts;
         refused before the editor sees anything when a source changed on the server."""
         doc, saved_line, start, end = self._cursor(uri, point)
+        await self.require_current(doc)
         renaming = self._workbench(doc).renaming
         transport = self._transports.remembered(doc.ref.system, doc.ref.object_url) or ""
         proposal = await renaming.propose(
@@ -127,6 +128,18 @@ class Renaming(Feature):
         return RenamePlan(
             doc.ref.system, proposal.old_name, proposal.new_name, tuple(documents), tuple(sources)
         )
+
+    async def require_current(self, doc: OpenDocument, verb: str = "rename") -> None:
+        """ADT plans on the server's source at the buffer's saved line numbers: once the
+        source moved on since the buffer was read, those lines are others. Refuse first,
+        naming who changed it, instead of planning on the wrong lines."""
+        if doc.base_token is None:
+            return
+        from adt.workbench.renaming import SourceEdit
+
+        ref = doc.ref
+        mine = SourceEdit(ref.source_url, ref.object_url, ref.object_name, doc.base_token, "", 0)
+        await self._workbench(doc).renaming.verify([mine], verb)
 
     async def place(self, system: str, affected: AffectedSource) -> tuple[DocumentPlan, SourceEdit]:
         """The replacements of one source in its open buffer (or its saved text), each

@@ -115,3 +115,17 @@ async def test_the_editor_is_told_the_written_documents_are_clean(
         )
 
     await client.until_event(lambda: told(MAIN_URI) and told(TESTS_URI))
+
+
+async def test_a_source_changed_since_it_was_read_is_named_before_planning(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    """ADT would plan at the buffer's line numbers on the colleague's text: other lines."""
+    await client.open(MAIN_URI)
+    theirs = "* a colleague's line on top\n" + (emulator.source(MAIN) or "")
+    emulator.write_as("COLLEAGUE", MAIN, theirs)
+    with pytest.raises(JsonRpcException) as refused:
+        await _rename_greet_all(client)
+    said = str(refused.value)
+    assert "changed on the server since it was read" in said and "COLLEAGUE" in said, said
+    assert client.applied_edits == [] and emulator.source(MAIN) == theirs
