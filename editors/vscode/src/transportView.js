@@ -45,7 +45,7 @@ class TransportTree {
     /** @type {vscode.EventEmitter<TransportNode | undefined>} */
     this.changed = new vscode.EventEmitter();
     this.onDidChangeTreeData = this.changed.event;
-    /** @type {RequestNode[] | undefined} the roots as last listed */
+    /** @type {Promise<RequestNode[]> | undefined} the roots as last listed */
     this.roots = undefined;
     /** Children and parents as handed to the view: reveal() needs the same nodes. */
     /** @type {Map<TransportNode, TransportNode[]>} */
@@ -122,11 +122,17 @@ class TransportTree {
     return this.parents.get(node);
   }
 
+  /**
+   * The roots, listed once until the next refresh (the view and a reveal share one listing).
+   * @returns {Promise<RequestNode[]>}
+   */
+  listRoots() {
+    this.roots ??= this.fetchRoots();
+    return this.roots;
+  }
+
   /** @returns {Promise<RequestNode[]>} */
-  async listRoots() {
-    if (this.roots) {
-      return this.roots;
-    }
+  async fetchRoots() {
     const names = this.connection.systems().map((system) => system.name);
     /** @type {TransportRequestsResult[]} */
     const results = [];
@@ -144,8 +150,7 @@ class TransportTree {
         );
       }
     }
-    this.roots = requestNodes(results);
-    return this.roots;
+    return requestNodes(results);
   }
 
   /**
