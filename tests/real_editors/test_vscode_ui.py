@@ -935,8 +935,12 @@ def test_run_tests_here_on_a_package_shows_its_tests_and_a_failure_at_its_line(
     ui.notification(r"ABAP Unit: \d+ passed, 1 failed")  # the server's summary of the run
     explorer = ui.page.locator(".test-explorer .monaco-list-row")
     for label in ("Package $ZDEMO_QA", "ZCL_DEMO_VAT", "LTCL_VAT"):
-        row = explorer.filter(has_text=re.compile(rf"^{re.escape(label)}"))
-        ui.until(lambda row=row: row.count(), f"{label} in the Testing view")
+        row = explorer.filter(has_text=re.compile(rf"^{re.escape(label)}(\s|$)"))
+        # expandable once the run's answer gave the item its children
+        ui.until(
+            lambda row=row: row.count() and row.first.get_attribute("aria-expanded"),
+            f"{label} with its tests in the Testing view",
+        )
         if row.first.get_attribute("aria-expanded") != "true":
             row.first.locator(".monaco-tl-twistie").click()
     names = explorer.all_inner_texts()
