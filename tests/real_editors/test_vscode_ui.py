@@ -933,20 +933,29 @@ def test_run_tests_here_on_a_package_shows_its_tests_and_a_failure_at_its_line(
     ui.until(lambda: package.count(), "$ZDEMO_QA in ABAP Packages")
     _context_menu(ui, package, "Run Tests Here")
     ui.notification(r"ABAP Unit: \d+ passed, 1 failed")  # the server's summary of the run
-    explorer = ui.page.locator(".test-explorer .monaco-list-row")
-    for label in ("Package $ZDEMO_QA", "ZCL_DEMO_VAT", "LTCL_VAT"):
-        row = explorer.filter(has_text=re.compile(rf"^{re.escape(label)}(\s|$)"))
-        # expandable once the run's answer gave the item its children
-        ui.until(
-            lambda row=row: row.count() and row.first.get_attribute("aria-expanded"),
-            f"{label} with its tests in the Testing view",
-        )
-        if row.first.get_attribute("aria-expanded") != "true":
-            row.first.locator(".monaco-tl-twistie").click()
-    names = explorer.all_inner_texts()
-    assert any(name.startswith("ZDEMO_QA_LEGACY") for name in names), names
-    failed = explorer.filter(has_text=re.compile(r"^RATE_IS_NINETEEN"))
-    passed = explorer.filter(has_text=re.compile(r"^ADDS_THE_RATE"))
+
+    def row(label: str, level: int) -> Locator:
+        """The item ``label`` at tree level ``level`` (1: the package). A row's text runs
+        its label and description together ("Package $ZDEMO_QAA4H"), hence a prefix; the
+        level keeps the package's items apart from an open document's (step 25's)."""
+        rows = ui.page.locator(f'.test-explorer .monaco-list-row[aria-level="{level}"]')
+        return rows.filter(has_text=re.compile(rf"^{re.escape(label)}(?! \()"))
+
+    run = row("Package $ZDEMO_QA", 1)
+    # its outcome comes after its items: the package is failed once it has its tests
+    ui.until(
+        lambda: run.count() and run.first.locator(".codicon-testing-failed-icon").count(),
+        "the package's run in the Testing view",
+    )
+    for label, level in (("Package $ZDEMO_QA", 1), ("ZCL_DEMO_VAT", 2), ("LTCL_VAT", 3)):
+        item = row(label, level)
+        ui.until(lambda item=item: item.count(), f"{label} in the Testing view")
+        if item.first.get_attribute("aria-expanded") != "true":
+            item.first.locator(".monaco-tl-twistie").click()
+    legacy = row("ZDEMO_QA_LEGACY", 2)
+    ui.until(lambda: legacy.count(), "the package's other objects")
+    failed = row("RATE_IS_NINETEEN", 4)
+    passed = row("ADDS_THE_RATE", 4)
     ui.until(lambda: failed.count() and passed.count(), "the class's methods")
     ui.until(lambda: failed.first.locator(".codicon-testing-failed-icon").count(), "the failure")
     assert passed.first.locator(".codicon-testing-passed-icon").count()
