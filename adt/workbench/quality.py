@@ -12,7 +12,7 @@ from urllib.parse import quote
 from adt.areas.unit import RISK_LEVELS
 from adt.errors import AdtError
 from adt.source.errors import InvalidArgument
-from adt.workbench.unit_tree import UnitTree, places_in, test_sources
+from adt.workbench.unit_tree import UnitTree, places_in, sources_to_place
 
 if TYPE_CHECKING:
     from adt.areas.atc import AtcFinding
@@ -195,7 +195,7 @@ class Quality:
         result = await self._client.unit.run([], package=name, risk_levels=RISK_LEVELS)
         report = unit_report(result)
         places: dict[tuple[str, str, str], int] = {}
-        for source_url in test_sources(result):  # semantic URIs: find the lines ourselves
+        for source_url in sources_to_place(result):  # semantic URIs: find the lines ourselves
             try:
                 read = await self._client.read_source(source_url, version="active")
             except AdtError:  # the tests are still answered, only without their lines

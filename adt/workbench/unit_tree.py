@@ -89,7 +89,7 @@ def _program(program: UnitProgram, places: Places) -> dict[str, Any]:
     }
 
 
-def test_sources(result: UnitRunResult) -> list[str]:
+def sources_to_place(result: UnitRunResult) -> list[str]:
     """The sources whose test lines a semantic run result does not give."""
     found: dict[str, None] = {}
     for test_class in result.test_classes:
@@ -133,4 +133,4 @@ class UnitTree:
         return found
 
 
-__all__ = ["UnitTree", "navigation_source", "places_in", "test_sources"]
+__all__ = ["UnitTree", "navigation_source", "places_in", "sources_to_place"]
