@@ -5,13 +5,16 @@ decides (another user's lock or draft is only known there)."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from adt.areas.transports import ObjectKey
+from adt.errors import InvalidObjectUrlError
 from adt.kinds import KINDS
 from adt.source.errors import InvalidArgument, ReleaseRefused, TransportInvalid
+from adt.urls import object_url
 
 if TYPE_CHECKING:
     from adt.areas.transport_results import TransportObject, TransportRequest, TransportTask
@@ -30,6 +33,60 @@ def _task_dict(task: TransportTask) -> dict[str, Any]:
         "status": "modifiable" if task.modifiable else "released",
         "objects": [_row(o) for o in task.objects],
     }
+
+
+def _entry(obj: TransportObject) -> dict[str, Any]:
+    """An object row for a tree: ``objectUrl`` when it is an object ADT can open."""
+    found: dict[str, Any] = {"pgmid": obj.pgmid, "type": obj.type, "name": obj.name}
+    kind = KINDS.get(obj.type) if obj.pgmid == "R3TR" else None
+    if kind is not None and not kind.nested:
+        with suppress(InvalidObjectUrlError):  # a name ADT would not spell in a URL
+            found["objectUrl"] = object_url(kind.code, obj.name)
+    return found
+
+
+def request_tree(request: TransportRequest) -> dict[str, Any]:
+    """A request, its tasks and each task's objects as entries a view can open."""
+    return {
+        "number": request.number,
+        "description": request.description,
+        "owner": request.owner,
+        "status": "modifiable" if request.modifiable else "released",
+        "tasks": [
+            {
+                "number": task.number,
+                "description": task.description,
+                "owner": task.owner,
+                "status": "modifiable" if task.modifiable else "released",
+                "objects": [_entry(o) for o in task.objects if o.pgmid != "CORR"],
+            }
+            for task in request.tasks
+        ],
+        "objects": [_entry(o) for o in request.objects if o.pgmid != "CORR"],
+    }
+
+
+@dataclass(frozen=True)
+class ReleaseCheck:
+    """What releasing a task or request would do, and what stands in its way: each finding
+    names a reason (``inactive``, ``locked``, ``openTasks``), the objects or tasks, and
+    the sentence a refusal says."""
+
+    number: str
+    request: str
+    tasks: tuple[str, ...]
+    objects: tuple[str, ...]
+    findings: tuple[dict[str, Any], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "request": self.request,
+            "tasks": list(self.tasks),
+            "objects": list(self.objects),
+            "findings": list(self.findings),
+            "releasable": not self.findings,
+        }
 
 
 @dataclass(frozen=True)
@@ -60,51 +117,86 @@ class RequestOrganizer:
     async def contents(self, number: str) -> RequestContents:
         return RequestContents(await self._client.transports.details(_number(number)))
 
-    async def release(self, number: str) -> dict[str, Any]:
-        """Release a task, or a request with the user's open tasks first. Refused before
-        anything is released when an object is inactive, locked through this server, or a
-        colleague's task is still open."""
+    async def my_requests(self) -> list[dict[str, Any]]:
+        """The user's modifiable workbench requests, each with its tasks and objects."""
+        requests = await self._client.transports.user_requests()
+        return [request_tree(r) for r in requests.modifiable]
+
+    async def check_release(self, number: str) -> ReleaseCheck:
+        """The checks a release runs first, without releasing: an object with inactive
+        changes, one locked through this server, a colleague's open task of the request."""
         number = _number(number)
+        request, tasks = await self._releasing(number)
+        objects = [o for t in tasks for o in t.objects]
+        if len(tasks) != 1 or tasks[0].number != number:
+            objects = list(request.all_objects)
+        names = {o.name.upper(): _row(o) for o in objects if o.pgmid != "CORR"}
+        findings: list[dict[str, Any]] = []
+        inactive = await self._client.history.inactive_objects()
+        drafts = sorted({names[e.name.upper()] for e in inactive if e.name.upper() in names})
+        if drafts:
+            findings.append(
+                _finding(
+                    "inactive",
+                    f"{number} holds objects with inactive changes ({', '.join(drafts)}): "
+                    "activate them first",
+                    objects=drafts,
+                )
+            )
+        held = sorted({names[n] for n in self._locked_names() if n in names})
+        if held:
+            findings.append(
+                _finding(
+                    "locked",
+                    f"{number} holds objects locked through this server ({', '.join(held)}): "
+                    "unLock them first",
+                    objects=held,
+                )
+            )
+        user = self._client.profile.user.upper()
+        foreign = [t.number for t in tasks if t.owner.upper() != user]
+        if number == request.number and foreign:
+            findings.append(
+                _finding(
+                    "openTasks",
+                    f"{number} has open tasks of other users ({', '.join(foreign)}); they "
+                    "release their tasks first",
+                    tasks=foreign,
+                )
+            )
+        return ReleaseCheck(
+            number,
+            request.number,
+            tuple(t.number for t in tasks),
+            tuple(names.values()),
+            tuple(findings),
+        )
+
+    async def _releasing(self, number: str) -> tuple[TransportRequest, list[TransportTask]]:
+        """The request of ``number`` and the tasks its release releases: the task itself,
+        or the request's modifiable tasks."""
         request = await self._client.transports.details(number)
         if not request.modifiable:
             raise TransportInvalid(f"{number} is already released", request=request.number)
         task = next((t for t in request.tasks if t.number == number), None)
-        tasks = [task] if task is not None else [t for t in request.tasks if t.modifiable]
-        objects = [o for t in tasks for o in t.objects] if task else list(request.all_objects)
-        await self._check(number, objects)
-        user = self._client.profile.user.upper()
-        foreign = [t.number for t in tasks if t.owner.upper() != user]
-        if task is None and foreign:
-            raise ReleaseRefused(
-                f"{number} has open tasks of other users ({', '.join(foreign)}); they release "
-                "their tasks first",
-                reason="openTasks",
-                tasks=foreign,
-            )
-        released = [await self._release_one(t.number) for t in tasks]
-        if task is None:
-            released.append(await self._release_one(request.number))
-        return {"request": request.number, "released": released}
+        if task is not None:
+            if not task.modifiable:
+                raise TransportInvalid(f"{number} is already released", request=request.number)
+            return request, [task]
+        return request, [t for t in request.tasks if t.modifiable]
 
-    async def _check(self, number: str, objects: list[TransportObject]) -> None:
-        names = {o.name.upper(): _row(o) for o in objects}
-        inactive = await self._client.history.inactive_objects()
-        drafts = sorted({names[e.name.upper()] for e in inactive if e.name.upper() in names})
-        if drafts:
-            raise ReleaseRefused(
-                f"{number} holds objects with inactive changes ({', '.join(drafts)}): "
-                "activate them first",
-                reason="inactive",
-                objects=drafts,
-            )
-        held = sorted({names[n] for n in self._locked_names() if n in names})
-        if held:
-            raise ReleaseRefused(
-                f"{number} holds objects locked through this server ({', '.join(held)}): "
-                "unLock them first",
-                reason="locked",
-                objects=held,
-            )
+    async def release(self, number: str) -> dict[str, Any]:
+        """Release a task, or a request with the user's open tasks first. Refused before
+        anything is released when a check finds something (:meth:`check_release`)."""
+        check = await self.check_release(number)
+        if check.findings:
+            first = check.findings[0]
+            details = {k: v for k, v in first.items() if k not in ("message",)}
+            raise ReleaseRefused(first["message"], **details)
+        released = [await self._release_one(t) for t in check.tasks]
+        if check.number == check.request:
+            released.append(await self._release_one(check.request))
+        return {"request": check.request, "released": released}
 
     def _locked_names(self) -> set[str]:
         return {unquote(url.rstrip("/").rsplit("/", 1)[-1]).upper() for url in self._locks.urls()}
@@ -157,6 +249,10 @@ class RequestOrganizer:
         return None
 
 
+def _finding(reason: str, message: str, **names: list[str]) -> dict[str, Any]:
+    return {"reason": reason, "message": message, **names}
+
+
 def _number(number: str) -> str:
     cleaned = number.strip().upper()
     if not cleaned.isalnum() or not 4 <= len(cleaned) <= 20:
@@ -174,4 +270,4 @@ def _object_key(object_url: str, name: str) -> ObjectKey:
     return ObjectKey("R3TR", kind.r3tr, found.upper())
 
 
-__all__ = ["RequestContents", "RequestOrganizer"]
+__all__ = ["ReleaseCheck", "RequestContents", "RequestOrganizer", "request_tree"]

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from adt.areas.unit import RISK_LEVELS
+from adt.errors import AdtError
 from adt.source.errors import InvalidArgument
+from adt.workbench.unit_tree import UnitTree, places_in, sources_to_place
 
 if TYPE_CHECKING:
     from adt.areas.atc import AtcFinding
@@ -183,6 +185,23 @@ class Quality:
             list(object_urls), package=package, risk_levels=RISK_LEVELS
         )
         return unit_report(result)
+
+    async def package_tests(self, package: str) -> UnitTree:
+        """Run every test of a package (and its sub-packages, as the system selects them),
+        answering each test that ran, not only the failures: a test explorer's items."""
+        name = package.strip().upper()
+        if not name:
+            raise InvalidArgument("name the package whose tests to run")
+        result = await self._client.unit.run([], package=name, risk_levels=RISK_LEVELS)
+        report = unit_report(result)
+        places: dict[tuple[str, str, str], int] = {}
+        for source_url in sources_to_place(result):  # semantic URIs: find the lines ourselves
+            try:
+                read = await self._client.read_source(source_url, version="active")
+            except AdtError:  # the tests are still answered, only without their lines
+                continue
+            places.update(places_in(source_url, read.text))
+        return UnitTree(result, report.tests, report.passed, report.failed, report.notes, places)
 
     async def unit_tests_of_class(
         self, object_url: str, test_class: str, method: str | None = None

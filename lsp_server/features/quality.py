@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from adt.abap.testclasses import local_test_classes
+from adt.urls import object_type_for
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.features import Feature
 from lsp_server.features.diagnostics import Diagnostics, placed
@@ -87,6 +88,18 @@ class Quality(Feature):
         ran = tuple(name.upper() for name in (test_class, method or "") if name)
         self._publish_failures(ref, report.failures, ran)
         return self._unit_result(ref, report)
+
+    async def run_package_tests(
+        self, package: str, system: str | None, progress: Progress
+    ) -> dict[str, Any]:
+        """Every test of a package, by object, class and method, each where it is and with
+        its duration; a failure where it failed. For a test explorer's package items."""
+        service = self.ctx.connections.service(system)
+        progress(f"running the tests of package {package.strip().upper()}")
+        quality = self.ctx.connections.workbench(system).quality
+        tree = (await quality.package_tests(package)).to_dict()
+        placed_in(service.system, tree)
+        return {"package": package.strip().upper(), "system": service.system, **tree}
 
     def _publish_failures(
         self, ref: DocumentRef, failures: tuple[TestFailure, ...], ran: tuple[str, ...]
@@ -203,6 +216,27 @@ class Quality(Feature):
         if any(d.dirty for d in self.ctx.documents.of_object(ref.object_url)):
             return ["the active version ran; your unsaved changes did not (save and activate)"]
         return []
+
+
+def placed_in(system: str, tree: dict[str, Any]) -> None:
+    """Each ``sourceUrl`` of a test tree (of an object, class, method or failure) gets the
+    document ``uri`` an editor opens, and each object its ``documentUri``."""
+    for obj in tree["objects"]:
+        if object_type_for(obj["objectUrl"]):
+            obj["documentUri"] = make_uri(system, obj["objectUrl"])
+        for entry in _tree_entries(obj):
+            if entry.get("sourceUrl"):
+                entry["uri"] = make_uri(system, entry["sourceUrl"])
+
+
+def _tree_entries(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for test_class in obj["classes"]:
+        for entry in [test_class, *test_class["methods"]]:
+            found.append(entry)
+            if "failure" in entry:
+                found.append(entry["failure"])
+    return found
 
 
 __all__ = ["ATC_SOURCE", "UNIT_SOURCE", "Quality", "TestLens", "atc_severity"]

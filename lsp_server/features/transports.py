@@ -11,7 +11,7 @@ from urllib.parse import unquote
 from adt.source.errors import SourceError, TransportRequired
 from lsp_server.context import WorkspaceContext
 from lsp_server.features import Feature
-from lsp_server.uris import parse_uri
+from lsp_server.uris import make_uri, parse_uri
 
 if TYPE_CHECKING:
     from adt.workbench import Workbench
@@ -127,6 +127,30 @@ class TransportChoices(Feature):
         )
 
     # --- a request's own life (the editor's transports view) ---------------------------
+
+    async def my_requests(self, system: str | None) -> dict[str, Any]:
+        """``adt.transportRequests``: the user's open requests, their tasks and objects, each
+        object that has a document with its ``documentUri``."""
+        service = self.ctx.connections.service(system)
+        requests = await self.ctx.connections.workbench(system).organizer.my_requests()
+        for request in requests:
+            tasks = request["tasks"]
+            for entry in [*request["objects"], *(o for t in tasks for o in t["objects"])]:
+                if "objectUrl" in entry:
+                    entry["documentUri"] = make_uri(service.system, entry["objectUrl"])
+        return {"system": service.system, "requests": requests}
+
+    async def check_release(self, number: str, system: str | None) -> dict[str, Any]:
+        """``adt.checkRelease``: what a release would release and what stands in its way."""
+        workbench = self.ctx.connections.workbench(system)
+        return (await workbench.organizer.check_release(number)).to_dict()
+
+    async def object_request(self, uri: str) -> dict[str, Any]:
+        """``adt.objectTransport``: the request the document's object is on (``lockedIn``,
+        empty when none) and whether a change needs one; asks nothing."""
+        ref = parse_uri(uri)
+        need = await self.ctx.connections.workbench(ref.system).transports.need(ref.object_url)
+        return {"uri": uri, "system": ref.system, **need.to_dict()}
 
     async def request_objects(self, number: str, system: str | None) -> dict[str, Any]:
         """``adt.transportObjects``: a request's tasks and the objects of each."""

@@ -74,6 +74,19 @@ def register(server: AdtLanguageServer) -> None:
             lambda result: bool(result["failed"]) or not result["tests"],
         )
 
+    @server.command(rq.RUN_PACKAGE_TESTS_COMMAND)
+    async def run_package_tests(ls: AdtLanguageServer, package: str, *system: str) -> Any:
+        """``[package, system?]``: every test of the package, by object, class and method."""
+        return await _run(
+            ls,
+            "ABAP Unit",
+            lambda report: ls.adt.quality.run_package_tests(
+                package, system[0] if system else None, report
+            ),
+            unit_summary,
+            lambda result: bool(result["failed"]) or not result["tests"],
+        )
+
     @server.command(rq.RUN_ATC_COMMAND)
     async def run_atc(ls: AdtLanguageServer, uri: str) -> dict[str, Any]:
         """``[uri]``: findings become diagnostics (severity from their priority)."""
@@ -129,6 +142,24 @@ def register(server: AdtLanguageServer) -> None:
     async def transport_objects(ls: AdtLanguageServer, number: str, *system: str) -> Any:
         """``[request, system?]``: its tasks and their objects."""
         return await ls.adt.transports.request_objects(number, system[0] if system else None)
+
+    @server.command(rq.TRANSPORT_REQUESTS_COMMAND)
+    @rpc_errors
+    async def transport_requests(ls: AdtLanguageServer, *system: str) -> Any:
+        """``[system?]``: the user's open requests, their tasks and objects."""
+        return await ls.adt.transports.my_requests(system[0] if system else None)
+
+    @server.command(rq.CHECK_RELEASE_COMMAND)
+    @rpc_errors
+    async def check_release(ls: AdtLanguageServer, number: str, *system: str) -> Any:
+        """``[task or request, system?]``: the release's checks, nothing released."""
+        return await ls.adt.transports.check_release(number, system[0] if system else None)
+
+    @server.command(rq.OBJECT_TRANSPORT_COMMAND)
+    @rpc_errors
+    async def object_transport(ls: AdtLanguageServer, uri: str) -> Any:
+        """``[uri]``: the request the document's object is on; asks nothing."""
+        return await ls.adt.transports.object_request(uri)
 
     @server.command(rq.RELEASE_TRANSPORT_COMMAND)
     @rpc_errors

@@ -447,6 +447,87 @@ async def test_pure_modules_decide_right_on_the_servers_answers(
 
 
 @needs_node
+async def test_the_views_decide_right_on_the_servers_answers(
+    vscode: EditorClient, emulator: Emulator
+) -> None:
+    """The Transports view on the user's requests and the release's checks, the Testing
+    view on a package's run, the Versions view on a saved, unactivated change."""
+    client = vscode
+    number = emulator.create_transport_request("Views of VS Code")
+    with emulator.state.lock:  # a colleague works on the same request
+        emulator.state.cts.add_task(number, "COLLEAGUE")
+    emulator.create_transport_request("Not mine", owner="COLLEAGUE")
+    requests = await _execute(client, "adt.transportRequests")
+    [mine] = requests["requests"]
+    own_task = next(t["number"] for t in mine["tasks"] if t["owner"] == "DEVELOPER")
+    refused = await _execute(client, "adt.checkRelease", number)
+    releasable = await _execute(client, "adt.checkRelease", own_task, SYSTEM)
+    opened = await client.request("adt/openObject", {"name": NAME})
+    uri = opened["uri"]
+    home = (await client.request("adt/objectStructure", {"uri": uri}))["package"]
+    run = await _execute(client, "adt.runPackageTests", home)
+    await client.open(uri)
+    client.insert_line(uri, 0, "* saved, not activated")
+    assert (await client.save(uri))["status"] == "saved"
+    versions = await client.request("adt/versions", {"uri": uri})
+    seen = _contract(
+        "views",
+        {
+            "requests": requests,
+            "refused": refused,
+            "releasable": releasable,
+            "run": run,
+            "versions": versions,
+            "uri": uri,
+            "label": NAME,
+        },
+    )
+    assert [r["label"] for r in seen["requests"]] == [number]
+    assert seen["requests"][0]["description"] == "Views of VS Code"
+    assert sorted(t["description"].split(" · ")[0] for t in seen["tasks"]) == [
+        "COLLEAGUE",
+        "DEVELOPER",
+    ]
+    assert seen["objects"] == []
+    assert seen["refused"]["releasable"] is False
+    assert "Nothing was released" in seen["refused"]["message"]
+    assert "open tasks of other users" in seen["refused"]["detail"]
+    assert seen["releasable"]["releasable"] is True
+    assert seen["releasable"]["message"].endswith(f"Release task {own_task} of {number}?")
+    # the package's run: the class, its test class and both methods where they are
+    testclasses = uri.replace("/source/main", "/includes/testclasses")
+    lines = TESTS.split("\n")
+    [tested] = seen["tested"]
+    assert (tested["name"], tested["documentUri"]) == (NAME, uri)
+    [cls] = tested["classes"]
+    assert cls["place"] == {
+        "uri": testclasses,
+        "line": lines.index(
+            next(line for line in lines if line.startswith("CLASS ltc_x DEFINITION"))
+        ),
+    }
+    assert [m["place"]["line"] for m in cls["methods"]] == [
+        lines.index("  METHOD passes."),
+        lines.index("  METHOD fails."),
+    ]
+    passes, fails = seen["outcomes"]
+    assert passes["state"] == "passed" and isinstance(passes["durationMs"], int)
+    fail_line = lines.index("    cl_abap_unit_assert=>fail( msg = 'wrong greeting' ).")
+    assert (fails["state"], fails["uri"], fails["line"]) == ("failed", testclasses, fail_line)
+    assert "wrong greeting" in fails["message"]
+    # the versions of the saved, unactivated class: the draft first, then the active one
+    assert [v["icon"] for v in seen["versions"]][:2] == ["edit", "pass"]
+    assert seen["versions"][0]["label"] == "inactive version"
+    assert seen["versions"][0]["description"].startswith("DEVELOPER")
+
+
+async def _execute(client: EditorClient, command: str, *arguments: Any) -> Any:
+    return await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=command, arguments=list(arguments))
+    )
+
+
+@needs_node
 @pytest.mark.cds
 async def test_activate_offers_the_inactive_table_under_a_view_then_previews(
     vscode: EditorClient, emulator: Emulator

@@ -17,6 +17,9 @@
  * `activation`: "ABAP: Activate" on the server's answers — the offer after a refusal (what
  * is inactive, what to activate with it), what is said after the set was activated, and
  * the paging of the data preview that follows.
+ * `views`: the Transports view's nodes of `adt.transportRequests`, the verdict on
+ * `adt.checkRelease`, the Testing view's package items and outcomes of
+ * `adt.runPackageTests`, the Versions view's nodes of `adt/versions`.
  */
 
 const { readFileSync } = require("node:fs");
@@ -30,6 +33,8 @@ const { OBJECT_KINDS, createParams } = require(path.join(src, "devloopResults.js
 const settings = require(path.join(src, "settings.js"));
 const packageTree = require(path.join(src, "packageTree.js"));
 const testTree = require(path.join(src, "testTree.js"));
+const transportTree = require(path.join(src, "transportTree.js"));
+const versionTree = require(path.join(src, "versionTree.js"));
 const { statusText } = require(path.join(src, "documentState.js"));
 const { DocumentStats } = require(path.join(src, "stats.js"));
 const { DocumentBases } = require(path.join(src, "bases.js"));
@@ -168,7 +173,33 @@ function create(input) {
   };
 }
 
+/**
+ * The views on the server's answers.
+ * @param {Record<string, any>} input
+ */
+function views(input) {
+  const roots = transportTree.requestNodes([input.requests]);
+  const tasks = roots.flatMap((root) => transportTree.childNodes(root));
+  const objects = tasks.flatMap((task) => transportTree.childNodes(task));
+  const { objects: tested, outcomes } = testTree.packageTests(input.run);
+  const versions = versionTree.versionNodes(input.versions, input.uri, input.label);
+  return {
+    requests: roots.map((node) => transportTree.presentation(node)),
+    tasks: tasks.map((node) => transportTree.presentation(node)),
+    objects: objects.map((node) => ({
+      ...transportTree.presentation(node),
+      documentUri: node.kind === "object" ? node.entry.documentUri : undefined,
+    })),
+    refused: transportTree.checkVerdict(input.refused),
+    releasable: transportTree.checkVerdict(input.releasable),
+    tested,
+    outcomes,
+    versions: versions.map((node) => versionTree.presentation(node)),
+  };
+}
+
 const modes = {
+  views,
   activation: activate,
   create,
   options,

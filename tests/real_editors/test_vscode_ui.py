@@ -15,6 +15,7 @@ import signal
 import time
 
 import pytest
+from playwright.sync_api import Locator
 from seed import TRIP_ROWS
 from workbench import Editor, Workbench
 
@@ -893,3 +894,221 @@ def test_a_change_left_out_in_the_refactor_preview_writes_nothing(editor: Editor
     ui.until(lambda: not editor.emulator.locks(), "no lock left")
     assert ui.tab_is_dirty("ZCL_DEMO_GREETER"), "the tab keeps what VS Code applied"
     ui.undo_until_clean("ZCL_DEMO_GREETER")
+
+
+# --- issue 21, VS Code remainder: package tests, versions, transports ------------------------
+
+TR_REPORT = "/sap/bc/adt/programs/programs/zdemo_tr_report/source/main"
+TR_REQUEST = "A4HK900101"  # the seeded request ZDEMO_TR_REPORT is recorded in
+
+
+def _view(ui: Workbench, title: str) -> Locator:
+    """The Explorer's view titled ``title``, expanded (the new views start collapsed)."""
+    ui.page.keyboard.press("Control+Shift+E")
+    pane = ui.page.locator(".pane").filter(
+        has=ui.page.locator(".pane-header", has_text=re.compile(title, re.I))
+    )
+    ui.until(lambda: pane.count(), f"the {title} view")
+    header = pane.first.locator(".pane-header")
+    if "expanded" not in (header.get_attribute("class") or ""):
+        header.click()
+    return pane.first
+
+
+def _row(ui: Workbench, pane: Locator, label: str) -> Locator:
+    return pane.locator(".monaco-list-row").filter(
+        has=ui.page.locator(".label-name", has_text=re.compile(rf"^{re.escape(label)}$"))
+    )
+
+
+def _context_menu(ui: Workbench, row: Locator, item: str) -> None:
+    """Right-click ``row`` and choose ``item`` in its context menu."""
+    row.first.click(button="right")
+    entry = ui.page.locator(".monaco-menu .action-item .action-label").filter(
+        has_text=re.compile(rf"^{re.escape(item)}$")
+    )
+    ui.until(lambda: entry.count(), f"{item} in the context menu")
+    entry.first.click()
+
+
+def _clear_test_results(ui: Workbench) -> None:
+    """ "Test: Clear All Results", which the palette offers only while there are results."""
+    ui.page.keyboard.press("F1")
+    box = ui.page.locator(".quick-input-widget .quick-input-box input")
+    ui.until(lambda: box.is_visible() and box.is_editable(), "the command palette")
+    box.fill(">Test: Clear All Results")
+    rows = ui.page.locator(".quick-input-list .monaco-list-row .label-name")
+    ui.until(lambda: rows.count(), "the palette's matches")  # filtered as typed
+    exact = rows.filter(has_text=re.compile(r"^Test: Clear All Results$"))
+    if exact.count():
+        exact.first.click()
+    else:
+        box.press("Escape")
+    ui.until(lambda: not ui._palette_open(), "the palette closed")
+
+
+def _dialog(ui: Workbench, pattern: str) -> Locator:
+    """The modal dialog whose text matches ``pattern``."""
+    box = ui.page.locator(".monaco-dialog-box").filter(has_text=re.compile(pattern))
+    ui.until(lambda: box.count(), f"a dialog /{pattern}/")
+    return box.first
+
+
+@needs_server("adt.runPackageTests")
+def test_run_tests_here_on_a_package_shows_its_tests_and_a_failure_at_its_line(
+    editor: Editor,
+) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    _clear_test_results(ui)  # an earlier step's failure at the same line is not shown
+    ui.run("ABAP: Add Package to Favourites…")
+    widget = ui.quick_input()
+    ui.until(lambda: "Add a package to ABAP Packages" in widget.inner_text(), "the package input")
+    box = widget.locator(".quick-input-box input")
+    box.fill("$ZDEMO_QA")
+    ui.until(lambda: "A package name:" not in widget.inner_text(), "$ZDEMO_QA validated")
+    box.press("Enter")
+    ui.until(lambda: not widget.is_visible(), "the package input to close")
+    packages = _view(ui, "ABAP Packages")
+    package = _row(ui, packages, "$ZDEMO_QA")
+    ui.until(lambda: package.count(), "$ZDEMO_QA in ABAP Packages")
+    _context_menu(ui, package, "Run Tests Here")
+    ui.notification(r"ABAP Unit: \d+ passed, 1 failed")  # the server's summary of the run
+
+    def row(label: str, level: int) -> Locator:
+        """The item ``label`` at tree level ``level`` (1: the package). A row's text runs
+        its label and description together ("Package $ZDEMO_QAA4H"), hence a prefix; the
+        level keeps the package's items apart from an open document's (step 25's)."""
+        rows = ui.page.locator(f'.test-explorer .monaco-list-row[aria-level="{level}"]')
+        return rows.filter(has_text=re.compile(rf"^{re.escape(label)}(?! \()"))
+
+    run = row("Package $ZDEMO_QA", 1)
+    # its outcome comes after its items: the package is failed once it has its tests
+    ui.until(
+        lambda: run.count() and run.first.locator(".codicon-testing-failed-icon").count(),
+        "the package's run in the Testing view",
+    )
+    for label, level in (("Package $ZDEMO_QA", 1), ("ZCL_DEMO_VAT", 2), ("LTCL_VAT", 3)):
+        item = row(label, level)
+        ui.until(lambda item=item: item.count(), f"{label} in the Testing view")
+        if item.first.get_attribute("aria-expanded") != "true":
+            item.first.locator(".monaco-tl-twistie").click()
+    legacy = row("ZDEMO_QA_LEGACY", 2)
+    ui.until(lambda: legacy.count(), "the package's other objects")
+    failed = row("RATE_IS_NINETEEN", 4)
+    passed = row("ADDS_THE_RATE", 4)
+    ui.until(lambda: failed.count() and passed.count(), "the class's methods")
+    ui.until(lambda: failed.first.locator(".codicon-testing-failed-icon").count(), "the failure")
+    assert passed.first.locator(".codicon-testing-passed-icon").count()
+    ui.shot("package-tests")
+    # the failure's message after the assertion's line of the stored include
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZCL_DEMO_VAT")
+    ui.wait_for_tab("ZCL_DEMO_VAT")
+    ui.run("ABAP: Open Class Include…")
+    ui.pick("testclasses")
+    ui.wait_for_tab("ZCL_DEMO_VAT (testclasses)")
+    source = (editor.emulator.source(f"{VAT}/includes/testclasses") or "").split("\n")
+    method = next(i for i, text in enumerate(source) if "METHOD rate_is_nineteen." in text)
+    line = next(
+        i + 1
+        for i, text in enumerate(source)
+        if i > method and "zcl_demo_vat=>c_rate_percent" in text
+    )
+    ui.run("Go to Line/Column")
+    ui.answer(f":{line}")
+    ui.until(lambda: ui.status_item(rf"Ln {line}, Col").count(), f"the cursor at line {line}")
+    group = ui.page.locator(".editor-group-container.active")
+    message = group.locator(".test-error-content-widget").filter(visible=True)
+    ui.until(lambda: message.count(), "the failure's message in the editor")
+    assertion = group.locator(".view-line").filter(has_text=source[line - 1].strip())
+    drawn = [box for box in (message.first.bounding_box(), assertion.first.bounding_box()) if box]
+    assert len(drawn) == 2 and abs(drawn[0]["y"] - drawn[1]["y"]) < drawn[1]["height"], drawn
+    ui.shot("package-tests-failure-at-its-line")
+
+
+@needs_server("adt/versions", "adt/readVersion")
+def test_the_versions_view_opens_a_version_and_compares_it_with_the_editor(
+    editor: Editor,
+) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZDEMO_REPORT")
+    ui.wait_for_tab("ZDEMO_REPORT")
+    ui.type_at_top("* a version of its own\n")
+    ui.save()
+    ui.until(lambda: "* a version of its own" in (editor.emulator.source(REPORT) or ""), "the save")
+    versions = _view(ui, "ABAP Versions")
+    draft = _row(ui, versions, "inactive version")
+    active = _row(ui, versions, "active version")
+    ui.until(lambda: draft.count() and active.count(), "the draft and the active version")
+    assert "DEVELOPER" in draft.first.inner_text(), draft.first.inner_text()
+    ui.shot("versions-view")
+    active.first.click()  # opens it read-only
+    ui.until(lambda: ui.active_tab().startswith("ZDEMO_REPORT (active version"), "its tab")
+    stored = (editor.emulator.source(REPORT, "active") or "").splitlines()
+    ui.until(lambda: ui.editor_lines()[:2] == stored[:2], "the active version's text")
+    assert "* a version of its own" not in ui.editor_lines()
+    _context_menu(ui, active, "Compare with Editor")
+    diff = ui.page.locator(".editor-group-container.active .monaco-diff-editor")
+    ui.until(lambda: diff.count(), "the diff editor")
+    ui.until(lambda: "active version ↔ editor" in ui.active_tab(), "the diff's tab")
+    inserted = diff.locator(".line-insert, .char-insert")
+    ui.until(lambda: inserted.count(), "the saved line marked as inserted")
+    ui.shot("versions-compare")
+    ui.page.keyboard.press("Control+w")
+    ui.open_tab("ZDEMO_REPORT")
+    ui.run("ABAP: Activate")
+    ui.notification(r"Activated ZDEMO_REPORT")
+
+
+@needs_server("adt.transportRequests", "adt.checkRelease", "adt.objectTransport")
+def test_the_transports_view_reveals_an_objects_request_and_releases_it_after_its_checks(
+    editor: Editor,
+) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZDEMO_TR_REPORT")
+    ui.wait_for_tab("ZDEMO_TR_REPORT")
+    ui.type_at_top("* saved, not activated\n")
+    ui.save()
+    ui.until(
+        lambda: "* saved, not activated" in (editor.emulator.source(TR_REPORT) or ""), "the save"
+    )
+    ui.run("ABAP: Reveal in Transports")
+    ui.notification(rf"ZDEMO_TR_REPORT is on transport request {TR_REQUEST}")
+    transports = _view(ui, "ABAP Transports")
+    selected = transports.locator(".monaco-list-row.selected")
+    ui.until(
+        lambda: any("ZDEMO_TR_REPORT" in text for text in selected.all_inner_texts()),
+        "the object selected in its request",
+    )
+    ui.shot("transports-revealed")
+    request = _row(ui, transports, TR_REQUEST)
+    # the checks find the unactivated change: nothing is released
+    _context_menu(ui, request, "Release…")
+    refused = _dialog(ui, "cannot be released")
+    said = refused.inner_text()
+    assert "inactive changes" in said and "ZDEMO_TR_REPORT" in said, said
+    ui.shot("release-refused")
+    refused.locator(".monaco-button").first.click()
+    state = [r.status for r in editor.emulator.transport_requests() if r.number == TR_REQUEST]
+    assert state == ["D"], "nothing released"
+    # activate what the checks named (earlier steps may have put a new class there too)
+    for name in sorted(set(re.findall(r"R3TR \w+ (\w+)", said))):
+        _row(ui, transports, name).first.click()
+        ui.wait_for_tab(name)
+        ui.run("ABAP: Activate")
+        ui.notification(rf"Activated {name}")
+    _context_menu(ui, request, "Release…")
+    confirm = _dialog(ui, "The transport checks found nothing")
+    assert f"Release request {TR_REQUEST}" in confirm.inner_text(), confirm.inner_text()
+    ui.shot("release-confirm")
+    confirm.locator(".monaco-button", has_text=re.compile(r"^Release$")).click()
+    ui.notification(rf"Released .*{TR_REQUEST}")
+    state = [r.status for r in editor.emulator.transport_requests() if r.number == TR_REQUEST]
+    assert state == ["R"], "the request and its task released"
+    ui.until(lambda: not request.count(), "the released request gone from the view")
+    ui.shot("released")

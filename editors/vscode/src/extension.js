@@ -14,15 +14,22 @@ const { previewData } = require('./dataPreview');
 const devloop = require('./devloop');
 const { AdtFileSystem } = require('./fileSystem');
 const { announceReady } = require('./output');
+const { packageName, packageNameProblem } = require('./packageTree');
 const { PackageTree, VIEW_ID } = require('./packageView');
 const { Restoring, openDocument } = require('./restoring');
 const { saveWritten } = require('./written');
 const { DocumentStatus } = require('./statusBar');
 const { EarlyWorkspaceSymbols } = require('./symbols');
 const { UnitTesting } = require('./testing');
+const { TRANSPORTS_VIEW_ID } = require('./transportTree');
+const { TransportTree } = require('./transportView');
+const { VERSIONS_VIEW_ID } = require('./versionTree');
+const { VersionTree } = require('./versionView');
 const { SCHEME } = require('./uris');
 
 /** @typedef {import('./packageTree').PackageNode} PackageNode */
+/** @typedef {import('./transportTree').TransportNode} TransportNode */
+/** @typedef {import('./versionTree').VersionNode} VersionNode */
 
 /** @type {ServerConnection | undefined} */
 let connection;
@@ -35,6 +42,16 @@ function activate(context) {
   const autoSave = new AutoSaveAdvice(context.globalState);
   const versions = new devloop.VersionTexts();
   const packages = new PackageTree(server, context.globalState);
+  const testing = new UnitTesting(server);
+  const transports = new TransportTree(server);
+  const transportView = vscode.window.createTreeView(TRANSPORTS_VIEW_ID, {
+    treeDataProvider: transports,
+    showCollapseAll: true,
+  });
+  transports.attach(transportView);
+  const history = new VersionTree(server, versions);
+  const versionView = vscode.window.createTreeView(VERSIONS_VIEW_ID, { treeDataProvider: history });
+  history.attach(versionView);
   /**
    * A command on the given or active `adt://` document.
    * @param {(server: ServerConnection, resource: unknown) => Promise<void>} run
@@ -60,7 +77,11 @@ function activate(context) {
     vscode.workspace.onDidOpenTextDocument((document) => void autoSave.opened(document)),
     vscode.workspace.registerTextDocumentContentProvider(devloop.VERSION_SCHEME, versions),
     new DocumentStatus(server),
-    new UnitTesting(server),
+    testing,
+    transportView,
+    versionView,
+    vscode.window.onDidChangeActiveTextEditor((editor) => history.follow(editor)),
+    server.onDidChangeBase((/** @type {{uri: string}} */ base) => history.refresh(base.uri)),
     vscode.commands.registerCommand('abapAdt.runUnitTests', onResource(devloop.runUnitTests)),
     vscode.commands.registerCommand('abapAdt.runAtc', onResource(devloop.runAtc)),
     vscode.commands.registerCommand(
@@ -114,6 +135,43 @@ function activate(context) {
       ),
     ),
     vscode.commands.registerCommand(
+      'abapAdt.runPackageTests',
+      commands.guarded(async () => {
+        const chosen = await askPackage(server);
+        if (chosen) {
+          await runPackageTests(server, testing, chosen);
+        }
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.runTestsHere',
+      commands.guarded((/** @type {PackageNode} */ node) => runPackageTests(server, testing, node)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.refreshTransports',
+      commands.guarded(async () => transports.refresh()),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.releaseTransport',
+      commands.guarded((/** @type {TransportNode} */ node) => transports.release(node)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.revealInTransports',
+      commands.guarded((/** @type {unknown} */ resource) => transports.reveal(resource)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.refreshVersions',
+      commands.guarded(async () => history.refresh()),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.openVersion',
+      commands.guarded((/** @type {VersionNode} */ node) => history.open(node)),
+    ),
+    vscode.commands.registerCommand(
+      'abapAdt.compareVersion',
+      commands.guarded((/** @type {VersionNode} */ node) => history.compare(node)),
+    ),
+    vscode.commands.registerCommand(
       'abapAdt.openObject',
       commands.guarded(() => commands.openObject(server)),
     ),
@@ -163,6 +221,34 @@ function activate(context) {
     output,
     server.systems().map((system) => system.name),
   );
+}
+
+/**
+ * Run a package's tests in the Testing view (shown first, so the run is seen).
+ * @param {ServerConnection} server
+ * @param {UnitTesting} testing
+ * @param {{name: string, system?: string}} chosen
+ */
+async function runPackageTests(server, testing, chosen) {
+  const system = chosen.system ?? server.systems()[0]?.name ?? '';
+  await vscode.commands.executeCommand('workbench.view.testing.focus');
+  await testing.runPackage(chosen.name, system);
+}
+
+/**
+ * The package "Run Tests of a Package…" runs: typed, and its system when several are set.
+ * @param {ServerConnection} server
+ * @returns {Promise<{name: string, system?: string} | undefined>}
+ */
+async function askPackage(server) {
+  const typed = await vscode.window.showInputBox({
+    title: 'Run the ABAP Unit tests of a package',
+    prompt: 'Package, e.g. $ZDEMO or /NS/ZPACKAGE',
+    validateInput: packageNameProblem,
+  });
+  const name = typed && packageName(typed);
+  const system = name ? await commands.systemParam(server) : undefined;
+  return name && system ? { name, ...system } : undefined;
 }
 
 /** Stop the server, so that it releases its locks. */

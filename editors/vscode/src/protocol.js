@@ -25,6 +25,11 @@ const WORKSPACE_SYMBOL = 'workspace/symbol';
 const DID_CHANGE_CONFIGURATION = 'workspace/didChangeConfiguration';
 const ACTIVATE_COMMAND = 'adt.activate';
 const RUN_UNIT_TESTS_COMMAND = 'adt.runUnitTests';
+const RUN_PACKAGE_TESTS_COMMAND = 'adt.runPackageTests';
+const TRANSPORT_REQUESTS_COMMAND = 'adt.transportRequests';
+const CHECK_RELEASE_COMMAND = 'adt.checkRelease';
+const RELEASE_TRANSPORT_COMMAND = 'adt.releaseTransport';
+const OBJECT_TRANSPORT_COMMAND = 'adt.objectTransport';
 const RUN_ATC_COMMAND = 'adt.runAtc';
 const CREATE_OBJECT_COMMAND = 'adt.createObject';
 const CHOOSE_TRANSPORT_COMMAND = 'adt.chooseTransport';
@@ -221,6 +226,11 @@ module.exports = {
   DID_CHANGE_CONFIGURATION,
   ACTIVATE_COMMAND,
   RUN_UNIT_TESTS_COMMAND,
+  RUN_PACKAGE_TESTS_COMMAND,
+  TRANSPORT_REQUESTS_COMMAND,
+  CHECK_RELEASE_COMMAND,
+  RELEASE_TRANSPORT_COMMAND,
+  OBJECT_TRANSPORT_COMMAND,
   RUN_ATC_COMMAND,
   CREATE_OBJECT_COMMAND,
   CHOOSE_TRANSPORT_COMMAND,

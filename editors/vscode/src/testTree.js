@@ -24,7 +24,22 @@ const { RUN_UNIT_TESTS_COMMAND } = require('./protocol');
  * @typedef {{tests: number, passed: number, failed: number, failures: UnitFailure[],
  *   notes?: string[] | string}} UnitResult
  * @typedef {{id: string, state: 'passed' | 'failed' | 'skipped', message?: string,
- *   uri?: string, line?: number}} Outcome
+ *   uri?: string, line?: number, durationMs?: number}} Outcome
+ *
+ * `adt.runPackageTests` (docs/lsp-protocol.md): every test that ran, where it is.
+ * @typedef {{message: string, details?: string[], uri?: string, line?: number}} RunFailure
+ * @typedef {{name: string, passed: boolean, durationMs?: number, uri?: string,
+ *   line?: number, failure?: RunFailure}} RunMethod
+ * @typedef {{name: string, passed: boolean, uri?: string, line?: number,
+ *   failure?: RunFailure, methods: RunMethod[]}} RunClass
+ * @typedef {{name: string, type: string, objectUrl: string, documentUri?: string,
+ *   classes: RunClass[]}} RunObject
+ * @typedef {{package: string, system: string, tests: number, passed: number,
+ *   failed: number, notes?: string[], objects: RunObject[]}} PackageRun
+ * @typedef {{uri?: string, line?: number}} Place 0-based line
+ * @typedef {{name: string, place: Place, methods: Array<{name: string, place: Place}>}}
+ *   PlacedClass
+ * @typedef {{name: string, documentUri?: string, classes: PlacedClass[]}} PackageObjectTests
  */
 
 /**
@@ -140,4 +155,96 @@ function runOutcomes(target, classes, result) {
   return { outcomes, unmatched };
 }
 
-module.exports = { coveredMethods, runArguments, runOutcomes, testId, testsFromLenses };
+/**
+ * A place of the server (1-based line) as the editor's (0-based).
+ * @param {{uri?: string, line?: number}} where
+ * @returns {Place}
+ */
+function place(where) {
+  return where.uri && typeof where.line === 'number'
+    ? { uri: where.uri, line: where.line - 1 }
+    : where.uri
+      ? { uri: where.uri }
+      : {};
+}
+
+/**
+ * A failure's message: its first line, then the system's details.
+ * @param {RunFailure} failure
+ */
+function failureText(failure) {
+  return [failure.message, ...(failure.details ?? [])].join('\n');
+}
+
+/**
+ * A package's run as the Testing view's items (objects, their test classes and methods,
+ * each where it is) and each method's outcome with its duration; a class whose setup failed
+ * fails each of its methods with that failure. Ids are those of {@link testId} on the
+ * object's document, so a class or method item runs again through `adt.runUnitTests`.
+ * @param {PackageRun} run
+ * @returns {{objects: PackageObjectTests[], outcomes: Outcome[]}}
+ */
+function packageTests(run) {
+  /** @type {Outcome[]} */
+  const outcomes = [];
+  const objects = run.objects.map((object) => {
+    const uri = object.documentUri;
+    const classes = object.classes.map((cls) => {
+      for (const method of cls.methods) {
+        const failure = method.failure ?? cls.failure;
+        const id = uri ? testId({ uri, testClass: cls.name, method: method.name }) : '';
+        /** @type {Outcome} */
+        const outcome = failure
+          ? { id, state: 'failed', message: failureText(failure), ...place(failure) }
+          : { id, state: 'passed' };
+        if (typeof method.durationMs === 'number') {
+          outcome.durationMs = method.durationMs;
+        }
+        if (uri) {
+          outcomes.push(outcome);
+        }
+      }
+      return {
+        name: cls.name,
+        place: place(cls),
+        methods: cls.methods.map((method) => ({ name: method.name, place: place(method) })),
+      };
+    });
+    return { name: object.name, ...(uri ? { documentUri: uri } : {}), classes };
+  });
+  return { objects, outcomes };
+}
+
+/**
+ * A package run's classes of one object as {@link TestClass}es (what a rerun of one of its
+ * classes or methods covers).
+ * @param {PackageObjectTests} object
+ * @returns {TestClass[]}
+ */
+function classesOf(object) {
+  return object.classes.map((cls) => ({
+    name: cls.name,
+    line: cls.place.line ?? 0,
+    methods: cls.methods.map((m) => ({ name: m.name, line: m.place.line ?? 0 })),
+  }));
+}
+
+/**
+ * The id of a package's item in the Testing view.
+ * @param {string} system
+ * @param {string} name
+ */
+function packageId(system, name) {
+  return `package:${system}:${name.toUpperCase()}`;
+}
+
+module.exports = {
+  classesOf,
+  coveredMethods,
+  packageId,
+  packageTests,
+  runArguments,
+  runOutcomes,
+  testId,
+  testsFromLenses,
+};

@@ -6,20 +6,39 @@
  * classes and methods of the open `adt://` documents, found by the server's "Run tests" code
  * lenses (asked again when a document opens, is shown or saved, and by the view's refresh); running
  * an object, a class or a method sends one command, and each method passes or fails with the
- * system's message at the failing line. The decisions are in testTree.js.
+ * system's message at the failing line. A package ("Run Tests Here" in ABAP Packages, or
+ * "ABAP: Run Tests of a Package…") is an item of its own, whose objects, classes and methods
+ * come from its run (`adt.runPackageTests`), each with its duration; running it again runs the
+ * package, running one of its classes or methods runs that alone. The decisions are in
+ * testTree.js.
  */
 
 const vscode = require('vscode');
 const { toEditorUri, toServerUri } = require('./editorUris');
-const { EXECUTE_COMMAND, RUN_UNIT_TESTS_COMMAND } = require('./protocol');
+const {
+  EXECUTE_COMMAND,
+  RUN_PACKAGE_TESTS_COMMAND,
+  RUN_UNIT_TESTS_COMMAND,
+} = require('./protocol');
 const { errorMessage } = require('./results');
-const { runArguments, runOutcomes, testId, testsFromLenses } = require('./testTree');
+const {
+  classesOf,
+  packageId,
+  packageTests,
+  runArguments,
+  runOutcomes,
+  testId,
+  testsFromLenses,
+} = require('./testTree');
 const { SCHEME, objectLabel, parseAdtUri } = require('./uris');
 
 /** @typedef {import('./connection').ServerConnection} ServerConnection */
 /** @typedef {import('./testTree').TestClass} TestClass */
 /** @typedef {import('./testTree').TestTarget} TestTarget */
 /** @typedef {import('./testTree').UnitResult} UnitResult */
+/** @typedef {import('./testTree').PackageRun} PackageRun */
+/** @typedef {import('./testTree').Outcome} Outcome */
+/** @typedef {{package: string, system: string}} PackageTarget */
 
 class UnitTesting {
   /** @param {ServerConnection} connection */
@@ -30,6 +49,10 @@ class UnitTesting {
     this.classes = new Map();
     /** @type {Map<string, TestTarget>} what each test item runs */
     this.targets = new Map();
+    /** @type {Map<string, PackageTarget>} the package items */
+    this.packages = new Map();
+    /** @type {Map<string, TestClass[]>} the test classes of objects of a package's run */
+    this.runClasses = new Map();
     this.controller.resolveHandler = async (item) => {
       if (!item) {
         await this.discoverOpen();
@@ -146,13 +169,133 @@ class UnitTesting {
       this.controller.items.forEach((item) => queue.push(item));
     }
     for (const item of queue) {
+      const pkg = this.packages.get(item.id);
       const target = this.targets.get(item.id);
-      if (token.isCancellationRequested || !target || request.exclude?.includes(item)) {
+      if (token.isCancellationRequested || request.exclude?.includes(item)) {
         continue;
+      } else if (pkg) {
+        await this.runPackageItem(run, item, pkg);
+      } else if (target) {
+        await this.runOne(run, item, target);
       }
-      await this.runOne(run, item, target);
     }
     run.end();
+  }
+
+  /**
+   * Run the tests of a package: its item shows in the Testing view and the run in Test
+   * Results.
+   * @param {string} name
+   * @param {string} system
+   */
+  async runPackage(name, system) {
+    const id = packageId(system, name);
+    let item = this.controller.items.get(id);
+    if (!item) {
+      item = this.controller.createTestItem(id, `Package ${name.toUpperCase()}`);
+      item.description = system;
+      this.packages.set(id, { package: name.toUpperCase(), system });
+      this.controller.items.add(item);
+    }
+    const request = new vscode.TestRunRequest([item]);
+    const run = this.controller.createTestRun(request, `Package ${name.toUpperCase()}`);
+    try {
+      await this.runPackageItem(run, item, /** @type {PackageTarget} */ (this.packages.get(id)));
+    } finally {
+      run.end();
+    }
+  }
+
+  /**
+   * @param {vscode.TestRun} run
+   * @param {vscode.TestItem} item
+   * @param {PackageTarget} pkg
+   */
+  async runPackageItem(run, item, pkg) {
+    run.started(item);
+    item.busy = true;
+    /** @type {PackageRun} */
+    let result;
+    try {
+      result = await this.connection.request(EXECUTE_COMMAND, {
+        command: RUN_PACKAGE_TESTS_COMMAND,
+        arguments: pkg.system ? [pkg.package, pkg.system] : [pkg.package],
+      });
+    } catch (error) {
+      run.errored(item, new vscode.TestMessage(errorMessage(error)));
+      return;
+    } finally {
+      item.busy = false;
+    }
+    const { objects, outcomes } = packageTests(result);
+    item.children.replace(
+      objects.flatMap((object) => {
+        const uri = object.documentUri;
+        if (!uri) {
+          return [];
+        }
+        this.runClasses.set(uri, classesOf(object));
+        const objectItem = this.item({ uri }, object.name, toEditorUri(uri));
+        objectItem.children.replace(
+          object.classes.map((cls) => {
+            const classItem = this.placedItem({ uri, testClass: cls.name }, cls.name, cls.place);
+            classItem.children.replace(
+              cls.methods.map((m) =>
+                this.placedItem({ uri, testClass: cls.name, method: m.name }, m.name, m.place),
+              ),
+            );
+            return classItem;
+          }),
+        );
+        return [objectItem];
+      }),
+    );
+    const byId = new Map(this.methodItems(item).map((method) => [method.id, method]));
+    this.report(run, byId, outcomes);
+    const notes = result.notes?.length ? ` (${result.notes.join('; ')})` : '';
+    run.appendOutput(`${item.label}: ${result.passed} passed, ${result.failed} failed${notes}\r\n`);
+    if (!result.tests) {
+      run.skipped(item);
+    }
+  }
+
+  /**
+   * @param {TestTarget} target
+   * @param {string} label
+   * @param {import('./testTree').Place} place
+   */
+  placedItem(target, label, place) {
+    const uri = place.uri ?? target.uri;
+    return this.item(target, label, toEditorUri(uri), place.line);
+  }
+
+  /**
+   * Each method's outcome, with its failure where it failed and its duration.
+   * @param {vscode.TestRun} run
+   * @param {Map<string, vscode.TestItem>} byId
+   * @param {Outcome[]} outcomes
+   */
+  report(run, byId, outcomes) {
+    for (const outcome of outcomes) {
+      const method = byId.get(outcome.id);
+      if (!method) {
+        continue;
+      } else if (outcome.state === 'passed') {
+        run.passed(method, outcome.durationMs);
+      } else if (outcome.state === 'skipped') {
+        run.skipped(method);
+        run.appendOutput(`${method.label}: ${outcome.message}\r\n`);
+      } else {
+        const message = new vscode.TestMessage(outcome.message ?? 'failed');
+        if (outcome.uri && outcome.line !== undefined) {
+          message.location = new vscode.Location(
+            toEditorUri(outcome.uri),
+            new vscode.Position(outcome.line, 0),
+          );
+        }
+        run.failed(method, message, outcome.durationMs);
+      }
+    }
   }
 
   /**
@@ -177,27 +320,9 @@ class UnitTesting {
     }
     const duration = Date.now() - started;
     const byId = new Map(methods.map((method) => [method.id, method]));
-    const { outcomes, unmatched } = runOutcomes(target, this.classes.get(target.uri) ?? [], result);
-    for (const outcome of outcomes) {
-      const method = byId.get(outcome.id);
-      if (!method) {
-        continue;
-      } else if (outcome.state === 'passed') {
-        run.passed(method);
-      } else if (outcome.state === 'skipped') {
-        run.skipped(method);
-        run.appendOutput(`${method.label}: ${outcome.message}\r\n`);
-      } else {
-        const message = new vscode.TestMessage(outcome.message ?? 'failed');
-        if (outcome.uri && outcome.line !== undefined) {
-          message.location = new vscode.Location(
-            toEditorUri(outcome.uri),
-            new vscode.Position(outcome.line, 0),
-          );
-        }
-        run.failed(method, message);
-      }
-    }
+    const classes = this.classes.get(target.uri) ?? this.runClasses.get(target.uri) ?? [];
+    const { outcomes, unmatched } = runOutcomes(target, classes, result);
+    this.report(run, byId, outcomes);
     for (const failure of unmatched) {
       run.appendOutput(`${failure.testClass}->${failure.method ?? ''}: ${failure.message}\r\n`);
     }

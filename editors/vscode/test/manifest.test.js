@@ -9,7 +9,12 @@ const path = require('node:path');
 const { describe, it } = require('node:test');
 const { VIEW_ID, childNodes, presentation, rootNodes } = require('../src/packageTree');
 const { DEFAULTS, SECTION } = require('../src/settings');
+const transportTree = require('../src/transportTree');
 const { SCHEME } = require('../src/uris');
+const versionTree = require('../src/versionTree');
+
+const { TRANSPORTS_VIEW_ID } = transportTree;
+const { VERSIONS_VIEW_ID } = versionTree;
 
 const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
 /** @type {Record<string, {default: unknown}>} */
@@ -51,10 +56,10 @@ describe('package.json', () => {
     assert.ok(manifest.activationEvents.includes(`onFileSystem:${SCHEME}`));
   });
 
-  it('contributes the ABAP Packages view to the Explorer, with menus on its nodes', () => {
+  it('contributes the ABAP Packages, Transports and Versions views to the Explorer, with menus on their nodes', () => {
     assert.deepEqual(
       manifest.contributes.views.explorer.map((/** @type {{id: string}} */ view) => view.id),
-      [VIEW_ID],
+      [VIEW_ID, TRANSPORTS_VIEW_ID, VERSIONS_VIEW_ID],
     );
     /** @type {{command: string, when: string}[]} */
     const items = manifest.contributes.menus['view/item/context'];
@@ -68,7 +73,45 @@ describe('package.json', () => {
         objects: [{ name: 'ZX', type: 'PROG/P', uri: '/sap/bc/adt/programs/programs/zx' }],
       }),
     ];
-    const shown = new Set(nodes.map((node) => presentation(node).contextValue));
+    const requests = transportTree.requestNodes([
+      {
+        system: 'A4H',
+        requests: [
+          {
+            number: 'A4HK900101',
+            description: '',
+            owner: 'DEVELOPER',
+            status: 'modifiable',
+            tasks: [
+              {
+                number: 'A4HK900102',
+                description: '',
+                owner: 'DEVELOPER',
+                status: 'modifiable',
+                objects: [{ pgmid: 'R3TR', type: 'PROG', name: 'ZX', documentUri: 'adt://A4H/x' }],
+              },
+            ],
+            objects: [],
+          },
+        ],
+      },
+    ]);
+    const transportNodes = [...requests, ...transportTree.childNodes(requests[0])];
+    const versionNodes = versionTree.versionNodes(
+      { inactive: false, revisions: [{ id: '1', label: 'active version' }] },
+      'adt://A4H/x',
+      'ZX',
+    );
+    /** @type {Record<string, Set<string>>} the context values each view's nodes have */
+    const shownIn = {
+      [VIEW_ID]: new Set(nodes.map((node) => presentation(node).contextValue)),
+      [TRANSPORTS_VIEW_ID]: new Set(
+        transportNodes.map((node) => transportTree.presentation(node).contextValue),
+      ),
+      [VERSIONS_VIEW_ID]: new Set(
+        versionNodes.map((node) => versionTree.presentation(node).contextValue),
+      ),
+    };
     /** @param {string} command */
     const menusOf = (command) => items.filter((item) => item.command === command);
     /** @param {string} when @param {string} value */
@@ -78,12 +121,18 @@ describe('package.json', () => {
       return regex ? new RegExp(regex[1]).test(value) : equal?.[1] === value;
     };
     for (const item of items) {
-      assert.match(item.when, new RegExp(`view == ${VIEW_ID.replace('.', '\\.')}`));
+      const view = item.when.match(/view == ([\w.]+)/)?.[1] ?? '';
+      assert.ok(view in shownIn, item.when);
       assert.ok(
-        [...shown].some((value) => matches(item.when, value)),
+        [...shownIn[view]].some((value) => matches(item.when, value)),
         item.when,
       );
     }
+    const release = menusOf('abapAdt.releaseTransport');
+    assert.ok(release.length && release.every((i) => matches(i.when, 'request')));
+    assert.ok(release.every((i) => matches(i.when, 'task') && !matches(i.when, 'object')));
+    const here = menusOf('abapAdt.runTestsHere');
+    assert.ok(here.length && here.every((i) => matches(i.when, 'package')));
     const newHere = menusOf('abapAdt.newObjectInPackage');
     assert.ok(newHere.every((item) => matches(item.when, 'package')));
     assert.ok(newHere.every((item) => matches(item.when, 'favouritePackage')));
