@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from adt.abap.cds.abap_sql import select_fields
 from adt.abap.cds.complete import ANNOTATION, ASSOC, ENTITY, complete
 from adt.abap.cds.info import Info, element_info
 from adt.abap.cds.navigate import Location, abap_data_source_at, definition_at
@@ -44,6 +45,13 @@ class CdsIntelligence:
             for item in items
         ]
         return docs.completion_document(records)
+
+    def select_fields(self, text: str, line: int, column: int) -> list[str]:
+        """The fields of the CDS entities and tables an ABAP ``SELECT`` at the cursor reads
+        (:mod:`adt.abap.cds.abap_sql`); empty elsewhere."""
+        if "SELECT" not in text.upper():
+            return []
+        return select_fields(text, line, column, catalog(self.state)) or []
 
     def element_info(self, obj: RepoObject, text: str, line: int, column: int) -> docs.ElementInfo:
         cat = catalog(self.state, {obj.uri: text})

@@ -1,0 +1,81 @@
+"""Completion of fields in ABAP SQL: in a ``SELECT`` over CDS entities or tables of the
+catalog, the elements of its data sources (``SELECT SINGLE travel_id, … FROM
+/dmo/i_travel_m``, ``SELECT FROM /dmo/travel FIELDS …``, ``WHERE …``, ``ORDER BY …``); after
+``alias~`` only those of the data source with that alias (or name). Host variables (after
+``@``) and the data source names themselves (after ``FROM``/``JOIN``) are ABAP's to
+complete, so nothing is proposed there."""
+
+from __future__ import annotations
+
+from adt.abap.cds.catalog import Catalog, Entity
+from adt.abap.lexer import NAME, Token, lex
+
+_SOURCE_LEADS = frozenset({"FROM", "JOIN"})
+_NOT_FIELDS = frozenset({"FROM", "JOIN", "INTO", "APPENDING", "AS", "@", "(", "=>", "->"})
+
+
+def _statement_at(text: str, line: int, column: int) -> list[Token] | None:
+    """The tokens of the ``SELECT`` statement the cursor stands in."""
+    for statement in lex(text).statements:
+        tokens = statement.tokens
+        if not tokens or (tokens[0].line, tokens[0].column) > (line, column):
+            continue
+        last = tokens[-1]
+        if (last.line, last.end) < (line, column):
+            continue
+        if any(t.upper == "SELECT" for t in tokens):
+            return tokens
+        return None
+    return None
+
+
+def _sources(tokens: list[Token]) -> dict[str, str]:
+    """Alias (or name) → data source name, upper case, of every ``FROM``/``JOIN``."""
+    found: dict[str, str] = {}
+    for index, token in enumerate(tokens[:-1]):
+        if token.upper not in _SOURCE_LEADS:
+            continue
+        source = tokens[index + 1]
+        if source.kind != NAME:
+            continue
+        name = source.text.lstrip("@").upper()
+        found[name] = name
+        if index + 3 < len(tokens) and tokens[index + 2].upper == "AS":
+            found[tokens[index + 3].upper] = name
+    return found
+
+
+def _field_names(entity: Entity | None) -> list[str]:
+    if entity is None or entity.opaque:
+        return []
+    return [f.name for f in entity.fields.values()]
+
+
+def select_fields(text: str, line: int, column: int, catalog: Catalog) -> list[str] | None:
+    """The fields to propose at (1-based line, 0-based column) of ABAP ``text``, filtered by
+    the word typed before the cursor; None when the cursor is not at a field of a
+    ``SELECT`` whose data sources the catalog knows."""
+    tokens = _statement_at(text, line, column)
+    if tokens is None:
+        return None
+    before = [t for t in tokens if (t.line, t.column) < (line, column)]
+    typed = ""
+    if before and before[-1].kind == NAME and before[-1].covers(line, column):
+        typed = before[-1].text[: column - before[-1].column]
+        before = before[:-1]
+    if not before or before[-1].text in _NOT_FIELDS or before[-1].upper in _NOT_FIELDS:
+        return None
+    sources = _sources(tokens)
+    if before[-1].text == "~" and len(before) > 1:
+        wanted = sources.get(before[-2].upper)
+        names = _field_names(catalog.entity(wanted)) if wanted else []
+    else:
+        unique = dict.fromkeys(sources.values())
+        names = [n for source in unique for n in _field_names(catalog.entity(source))]
+    if not names:
+        return None
+    lowered = typed.lower()
+    return list(dict.fromkeys(n for n in names if n.lower().startswith(lowered)))
+
+
+__all__ = ["select_fields"]
