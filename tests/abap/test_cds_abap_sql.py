@@ -54,3 +54,8 @@ def test_nothing_at_a_data_source_a_host_variable_or_outside_select() -> None:
     assert _fields("SELECT * FROM zagency WHERE name = @na| INTO TABLE @DATA(a).") is None
     assert _fields("DATA(n| ) = 1.") is None
     assert _fields("SELECT * FROM zunknown WHERE na| = 1 INTO TABLE @DATA(a).") is None
+
+
+def test_inside_an_aggregate_but_not_an_inline_declaration() -> None:
+    assert _fields("SELECT SINGLE FROM zagency FIELDS MAX( na| ) INTO @DATA(m).") == ["name"]
+    assert _fields("SELECT SINGLE FROM zagency FIELDS name INTO @DATA( na| ).") is None

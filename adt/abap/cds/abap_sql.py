@@ -11,7 +11,8 @@ from adt.abap.cds.catalog import Catalog, Entity
 from adt.abap.lexer import NAME, Token, lex
 
 _SOURCE_LEADS = frozenset({"FROM", "JOIN"})
-_NOT_FIELDS = frozenset({"FROM", "JOIN", "INTO", "APPENDING", "AS", "@", "(", "=>", "->"})
+_NOT_FIELDS = frozenset({"FROM", "JOIN", "INTO", "APPENDING", "AS", "@", "=>", "->"})
+_INLINE = frozenset({"DATA", "FINAL"})  # ``@DATA(`` declares, ``MAX(`` takes a field
 
 
 def _statement_at(text: str, line: int, column: int) -> list[Token] | None:
@@ -64,6 +65,8 @@ def select_fields(text: str, line: int, column: int, catalog: Catalog) -> list[s
         typed = before[-1].text[: column - before[-1].column]
         before = before[:-1]
     if not before or before[-1].text in _NOT_FIELDS or before[-1].upper in _NOT_FIELDS:
+        return None
+    if before[-1].text == "(" and len(before) > 1 and before[-2].upper in _INLINE:
         return None
     sources = _sources(tokens)
     if before[-1].text == "~" and len(before) > 1:

@@ -1,6 +1,7 @@
 """Completion inside CDS-family sources: entity and table names where a data source is
 expected (``from``, ``join``, ``association … to``, ``projection on``, ``expose``, ``behavior
-for``, ``persistent table`` …), elements and associations after ``alias.``/``_assoc.`` and at
+for``, ``persistent table``, ``extension using interface``, an action's ``parameter`` …),
+classes after ``implementation in class``, elements and associations after ``alias.``/``_assoc.`` and at
 the start of an element, annotation names after ``@``, session variables and parameters."""
 
 from __future__ import annotations
@@ -16,16 +17,18 @@ from adt.abap.cds.parse import parse
 from adt.abap.cds.standard import SESSION_VARIABLES
 from adt.abap.cds.tokens import tokenize
 
-ENTITY, FIELD, ASSOC, ANNOTATION, VARIABLE = (
+ENTITY, FIELD, ASSOC, ANNOTATION, VARIABLE, CLASS = (
     "entity",
     "field",
     "association",
     "annotation",
     "variable",
+    "class",
 )
 _PREFIX = re.compile(r"[A-Za-z0-9_/$]*$")
 _ANNOTATION = re.compile(r"@<?([A-Za-z0-9_.]*)$")
 _PATH = re.compile(r"([A-Za-z0-9_/$]+(?:\.[A-Za-z0-9_/$]+)*)\.$")
+_FILTER = re.compile(r"\s*\[[^\[\]]*\]")  # a path step's filter: ``_Text[ 1: Lang = 'E' ]``
 _SOURCE_LEADS = {
     "from",
     "join",
@@ -37,7 +40,12 @@ _SOURCE_LEADS = {
     "entity",
     "table",
     "view",
-    "class",
+    "interface",
+    "parameter",
+    "parent",
+    "one",  # the cardinality in words: ``association of many to one X``, ``to many X``
+    "many",
+    "source",  # ``parent child hierarchy( source X``
 }
 _ELEMENT_LEADS = {"{", ",", "key", "virtual"}
 
@@ -137,12 +145,14 @@ def complete(
     before = "\n".join([*lines[: line - 1], current[: len(current) - len(typed)]])
     source = parse(text, kind)
     definition = source.definition
-    path = _PATH.search(before)
+    path = _PATH.search(_FILTER.sub("", before))
     if path is not None:
         scope = _scope(catalog, definition)
         return _filtered(_path_items(scope, path.group(1).split(".")), typed) if scope else []
     tokens = tokenize(before)
     last = tokens[-1].text.lower() if tokens else ""
+    if last == "class":
+        return _filtered((Item(n, CLASS) for n in sorted(catalog.classes)), typed)
     if last in _SOURCE_LEADS:
         return _filtered((Item(n, ENTITY) for n in catalog.names()), typed)
     if kind.upper() in ("BDEF", "ABAP-BDEF"):
