@@ -283,7 +283,8 @@ async def _probe(client: EditorClient, uri: str, probe: Probe) -> str:
         labels = {item.label.upper() for item in items}
         if probe.expected.upper() in labels:
             return ""
-        return f"{probe.why} at {probe.line}:{probe.column}: no {probe.expected} in {sorted(labels)[:6]}"
+        near = sorted(labels)[:6]
+        return f"{probe.why} at {probe.line}:{probe.column}: no {probe.expected} in {near}"
     found = await client.text_document_definition_async(
         types.DefinitionParams(text_document=document, position=position)
     )

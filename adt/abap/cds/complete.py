@@ -1,8 +1,9 @@
 """Completion inside CDS-family sources: entity and table names where a data source is
 expected (``from``, ``join``, ``association … to``, ``projection on``, ``expose``, ``behavior
 for``, ``persistent table``, ``extension using interface``, an action's ``parameter`` …),
-classes after ``implementation in class``, elements and associations after ``alias.``/``_assoc.`` and at
-the start of an element, annotation names after ``@``, session variables and parameters."""
+classes after ``implementation in class``, elements and associations after
+``alias.``/``_assoc.`` (a filtered step too) and at the start of an element, annotation
+names after ``@``, session variables and parameters."""
 
 from __future__ import annotations
 
