@@ -5,7 +5,8 @@ A probe is a cursor in one source with the answer it must get: completion at a d
 after ``from``/``projection on``/``association … to``/``expose``/``annotate entity``/``grant
 select on``/``behavior for``/``persistent table``/``implementation in class`` (the first
 three characters typed, the name proposed), at an element of the element list (two typed),
-after ``_assoc.`` (nothing typed, the element written there proposed), at a field of a BDEF's
+after ``_assoc.`` and after a data source's ``alias.`` (nothing typed, the element written
+there proposed), at a field of a BDEF's
 ``field ( … )`` list, and in ABAP at a field of a ``SELECT`` over a flight entity or table;
 definition from a data source, association target, projected, annotated, protected,
 exposed or behavior entity, a persistent or draft table and a behavior pool, and in ABAP
@@ -133,11 +134,16 @@ def _elements(definition: m.Definition) -> list[Probe]:
         ),
         None,
     )
-    if through is not None:
-        step = through.path[1]
-        probes.append(
-            Probe(COMPLETE, step.line, step.column, step.name, why=f"after {through.path[0].name}.")
-        )
+    aliases = {source.alias.upper() for source in definition.sources if source.alias}
+    aliased = next(
+        (e for e in definition.elements if len(e.path) >= 2 and e.path[0].name.upper() in aliases),
+        None,
+    )
+    for element in (through, aliased):
+        if element is not None:
+            step = element.path[1]
+            why = f"after {element.path[0].name}."
+            probes.append(Probe(COMPLETE, step.line, step.column, step.name, why=why))
     return probes
 
 
