@@ -52,6 +52,29 @@ def _field_names(entity: Entity | None) -> list[str]:
     return [f.name for f in entity.fields.values()]
 
 
+def _split(tokens: list[Token], line: int, column: int) -> tuple[list[Token], str]:
+    """The tokens before the cursor, without the word being typed, and that word's start."""
+    before = [t for t in tokens if (t.line, t.column) < (line, column)]
+    if before and before[-1].kind == NAME and before[-1].covers(line, column):
+        return before[:-1], before[-1].text[: column - before[-1].column]
+    return before, ""
+
+
+def _at_a_field(before: list[Token]) -> bool:
+    """Not after ``FROM``/``JOIN``/``INTO``/``AS``/``@``, nor in ``@DATA(``."""
+    if not before or before[-1].text in _NOT_FIELDS or before[-1].upper in _NOT_FIELDS:
+        return False
+    return not (before[-1].text == "(" and len(before) > 1 and before[-2].upper in _INLINE)
+
+
+def _candidates(before: list[Token], sources: dict[str, str], catalog: Catalog) -> list[str]:
+    if before[-1].text == "~" and len(before) > 1:
+        wanted = sources.get(before[-2].upper)
+        return _field_names(catalog.entity(wanted)) if wanted else []
+    unique = dict.fromkeys(sources.values())
+    return [n for source in unique for n in _field_names(catalog.entity(source))]
+
+
 def select_fields(text: str, line: int, column: int, catalog: Catalog) -> list[str] | None:
     """The fields to propose at (1-based line, 0-based column) of ABAP ``text``, filtered by
     the word typed before the cursor; None when the cursor is not at a field of a
@@ -59,22 +82,10 @@ def select_fields(text: str, line: int, column: int, catalog: Catalog) -> list[s
     tokens = _statement_at(text, line, column)
     if tokens is None:
         return None
-    before = [t for t in tokens if (t.line, t.column) < (line, column)]
-    typed = ""
-    if before and before[-1].kind == NAME and before[-1].covers(line, column):
-        typed = before[-1].text[: column - before[-1].column]
-        before = before[:-1]
-    if not before or before[-1].text in _NOT_FIELDS or before[-1].upper in _NOT_FIELDS:
+    before, typed = _split(tokens, line, column)
+    if not _at_a_field(before):
         return None
-    if before[-1].text == "(" and len(before) > 1 and before[-2].upper in _INLINE:
-        return None
-    sources = _sources(tokens)
-    if before[-1].text == "~" and len(before) > 1:
-        wanted = sources.get(before[-2].upper)
-        names = _field_names(catalog.entity(wanted)) if wanted else []
-    else:
-        unique = dict.fromkeys(sources.values())
-        names = [n for source in unique for n in _field_names(catalog.entity(source))]
+    names = _candidates(before, _sources(tokens), catalog)
     if not names:
         return None
     lowered = typed.lower()
