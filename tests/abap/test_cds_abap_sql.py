@@ -24,7 +24,7 @@ def _fields(statement: str) -> list[str] | None:
     text = METHOD.format(statement=statement)
     before = text[: text.index("|")]
     line, column = before.count("\n") + 1, len(before.split("\n")[-1])
-    return select_fields(text.replace("|", "", 1), line, column, s.catalog())
+    return select_fields(text.replace("|", "", 1), line, column, s.catalog)
 
 
 def test_the_entitys_elements_in_the_field_list_where_and_after_fields() -> None:
@@ -59,3 +59,9 @@ def test_nothing_at_a_data_source_a_host_variable_or_outside_select() -> None:
 def test_inside_an_aggregate_but_not_an_inline_declaration() -> None:
     assert _fields("SELECT SINGLE FROM zagency FIELDS MAX( na| ) INTO @DATA(m).") == ["name"]
     assert _fields("SELECT SINGLE FROM zagency FIELDS name INTO @DATA( na| ).") is None
+
+
+def test_a_window_of_the_source_keeps_its_line_numbers() -> None:
+    lines = METHOD.format(statement="SELECT SINGLE na FROM zagency INTO @DATA(a).").split("\n")
+    window = "\n".join(lines[5:8])  # from the METHOD line on, as line 6 of the source
+    assert select_fields(window, 7, len("    SELECT SINGLE na"), s.catalog, first=6) == ["name"]

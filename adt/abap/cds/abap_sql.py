@@ -7,6 +7,8 @@ complete, so nothing is proposed there."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from adt.abap.cds.catalog import Catalog, Entity
 from adt.abap.lexer import NAME, Token, lex
 
@@ -15,9 +17,10 @@ _NOT_FIELDS = frozenset({"FROM", "JOIN", "INTO", "APPENDING", "AS", "@", "=>", "
 _INLINE = frozenset({"DATA", "FINAL"})  # ``@DATA(`` declares, ``MAX(`` takes a field
 
 
-def _statement_at(text: str, line: int, column: int) -> list[Token] | None:
-    """The tokens of the ``SELECT`` statement the cursor stands in."""
-    for statement in lex(text).statements:
+def _statement_at(text: str, line: int, column: int, first: int) -> list[Token] | None:
+    """The tokens of the ``SELECT`` statement the cursor stands in (``text`` starts at line
+    ``first`` of the source)."""
+    for statement in lex(text, first).statements:
         tokens = statement.tokens
         if not tokens or (tokens[0].line, tokens[0].column) > (line, column):
             continue
@@ -75,17 +78,20 @@ def _candidates(before: list[Token], sources: dict[str, str], catalog: Catalog) 
     return [n for source in unique for n in _field_names(catalog.entity(source))]
 
 
-def select_fields(text: str, line: int, column: int, catalog: Catalog) -> list[str] | None:
-    """The fields to propose at (1-based line, 0-based column) of ABAP ``text``, filtered by
-    the word typed before the cursor; None when the cursor is not at a field of a
-    ``SELECT`` whose data sources the catalog knows."""
-    tokens = _statement_at(text, line, column)
+def select_fields(
+    text: str, line: int, column: int, catalog: Callable[[], Catalog], first: int = 1
+) -> list[str] | None:
+    """The fields to propose at (1-based line, 0-based column) of ABAP ``text`` (which may
+    be a window of the source starting at line ``first``), filtered by the word typed
+    before the cursor; None when the cursor is not at a field of a ``SELECT`` whose data
+    sources the catalog knows. ``catalog`` is only asked for inside a ``SELECT``."""
+    tokens = _statement_at(text, line, column, first)
     if tokens is None:
         return None
     before, typed = _split(tokens, line, column)
     if not _at_a_field(before):
         return None
-    names = _candidates(before, _sources(tokens), catalog)
+    names = _candidates(before, _sources(tokens), catalog())
     if not names:
         return None
     lowered = typed.lower()

@@ -131,8 +131,8 @@ class CodeIntelligence:
         index, unit, _ = self.edited(call, position)
         result = complete(index, unit, position.line or 1, position.column)
         length = len(result.prefix)
-        text = "\n".join(index.lines.get(unit, []))
-        fields = self.cds.select_fields(text, position.line or 1, position.column)
+        lines = index.lines.get(unit, [])
+        fields = self.cds.select_fields(lines, position.line or 1, position.column)
         records = [docs.CompletionRecord(f, {**_FIELD, "PREFIXLENGTH": length}) for f in fields]
         records += [completion_record(p, length) for p in result.proposals]
         if result.truncated and call.query.get("signalCompleteness") == "true":
