@@ -168,3 +168,15 @@ def test_after_a_cardinality_in_words_and_a_hierarchys_source() -> None:
     ]
     hierarchy = "define hierarchy ZH as parent child hierarchy( source ZI_Tr|"
     assert _labels(hierarchy) == ["ZI_Travel"]
+
+
+def test_nothing_inside_a_comment_or_an_open_string() -> None:
+    """The family's lexer says where the cursor is: a path or a ``from`` in a comment or a
+    string being typed proposes nothing."""
+    assert (
+        _labels(s.TRAVEL_VIEW.replace("_Agency.Name as", "// see _Agency.| \n _Agency.Name as"))
+        == []
+    )
+    assert _labels("define view entity ZX as select from ZI_Agency /* from ZI_| */") == []
+    assert _labels("@EndUserText.label: 'from ZI_|\ndefine view entity ZX") == []
+    assert _labels("define view entity ZX as select from ZI_|") != []

@@ -16,7 +16,7 @@ from adt.abap.cds.catalog import ASSOCIATION, Catalog, Entity, Scope
 from adt.abap.cds.model import Definition, PathStep
 from adt.abap.cds.parse import parse
 from adt.abap.cds.standard import SESSION_VARIABLES
-from adt.abap.cds.tokens import tokenize
+from adt.abap.cds.tokens import COMMENT, STRING, scan, tokenize
 
 ENTITY, FIELD, ASSOC, ANNOTATION, VARIABLE, CLASS = (
     "entity",
@@ -131,12 +131,27 @@ def _filtered(items: Iterable[Item], prefix: str) -> list[Item]:
     return sorted(found, key=lambda i: (i.kind != FIELD, i.label.upper()))
 
 
+def _in_comment_or_string(upto: str, line: int, column: int) -> bool:
+    """Whether the cursor at the end of ``upto`` stands in a comment or an open string
+    (the family's lexer decides, as for every other reading)."""
+    last = None
+    for token in scan(upto):
+        last = token
+    if last is None or last.line != line or last.end != column:
+        return False
+    if last.kind == COMMENT:
+        return True
+    return last.kind == STRING and (len(last.text) == 1 or not last.text.endswith("'"))
+
+
 def complete(
     text: str, kind: str, line: int, column: int, catalog: Catalog, annotations: Iterable[str] = ()
 ) -> list[Item]:
     """Proposals at (1-based line, 0-based column) of ``text`` written in ``kind``."""
     lines = text.replace("\r\n", "\n").split("\n")
     current = lines[line - 1][:column] if 0 < line <= len(lines) else ""
+    if _in_comment_or_string("\n".join([*lines[: line - 1], current]), line, column):
+        return []
     prefix = _PREFIX.search(current)
     typed = prefix.group() if prefix else ""
     annotation = _ANNOTATION.search(current)
