@@ -78,7 +78,8 @@ class MetadataCommands(Feature):
         except (TransportRequired, TransportInvalid) as refusal:
             chosen = await self._transports.choose_after(ref.system, ref.object_url, refusal, tried)
             if chosen is None:
-                raise not_chosen(ref.object_name, refusal) from refusal
+                again = "Change the message again"
+                raise not_chosen(ref.object_name, refusal, again=again) from refusal
             result = await workbench.metadata.set_message(
                 ref.object_url, number, text, token=token, transport=chosen
             )

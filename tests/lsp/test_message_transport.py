@@ -58,6 +58,7 @@ async def test_a_message_in_a_transportable_package_asks_for_its_request(
     with pytest.raises(JsonRpcException, match="none was chosen") as refused:
         await _set(client, "7", "Not yet")
     assert refused.value.data["name"] == "TRANSPORT_REQUIRED"
+    assert "Change the message again to choose one" in str(refused.value)
     assert mine in {c["number"] for c in refused.value.data["details"]["candidates"]}
     question = client.questions[-1]
     assert NAME in question.message and PACKAGE in question.message
