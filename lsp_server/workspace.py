@@ -67,7 +67,7 @@ class EditorWorkspace:
         self.quality = Quality(self.ctx, self.diagnostics)
         self.versions = Versions(self.ctx)
         self.creation = ObjectCreation(self.ctx, self.transports)
-        self.metadata = MetadataCommands(self.ctx)
+        self.metadata = MetadataCommands(self.ctx, self.transports)
         self.preview = DataPreview(self.ctx)
         self.renaming = Renaming(self.ctx, self.locks, self.transports)
         self.extracting = Extracting(self.ctx, self.renaming, self.transports)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from adt.errors import StaleDocumentError
 from adt.source.errors import InvalidArgument, SourceError, TokenMismatch, as_source_error
+from adt.source.transports import is_transport_refusal, transport_required
 from adt.urls import object_url as url_of
 
 if TYPE_CHECKING:
@@ -72,7 +73,9 @@ class MetadataEdits:
         transport: str | None = None,
     ) -> dict[str, Any]:
         """Add message ``number`` or change its text; refused (nothing written) when the
-        class changed since ``token`` was read. Answers the class's new facts and token."""
+        class changed since ``token`` was read, or (``TRANSPORT_REQUIRED`` naming the
+        requests that fit) when its package needs a request and ``transport`` gives none.
+        Answers the class's new facts and token."""
         if not text.strip():
             raise InvalidArgument("a message needs its text")
         if len(text) > 73:
@@ -83,6 +86,8 @@ class MetadataEdits:
                 url, message_number(number), text, token=token, transport=transport
             )
         except Exception as exc:
+            if is_transport_refusal(exc):
+                raise await transport_required(self._client, url) from exc
             raise _refusal(exc) from exc
         finally:
             self._forget(url)

@@ -178,12 +178,15 @@ class TransportChoices(Feature):
         return await workbench.transports.create(description, package, object_url)
 
 
-def not_chosen(name: str, refusal: SourceError, *, creating: bool = False) -> TransportRequired:
-    """The refusal in the editor's words, when the user chose no request."""
+def not_chosen(
+    name: str, refusal: SourceError, *, creating: bool = False, again: str = "Save again"
+) -> TransportRequired:
+    """The refusal in the editor's words, when the user chose no request (``again``: what
+    the user does to be asked once more)."""
     if creating:
         what = "nothing was created. Create it again and choose a request, pass transport,"
     else:
-        what = "nothing was saved. Save again to choose one, run adt.chooseTransport,"
+        what = f"nothing was saved. {again} to choose one, run adt.chooseTransport,"
     return TransportRequired(
         f"{name} needs a transport request and none was chosen; {what} or set defaultTransport.",
         **refusal.details,

@@ -1,7 +1,8 @@
 """Errors planted into the RAP reference scenario's own sources are each found where they
 are: names inside computed elements (``case``, ``cast``, arithmetic, functions, paths
 through associations), a behavior pool missing the handler of an action, validation or
-determination (a warning), an unknown entity in a BDEF, a projection whose keys differ
+determination or of the feature, authorization or lock control an entity asks for (a
+warning), an unknown entity in a BDEF, a projection whose keys differ
 from its base. The unplanted scenario checks clean (``test_cds_flight.py``)."""
 
 from __future__ import annotations
@@ -95,6 +96,38 @@ PLANTED = {
         "The handler method of function 'validateDates' of 'travel' in behavior pool "
         "'/DMO/BP_TRAVEL_M' is declared FOR VALIDATE ON SAVE … FOR; a function's is "
         "FOR READ … FOR FUNCTION",
+    ),
+    "instance authorization without its handler": (
+        BEHAVIOR,
+        "alias travel\n",
+        "alias travel\nauthorization master ( instance )\n",
+        "instance",
+        "No handler method for the authorization master ( instance ) of 'travel' in behavior "
+        "pool '/DMO/BP_TRAVEL_M' (a method FOR INSTANCE AUTHORIZATION … FOR travel)",
+    ),
+    "unmanaged lock without its handler": (
+        BEHAVIOR,
+        "lock master\nearly numbering",
+        "lock master unmanaged\nearly numbering",
+        "lock",
+        "No handler method for the lock master unmanaged of 'travel' in behavior pool "
+        "'/DMO/BP_TRAVEL_M' (a method FOR LOCK … FOR LOCK travel)",
+    ),
+    "global features without their handler": (
+        BEHAVIOR,
+        "travel entity\n  create;",
+        "travel entity\n  create ( features : global );",
+        "features",
+        "No handler method for the features : global of 'travel' in behavior pool "
+        "'/DMO/BP_TRAVEL_M' (a method FOR GLOBAL FEATURES … FOR travel)",
+    ),
+    "instance features without their handler": (
+        BEHAVIOR,
+        "  association _Booking { }\n}",
+        "  association _Booking { create ( features : instance ); }\n}",
+        "features",
+        "No handler method for the features : instance of 'booksuppl' in behavior pool "
+        "'/DMO/BP_BOOKINGSUPPLEMENT_M' (a method FOR INSTANCE FEATURES … FOR booksuppl)",
     ),
     "unknown entity": (
         BEHAVIOR,

@@ -141,3 +141,42 @@ def test_outline_and_folds() -> None:
     ]
     assert travel.end[0] == 20 and booking.start[0] == 22
     assert folds(s.TRAVEL_VIEW) == [(9, 24)]
+
+
+def test_more_places_that_name_an_object_and_a_path_through_a_filter() -> None:
+    """Found by the flight audit: classes after ``implementation in class``, the parent
+    after ``association to parent``, an entity after ``extension using interface`` and after
+    an action's ``parameter``; the elements after a filtered step ``_Agency[ … ].``."""
+    header = s.BEHAVIOR.split("\n", 1)[0]
+    assert "ZBP_I_TRAVEL" in _labels(header.replace("class zbp_i_travel", "class zbp|"), "BDEF")
+    parent = s.BOOKING_VIEW.replace("to parent ZI_Travel as", "to parent ZI_Tr| as")
+    assert _labels(parent) == ["ZI_Travel"]
+    assert _labels("extension using interface ZI_Tr|", "BDEF") == ["ZI_Travel"]
+    action = "managed;\ndefine behavior for ZI_Travel\n{\n  action a parameter ZA_|;\n}"
+    assert _labels(action, "BDEF") == ["ZA_Discount"]
+    filtered = s.TRAVEL_VIEW.replace("_Agency.Name as", "_Agency[ 1: Name = 'x' ].|Name as")
+    assert _labels(filtered) == ["AgencyID", "Name"]
+
+
+def test_after_a_cardinality_in_words_and_a_hierarchys_source() -> None:
+    """Release 2023's ``association of many to one X``/``to many X`` and a hierarchy's
+    ``source X`` (found by the flight audit on the cloud branch)."""
+    words = s.TRAVEL_VIEW.replace("[0..1] to ZI_Agency as", "of many to one ZI_Ag| as")
+    assert _labels(words) == ["ZI_Agency"]
+    assert _labels(s.TRAVEL_VIEW.replace("[0..1] to ZI_Agency as", "to many ZI_Ag| as")) == [
+        "ZI_Agency"
+    ]
+    hierarchy = "define hierarchy ZH as parent child hierarchy( source ZI_Tr|"
+    assert _labels(hierarchy) == ["ZI_Travel"]
+
+
+def test_nothing_inside_a_comment_or_an_open_string() -> None:
+    """The family's lexer says where the cursor is: a path or a ``from`` in a comment or a
+    string being typed proposes nothing."""
+    assert (
+        _labels(s.TRAVEL_VIEW.replace("_Agency.Name as", "// see _Agency.| \n _Agency.Name as"))
+        == []
+    )
+    assert _labels("define view entity ZX as select from ZI_Agency /* from ZI_| */") == []
+    assert _labels("@EndUserText.label: 'from ZI_|\ndefine view entity ZX") == []
+    assert _labels("define view entity ZX as select from ZI_|") != []

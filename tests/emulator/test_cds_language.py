@@ -76,6 +76,24 @@ async def test_a_behavior_without_its_handler_is_a_warning_that_activation_passe
     assert activation.success, activation.messages
 
 
+async def test_a_control_without_its_handler_is_a_warning(client: AdtClient) -> None:
+    """The samples' pool handles instance authorization and instance features; asking for
+    global authorization and global features too is a warning at each, naming the method
+    the pool lacks."""
+    url = BEHAVIOR.removesuffix("/source/main")
+    planted = s.BEHAVIOR.replace(
+        "authorization master ( instance )", "authorization master ( instance, global )"
+    ).replace("  create;", "  create ( features : global );")
+    result = await client.check_syntax(url, text=planted)
+    found = [(m.severity, m.line, m.text.split(" (a method ")[1]) for m in result.messages]
+    authorization = planted[: planted.index("global )")].count("\n") + 1
+    features = planted[: planted.index("features : global")].count("\n") + 1
+    assert found == [
+        ("W", authorization, "FOR GLOBAL AUTHORIZATION … FOR Travel)"),
+        ("W", features, "FOR GLOBAL FEATURES … FOR Travel)"),
+    ]
+
+
 async def test_completion_element_info_and_navigation(client: AdtClient) -> None:
     text, line, column = _at(s.TRAVEL_VIEW.replace("_Agency.Name as", "_Agency.|Name as"), "|")
     proposals = await client.completion.proposals(TRAVEL, text, line, column)

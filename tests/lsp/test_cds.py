@@ -113,3 +113,23 @@ async def test_formatting_writes_defined_names_in_their_case_and_says_when_there
     assert client.texts[BEHAVIOR] == before
     said = [m.message for m in client.messages]
     assert any("no formatter for a Behavior Definition" in m for m in said), said
+
+
+async def test_fields_of_the_entity_in_an_abap_select(client: EditorClient) -> None:
+    """In the report that selects from the samples, completion inside a SELECT proposes
+    the projection's elements, and after ``a~`` only the aliased table's fields."""
+    uri = "adt://A4H/sap/bc/adt/programs/programs/zr_travels/source/main"
+    await client.open(uri)
+
+    async def labels(marker: str, offset: int) -> set[str]:
+        at = _position(s.ABAP_REPORT, marker)
+        at = types.Position(line=at.line, character=at.character + offset)
+        answer = await client.text_document_completion_async(
+            types.CompletionParams(_document(uri), at)
+        )
+        items = answer.items if isinstance(answer, types.CompletionList) else answer or []
+        return {item.label.upper() for item in items}
+
+    assert "TOTALPRICE" in await labels("totalprice FROM", 2)
+    after_alias = await labels("agency_id = a~agency_id", len("agency_id = a~"))
+    assert {"AGENCY_ID", "NAME"} <= after_alias and "TRAVEL_ID" not in after_alias

@@ -26,10 +26,12 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from support.emulated import USERS, make_client
 from support.flight import checkouts
+from support.flight_probes import COMPLETE, Probe, Resolve, abap_probes, cds_probes
 from support.lsp_editor import EditorClient
 from support.mcp_calls import call
 from support.mcp_memory import bridge
 
+from adt.abap.cds import model as m
 from adt.abap.cds.parse import parse
 from adt.agent import WritePolicy
 from adt.emulator import Emulator
@@ -233,4 +235,106 @@ async def test_every_object_through_both_faces(client: EditorClient, emulator: E
     assert audit.failures == [], audit.summary()
     after = await _stored(emulator, audit.objects)
     assert after == before, [url for url in before if after[url] != before[url]][:10]
+    assert emulator.locks() == []
+
+
+#: The CDS-family kinds whose sources are probed; classes are probed at their SELECTs.
+PROBED = ("DDLS", "DDLX", "DCLS", "BDEF", "SRVD")
+
+
+def _resolver(emulator: Emulator) -> Resolve:
+    """The object a name stands for in the emulator: a class for a behavior pool, a table
+    for a persistent or draft table, else an entity or table."""
+    urls = {(obj.name, obj.kind.r3tr): url for url, obj in emulator.state.objects.items()}
+
+    def resolve(name: str, role: str) -> tuple[str, str] | None:
+        kinds = ("CLAS",) if role in m.CLASS_ROLES else ("DDLS", "TABL")
+        kinds = ("TABL",) if role in m.TABLE_ROLES else kinds
+        for kind in kinds:
+            url = urls.get((name.upper(), kind))
+            if url is not None:
+                return url, emulator.source(f"{url}/source/main") or ""
+        return None
+
+    return resolve
+
+
+def _targets(found: Any) -> list[tuple[str, int]]:
+    """(uri, 1-based line) of each Location or LocationLink of a definition answer."""
+    answers = found if isinstance(found, list) else [found] if found else []
+    targets = []
+    for answer in answers:
+        if isinstance(answer, types.LocationLink):
+            targets.append((answer.target_uri, answer.target_range.start.line + 1))
+        else:
+            targets.append((answer.uri, answer.range.start.line + 1))
+    return targets
+
+
+async def _probe(client: EditorClient, uri: str, probe: Probe) -> str:
+    """What is wrong with the answer at ``probe`` (nothing: ``""``)."""
+    document = types.TextDocumentIdentifier(uri=uri)
+    position = types.Position(line=probe.line - 1, character=probe.column)
+    if probe.what == COMPLETE:
+        answer = await client.text_document_completion_async(
+            types.CompletionParams(text_document=document, position=position)
+        )
+        items = answer.items if isinstance(answer, types.CompletionList) else answer or []
+        labels = {item.label.upper() for item in items}
+        if probe.expected.upper() in labels:
+            return ""
+        near = sorted(labels)[:6]
+        return f"{probe.why} at {probe.line}:{probe.column}: no {probe.expected} in {near}"
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=document, position=position)
+    )
+    targets = _targets(found)
+    want = f"adt://A4H{probe.expected}/"
+    if any(t.lower().startswith(want.lower()) and line == probe.target_line for t, line in targets):
+        return ""
+    wanted = f"{probe.expected}:{probe.target_line}"
+    return f"{probe.why} at {probe.line}:{probe.column}: not {wanted} but {targets}"
+
+
+@pytest.mark.parametrize("client", ["visual-studio-code"], indirect=True)
+async def test_completion_and_definition_in_every_source(
+    client: EditorClient, emulator: Emulator
+) -> None:
+    """Each CDS-family source completes and navigates where a developer would (see
+    tests/support/flight_probes.py), and so does each class at its first SELECT over a
+    flight entity or table; every answer is the right one."""
+    resolve = _resolver(emulator)
+    failures: list[str] = []
+    counts = {"complete": 0, "definition": 0, "abap": 0}
+
+    async def probe(url: str, obj: RepoObject) -> None:
+        parts = ["main"] if obj.kind.r3tr in PROBED else ["main", "implementations"]
+        for part in parts:
+            source_url = f"{url}/source/main" if part == "main" else f"{url}/includes/{part}"
+            text = emulator.source(source_url) if part in obj.parts else None
+            if not text:
+                continue
+            if obj.kind.r3tr in PROBED:
+                probes = cds_probes(text, obj.kind.r3tr, resolve)
+            else:
+                probes = abap_probes(text, resolve)
+                counts["abap"] += bool(probes)
+            if not probes:
+                continue
+            uri = f"adt://A4H{source_url}"
+            await client.open(uri)
+            for each in probes:
+                counts[each.what] += 1
+                if wrong := await _probe(client, uri, each):
+                    failures.append(f"{obj.kind.r3tr} {obj.name}: {wrong}")
+            client.close(uri)
+
+    objects = sorted(
+        (url, obj)
+        for url, obj in emulator.state.objects.items()
+        if obj.kind.r3tr in (*PROBED, "CLAS")
+    )
+    await _each(objects, probe)
+    assert failures == [], f"{len(failures)} wrong answers:\n" + "\n".join(failures[:40])
+    assert counts["complete"] >= 100 and counts["definition"] >= 100 and counts["abap"] >= 5, counts
     assert emulator.locks() == []

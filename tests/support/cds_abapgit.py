@@ -86,13 +86,18 @@ def _description(kind: str, name: str) -> str:
 
 
 #: The local handler class of the samples' behavior pool: one method per action,
-#: determination and validation of ``cds_samples.BEHAVIOR``.
+#: determination and validation of ``cds_samples.BEHAVIOR``, and those of its instance
+#: authorization and instance feature control.
 HANDLERS = """CLASS lhc_travel DEFINITION INHERITING FROM cl_abap_behavior_handler.
   PRIVATE SECTION.
     METHODS accept FOR MODIFY IMPORTING keys FOR ACTION Travel~acceptTravel RESULT result.
     METHODS discount FOR MODIFY IMPORTING keys FOR ACTION Travel~discount RESULT result.
     METHODS set_total FOR DETERMINE ON MODIFY IMPORTING keys FOR Travel~setTotal.
     METHODS validate_agency FOR VALIDATE ON SAVE IMPORTING keys FOR Travel~validateAgency.
+    METHODS get_instance_authorizations FOR INSTANCE AUTHORIZATION
+      IMPORTING keys REQUEST requested_authorizations FOR Travel RESULT result.
+    METHODS get_instance_features FOR INSTANCE FEATURES
+      IMPORTING keys REQUEST requested_features FOR Travel RESULT result.
 ENDCLASS.
 
 CLASS lhc_travel IMPLEMENTATION.
@@ -103,6 +108,10 @@ CLASS lhc_travel IMPLEMENTATION.
   METHOD set_total.
   ENDMETHOD.
   METHOD validate_agency.
+  ENDMETHOD.
+  METHOD get_instance_authorizations.
+  ENDMETHOD.
+  METHOD get_instance_features.
   ENDMETHOD.
 ENDCLASS.
 """

@@ -7,6 +7,7 @@ characteristics, mappings, events)."""
 from __future__ import annotations
 
 from adt.abap.cds import model as m
+from adt.abap.cds.controls import header_controls, item_controls, merge
 from adt.abap.cds.cursor import Cursor
 from adt.abap.cds.model import Behavior, BehaviorItem, Definition, PathStep
 from adt.abap.cds.tokens import NAME, Token, tokenize
@@ -94,6 +95,7 @@ def _characteristics(cur: Cursor, behavior: Behavior, tokens: list[Token]) -> No
         cur, _after(tokens, "persistent", "table"), m.PERSISTENT_TABLE
     )
     behavior.draft_table = _reference(cur, _after(tokens, "draft", "table"), m.DRAFT_TABLE)
+    merge(behavior.controls, header_controls(tokens))
 
 
 def _item(cur: Cursor, behavior: Behavior, tokens: list[Token]) -> None:
@@ -161,6 +163,7 @@ def _body(cur: Cursor, behavior: Behavior) -> None:
         start = cur.index
         tokens = _statement(cur)
         _item(cur, behavior, tokens)
+        merge(behavior.controls, item_controls(tokens))
         if cur.index == start:
             cur.advance()
     last = cur.tokens[cur.index - 1]

@@ -7,7 +7,8 @@ the classes); then each kind's rules: element paths and ``on`` conditions of vie
 the names inside computed elements resolve too, a projection keeps the keys of the entity it
 projects, annotated elements exist, a BDEF's entities, associations and fields exist and
 its behavior pools declare a handler method for each action, function, determination and
-validation (a warning). Entities the catalog cannot see into (opaque) are never reported
+validation and for the feature, authorization and lock control its entities ask for (a
+warning). Entities the catalog cannot see into (opaque) are never reported
 against, so a finding is always a real one."""
 
 from __future__ import annotations
@@ -17,8 +18,16 @@ from collections.abc import Callable
 from adt.abap.cds import model as m
 from adt.abap.cds.bdef import EXTENDED_BEHAVIOR
 from adt.abap.cds.catalog import FAILED, Catalog, Entity, Scope
-from adt.abap.cds.model import Behavior, BehaviorItem, Definition, Diagnostic, PathStep, Source
-from adt.abap.cds.pool import names_of, pair_of, required, signature
+from adt.abap.cds.model import (
+    Behavior,
+    BehaviorItem,
+    Control,
+    Definition,
+    Diagnostic,
+    PathStep,
+    Source,
+)
+from adt.abap.cds.pool import names_of, pair_of, required, required_controls, signature
 
 Rule = Callable[[Definition, Catalog], list[Diagnostic]]
 
@@ -155,7 +164,26 @@ def _handlers(definition: Definition, catalog: Catalog) -> list[Diagnostic]:
         message = _handler_finding(behavior, item, definition.pool, implemented)
         if message:
             found.append(Diagnostic(message, item.line, item.column, len(item.name), "warning"))
+    for behavior, control in required_controls(definition):
+        message = _control_finding(behavior, control, definition.pool, implemented)
+        if message:
+            found.append(
+                Diagnostic(message, control.line, control.column, control.length, "warning")
+            )
     return found
+
+
+def _control_finding(behavior: Behavior, control: Control, pool: str, implemented: set[str]) -> str:
+    """What is missing for ``control`` (nothing: ``""``): a method ``FOR INSTANCE FEATURES
+    … FOR Travel`` (``FOR LOCK … FOR LOCK Travel``) in the pools."""
+    if any(f"{control.signature} {name}" in implemented for name in names_of(behavior)):
+        return ""
+    entity = behavior.alias or behavior.entity
+    lead = "FOR LOCK" if control.signature == "LOCK" else "FOR"
+    return (
+        f"No handler method for the {control.written} of '{entity}' in behavior pool "
+        f"'{behavior.pool or pool}' (a method FOR {control.signature} … {lead} {entity})"
+    )
 
 
 def _handler_finding(

@@ -1,7 +1,9 @@
 """Completion inside CDS-family sources: entity and table names where a data source is
 expected (``from``, ``join``, ``association … to``, ``projection on``, ``expose``, ``behavior
-for``, ``persistent table`` …), elements and associations after ``alias.``/``_assoc.`` and at
-the start of an element, annotation names after ``@``, session variables and parameters."""
+for``, ``persistent table``, ``extension using interface``, an action's ``parameter`` …),
+classes after ``implementation in class``, elements and associations after
+``alias.``/``_assoc.`` (a filtered step too) and at the start of an element, annotation
+names after ``@``, session variables and parameters."""
 
 from __future__ import annotations
 
@@ -14,18 +16,20 @@ from adt.abap.cds.catalog import ASSOCIATION, Catalog, Entity, Scope
 from adt.abap.cds.model import Definition, PathStep
 from adt.abap.cds.parse import parse
 from adt.abap.cds.standard import SESSION_VARIABLES
-from adt.abap.cds.tokens import tokenize
+from adt.abap.cds.tokens import COMMENT, STRING, scan, tokenize
 
-ENTITY, FIELD, ASSOC, ANNOTATION, VARIABLE = (
+ENTITY, FIELD, ASSOC, ANNOTATION, VARIABLE, CLASS = (
     "entity",
     "field",
     "association",
     "annotation",
     "variable",
+    "class",
 )
 _PREFIX = re.compile(r"[A-Za-z0-9_/$]*$")
 _ANNOTATION = re.compile(r"@<?([A-Za-z0-9_.]*)$")
 _PATH = re.compile(r"([A-Za-z0-9_/$]+(?:\.[A-Za-z0-9_/$]+)*)\.$")
+_FILTER = re.compile(r"\s*\[[^\[\]]*\]")  # a path step's filter: ``_Text[ 1: Lang = 'E' ]``
 _SOURCE_LEADS = {
     "from",
     "join",
@@ -37,7 +41,12 @@ _SOURCE_LEADS = {
     "entity",
     "table",
     "view",
-    "class",
+    "interface",
+    "parameter",
+    "parent",
+    "one",  # the cardinality in words: ``association of many to one X``, ``to many X``
+    "many",
+    "source",  # ``parent child hierarchy( source X``
 }
 _ELEMENT_LEADS = {"{", ",", "key", "virtual"}
 
@@ -122,12 +131,27 @@ def _filtered(items: Iterable[Item], prefix: str) -> list[Item]:
     return sorted(found, key=lambda i: (i.kind != FIELD, i.label.upper()))
 
 
+def _in_comment_or_string(upto: str, line: int, column: int) -> bool:
+    """Whether the cursor at the end of ``upto`` stands in a comment or an open string
+    (the family's lexer decides, as for every other reading)."""
+    last = None
+    for token in scan(upto):
+        last = token
+    if last is None or last.line != line or last.end != column:
+        return False
+    if last.kind == COMMENT:
+        return True
+    return last.kind == STRING and (len(last.text) == 1 or not last.text.endswith("'"))
+
+
 def complete(
     text: str, kind: str, line: int, column: int, catalog: Catalog, annotations: Iterable[str] = ()
 ) -> list[Item]:
     """Proposals at (1-based line, 0-based column) of ``text`` written in ``kind``."""
     lines = text.replace("\r\n", "\n").split("\n")
     current = lines[line - 1][:column] if 0 < line <= len(lines) else ""
+    if _in_comment_or_string("\n".join([*lines[: line - 1], current]), line, column):
+        return []
     prefix = _PREFIX.search(current)
     typed = prefix.group() if prefix else ""
     annotation = _ANNOTATION.search(current)
@@ -137,12 +161,14 @@ def complete(
     before = "\n".join([*lines[: line - 1], current[: len(current) - len(typed)]])
     source = parse(text, kind)
     definition = source.definition
-    path = _PATH.search(before)
+    path = _PATH.search(_FILTER.sub("", before))
     if path is not None:
         scope = _scope(catalog, definition)
         return _filtered(_path_items(scope, path.group(1).split(".")), typed) if scope else []
     tokens = tokenize(before)
     last = tokens[-1].text.lower() if tokens else ""
+    if last == "class":
+        return _filtered((Item(n, CLASS) for n in sorted(catalog.classes)), typed)
     if last in _SOURCE_LEADS:
         return _filtered((Item(n, ENTITY) for n in catalog.names()), typed)
     if kind.upper() in ("BDEF", "ABAP-BDEF"):

@@ -148,6 +148,22 @@ class BehaviorItem:
     timing: str = ""  # a determination's ``on modify``/``on save``, a validation's ``on save``
 
 
+@dataclass(frozen=True)
+class Control:
+    """A characteristic of a behavior entity its pool implements with a handler method of
+    its own: ``authorization master ( instance )`` → ``INSTANCE AUTHORIZATION``, ``lock
+    master`` → ``LOCK``, ``( features : global )`` → ``GLOBAL FEATURES``. ``written`` is the
+    characteristic as the BDEF spells it (lower case), for the finding; ``unmanaged``: a
+    ``lock master unmanaged`` of a managed BDEF."""
+
+    signature: str
+    written: str
+    line: int
+    column: int
+    length: int
+    unmanaged: bool = False
+
+
 @dataclass
 class Behavior:
     """``define behavior for X alias Y … { … }``."""
@@ -163,6 +179,7 @@ class Behavior:
     items: list[BehaviorItem] = field(default_factory=list)
     fields: list[PathStep] = field(default_factory=list)
     extension: bool = False  # `extend behavior for <entity or alias>`
+    controls: list[Control] = field(default_factory=list)
 
 
 @dataclass

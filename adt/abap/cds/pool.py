@@ -18,13 +18,19 @@ FUNCTION``, a determination's ``FOR DETERMINE ON MODIFY|SAVE`` (as the BDEF says
 …``), a validation's ``FOR VALIDATE ON SAVE``. :func:`handled` keeps each pair with that
 signature (``VALIDATE ON SAVE TRAVEL~VALIDATEDATES``); :func:`signature` is the one an item
 needs.
+
+Feature, authorization and lock control (:mod:`adt.abap.cds.controls`) are handled per
+entity, not per item: ``METHODS m FOR INSTANCE FEATURES IMPORTING keys REQUEST r FOR Travel
+RESULT result``, ``… FOR GLOBAL AUTHORIZATION IMPORTING REQUEST r FOR Travel …``, ``… FOR
+LOCK IMPORTING keys FOR LOCK Travel``; :func:`handled` keeps those as ``INSTANCE FEATURES
+TRAVEL``, and :func:`required_controls` lists what a BDEF's entities ask for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from adt.abap.cds.model import Behavior, BehaviorItem, Definition
+from adt.abap.cds.model import Behavior, BehaviorItem, Control, Definition
 from adt.abap.lexer import NAME, Token, lex
 
 #: Item kinds a handler method must exist for.
@@ -33,6 +39,13 @@ HANDLED_KINDS = ("action", "function", "determination", "validation")
 _PROVIDED = frozenset({"draft", "determine", "use", "managed", "reorder", "link", "unlink", "copy"})
 #: Implementation types whose behavior pools implement the items.
 _IMPLEMENTED = ("managed", "unmanaged")
+#: Method categories handled per entity (``FOR INSTANCE FEATURES … FOR Travel``); the
+#: release-1 ``FOR FEATURES`` is the instance one.
+CONTROLS = frozenset(
+    {"INSTANCE FEATURES", "GLOBAL FEATURES", "INSTANCE AUTHORIZATION", "GLOBAL AUTHORIZATION"}
+    | {"LOCK", "FEATURES"}
+)
+_SAME = {"FEATURES": "INSTANCE FEATURES"}
 
 
 def handled(texts: Iterable[str]) -> set[str]:
@@ -64,19 +77,23 @@ def _category(tokens: list[Token]) -> str:
 
 def _pairs(tokens: list[Token]) -> Iterable[str]:
     """``entity~operation`` after each later ``FOR`` (or ``FOR ACTION``/``FOR FUNCTION``),
-    with the method's category and that word."""
+    with the method's category and that word; the entity alone for a control's method."""
     category = _category(tokens)
+    category = _SAME.get(category, category)
+    first = next((i for i, t in enumerate(tokens) if t.upper == "FOR"), -1)
     for index, token in enumerate(tokens):
-        if token.upper != "FOR":
+        if token.upper != "FOR" or index == first:
             continue
         at = index + 1
         marker = ""
-        if at < len(tokens) and tokens[at].upper in ("ACTION", "FUNCTION"):
-            marker = f" {tokens[at].upper}"
+        if at < len(tokens) and tokens[at].upper in ("ACTION", "FUNCTION", "LOCK"):
+            marker = f" {tokens[at].upper}" if tokens[at].upper != "LOCK" else ""
             at += 1
         pair = tokens[at : at + 3]
         if len(pair) == 3 and pair[1].text == "~" and pair[0].kind == pair[2].kind == NAME:
             yield f"{category}{marker} {pair[0].upper}~{pair[2].upper}"
+        elif category in CONTROLS and pair and pair[0].kind == NAME:
+            yield f"{category} {pair[0].upper}"
 
 
 #: The signature a handler of each item kind is declared with (``{timing}``: the BDEF's).
@@ -108,9 +125,33 @@ def required(definition: Definition) -> list[tuple[Behavior, BehaviorItem]]:
     return found
 
 
+def required_controls(definition: Definition) -> list[tuple[Behavior, Control]]:
+    """The controls of ``definition``'s entities each of which needs a handler method:
+    all of them in an unmanaged BDEF, all but a plain ``lock master`` in a managed one."""
+    if definition.implementation not in _IMPLEMENTED:
+        return []
+    managed = definition.implementation == "managed"
+    return [
+        (behavior, control)
+        for behavior in definition.behaviors
+        if not behavior.extension
+        for control in behavior.controls
+        if not (managed and control.signature == "LOCK" and not control.unmanaged)
+    ]
+
+
 def names_of(behavior: Behavior) -> tuple[str, ...]:
     """How a handler may name the entity: its alias or its name (upper case)."""
     return tuple(n.upper() for n in (behavior.alias, behavior.entity) if n)
 
 
-__all__ = ["HANDLED_KINDS", "handled", "names_of", "pair_of", "required", "signature"]
+__all__ = [
+    "CONTROLS",
+    "HANDLED_KINDS",
+    "handled",
+    "names_of",
+    "pair_of",
+    "required",
+    "required_controls",
+    "signature",
+]

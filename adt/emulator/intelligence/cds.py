@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from adt.abap.cds.abap_sql import select_fields
 from adt.abap.cds.complete import ANNOTATION, ASSOC, ENTITY, complete
 from adt.abap.cds.info import Info, element_info
 from adt.abap.cds.navigate import Location, abap_data_source_at, definition_at
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 #: SCC_COMPLETION ``KIND`` per proposal kind (ABAP's values: 2 data, 52 keyword-like).
 _KINDS = {ENTITY: 2, ASSOC: 2, ANNOTATION: 52}
+#: Lines around the cursor a SELECT is looked for in.
+_BEFORE, _AFTER = 60, 30
 
 
 class CdsIntelligence:
@@ -44,6 +47,18 @@ class CdsIntelligence:
             for item in items
         ]
         return docs.completion_document(records)
+
+    def select_fields(self, lines: list[str], line: int, column: int) -> list[str]:
+        """The fields of the CDS entities and tables an ABAP ``SELECT`` at the cursor reads
+        (:mod:`adt.abap.cds.abap_sql`); empty elsewhere. Only the lines around the cursor
+        are lexed (a statement ends within them), and the catalog is built only inside a
+        ``SELECT``, so completion in a long class costs what it did."""
+        start = max(0, line - 1 - _BEFORE)
+        window = "\n".join(lines[start : line + _AFTER])
+        if "SELECT" not in window.upper():
+            return []
+        found = select_fields(window, line, column, lambda: catalog(self.state), start + 1)
+        return found or []
 
     def element_info(self, obj: RepoObject, text: str, line: int, column: int) -> docs.ElementInfo:
         cat = catalog(self.state, {obj.uri: text})

@@ -131,7 +131,10 @@ class CodeIntelligence:
         index, unit, _ = self.edited(call, position)
         result = complete(index, unit, position.line or 1, position.column)
         length = len(result.prefix)
-        records = [completion_record(p, length) for p in result.proposals]
+        lines = index.lines.get(unit, [])
+        fields = self.cds.select_fields(lines, position.line or 1, position.column)
+        records = [docs.CompletionRecord(f, {**_FIELD, "PREFIXLENGTH": length}) for f in fields]
+        records += [completion_record(p, length) for p in result.proposals]
         if result.truncated and call.query.get("signalCompleteness") == "true":
             records.append(docs.END_RECORD)
         return _respond(docs.completion_document(records), content_type=docs.AS_XML)
@@ -332,6 +335,10 @@ _OBJECTS = frozenset(
         SymbolKind.FUNCTION,
     }
 )
+
+
+#: SCC_COMPLETION values of a field of an ABAP SQL data source (data, global).
+_FIELD = {"KIND": 2, "LOCATION": 4}
 
 
 def _is_object(symbol: Symbol) -> bool:

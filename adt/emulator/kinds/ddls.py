@@ -4,8 +4,10 @@ table functions, projections and extensions; abapGit ``<name>.ddls.asddls`` with
 
 from __future__ import annotations
 
-import re
+import itertools
 from typing import TYPE_CHECKING
+
+from adt.abap.cds.tokens import NAME, tokenize
 
 from ..documents.common import NS_ABAPSOURCE, NS_ADTCORE, REL
 from ..model import ADT, Kind, mt
@@ -102,30 +104,38 @@ class DataDefinitionKind(VerbatimSourceKind):
         )
 
 
-#: ``define …`` statement → (``ddl:source_type``, description), first match wins.
-_SOURCE_TYPES = (
-    (
-        re.compile(r"\bdefine\s+(?:root\s+)?view\s+entity\b[^{]*\bprojection\s+on\b", re.I | re.S),
-        ("projection", "Projection View"),
-    ),
-    (re.compile(r"\bdefine\s+(?:root\s+)?view\s+entity\b", re.I), ("view", "View Entity")),
-    (re.compile(r"\bdefine\s+(?:root\s+)?view\b", re.I), ("view", "View")),
-    (
-        re.compile(r"\bdefine\s+(?:root\s+)?abstract\s+entity\b", re.I),
-        ("abstract_entity", "Abstract Entity"),
-    ),
-    (
-        re.compile(r"\bdefine\s+(?:root\s+)?custom\s+entity\b", re.I),
-        ("custom_entity", "Custom Entity"),
-    ),
-    (re.compile(r"\bdefine\s+table\s+function\b", re.I), ("table_function", "Table Function")),
-    (re.compile(r"\bextend\s+view\b", re.I), ("extend_view", "Extend View")),
+#: The words of the ``define …`` statement (from the lexer, comments and annotations
+#: aside) → (``ddl:source_type``, description); ``root`` is dropped, first match wins.
+_SOURCE_TYPES: tuple[tuple[tuple[str, ...], tuple[str, str]], ...] = (
+    (("define", "view", "entity"), ("view", "View Entity")),
+    (("define", "view"), ("view", "View")),
+    (("define", "abstract", "entity"), ("abstract_entity", "Abstract Entity")),
+    (("define", "custom", "entity"), ("custom_entity", "Custom Entity")),
+    (("define", "table", "function"), ("table_function", "Table Function")),
+    (("extend", "view"), ("extend_view", "Extend View")),
 )
+_PROJECTION = ("projection", "Projection View")
+
+
+def _statement_words(text: str) -> list[str]:
+    """The names of the first ``define``/``extend`` statement up to its ``{`` (lower case,
+    ``root`` dropped)."""
+    words: list[str] = []
+    for token in tokenize(text):
+        if token.kind == NAME and (words or token.text.lower() in ("define", "extend")):
+            words.append(token.text.lower())
+        elif words and token.text == "{":
+            break
+    return [w for w in words if w != "root"]
 
 
 def _source_type(text: str) -> tuple[str, str]:
-    for pattern, found in _SOURCE_TYPES:
-        if pattern.search(text):
+    words = _statement_words(text)
+    for lead, found in _SOURCE_TYPES:
+        if tuple(words[: len(lead)]) == lead:
+            pairs = itertools.pairwise(words)
+            if found[1] == "View Entity" and ("projection", "on") in pairs:
+                return _PROJECTION
             return found
     return "view", "View Entity"
 

@@ -1,7 +1,8 @@
 """The objects a CDS-family or dictionary source names (data sources, association targets,
 the entity a metadata extension annotates, the entities a service exposes, a table's
-includes and field types), found by patterns over the text with comments blanked out, so
-activation can refuse a source over an inactive object and order a set by dependency.
+includes and field types), found by patterns over the text with comments blanked out by
+the family's lexer (:func:`adt.abap.cds.tokens.without_comments`), so activation can refuse
+a source over an inactive object and order a set by dependency.
 
 A light reading on purpose (the CDS language knowledge lives in ``adt.abap.cds``); it only
 has to find names, not to check them.
@@ -12,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/|--[^\n]*", re.DOTALL)
+from adt.abap.cds.tokens import without_comments
+
 _NAME = r"([/A-Za-z_][/\w]*)(?![\w.])"
 
 
@@ -25,13 +27,9 @@ class NameUse:
     column: int
 
 
-def _blank(match: re.Match[str]) -> str:
-    return re.sub(r"[^\n]", " ", match.group(0))
-
-
 def names_used(text: str, patterns: tuple[str, ...]) -> list[NameUse]:
     """Each name the patterns capture (group 1), upper case, once, in text order."""
-    plain = _COMMENT.sub(_blank, text)
+    plain = without_comments(text)
     found: dict[str, NameUse] = {}
     for pattern in patterns:
         for match in re.finditer(
