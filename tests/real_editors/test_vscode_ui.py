@@ -830,9 +830,16 @@ def test_a_rename_after_a_colleagues_change_writes_nothing_and_names_the_object(
 ) -> None:
     ui = editor.workbench
     ui.clear_notifications()
-    ui.open_tab("ZCL_DEMO_GREETER")
+    # unsaved edits in the interface: its tab cannot follow the colleague's change (a clean
+    # tab would, and the rename would then rightly go ahead on the colleague's text)
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZIF_DEMO_GREETING")
+    ui.wait_for_tab("ZIF_DEMO_GREETING")
+    ui.type_at_top("* mine, not saved\n")
+    ui.until(lambda: ui.tab_is_dirty("ZIF_DEMO_GREETING"), "unsaved edits in the interface")
     theirs = (editor.emulator.source(GREETING) or "") + "\n* COLLEAGUE, before the rename"
     editor.emulator.write_as("COLLEAGUE", GREETING, theirs)
+    ui.open_tab("ZCL_DEMO_GREETER")
     mine = editor.emulator.source(GREETER)
     ui.find_in_editor("METHOD zif_demo_greeting~salu")
     ui.page.keyboard.press("F2")
@@ -855,6 +862,13 @@ def test_a_rename_after_a_colleagues_change_writes_nothing_and_names_the_object(
     assert editor.emulator.source(GREETING) == theirs and editor.emulator.source(GREETER) == mine
     assert not ui.page.locator(".bulk-edit-panel").filter(visible=True).count()
     assert not editor.emulator.locks()
+    ui.open_tab("ZIF_DEMO_GREETING")
+    ui.run("File: Revert File")  # drop the unsaved line, read the colleague's version
+    ui.until(lambda: not ui.tab_is_dirty("ZIF_DEMO_GREETING"), "the reverted interface")
+    ui.until(
+        lambda: any("COLLEAGUE, before the rename" in line for line in ui.editor_lines()),
+        "the colleague's line in the interface",
+    )
 
 
 @needs_server("textDocument/rename")
