@@ -77,3 +77,44 @@ async def test_a_colleagues_lock_writes_nothing(emulator: Emulator) -> None:
             await colleague.close()
     assert "salute" not in (emulator.source(MAIN) or "").lower()
     assert emulator.locks() == []
+
+
+async def test_a_class_renamed_by_name_becomes_a_new_object(emulator: Emulator) -> None:
+    new = "/sap/bc/adt/oo/classes/zcl_demo_hello"
+    report = "/sap/bc/adt/programs/programs/zdemo_report/source/main"
+    async with bridge(emulator) as client:
+        planned = await call(
+            client,
+            "navigate",
+            action="rename",
+            name="ZCL_DEMO_GREETER",
+            newName="zcl_demo_hello",
+            preview=True,
+        )
+        assert planned["ok"], planned
+        renamed = {o["objectUrl"]: o for o in planned["data"]["objects"]}
+        assert renamed[new]["renamedFrom"] == GREETER
+        assert emulator.source(f"{new}/source/main") is None, "a preview writes nothing"
+        taken = await error(
+            client, "navigate", action="rename", name="ZCL_DEMO_GREETER", newName="zcl_demo_counter"
+        )
+        assert "ZCL_DEMO_COUNTER already exists" in taken["error"]
+        done = await call(
+            client, "navigate", action="rename", name="ZCL_DEMO_GREETER", newName="zcl_demo_hello"
+        )
+        assert done["ok"], done
+        data = done["data"]
+        assert (data["oldName"], data["written"], data["activated"]) == (
+            "zcl_demo_greeter",
+            True,
+            True,
+        )
+        objects = {o["objectUrl"]: o for o in data["objects"]}
+        assert set(objects) == {new, "/sap/bc/adt/programs/programs/zdemo_report"}
+        sources = {s["sourceUrl"]: s for s in objects[new]["sources"]}
+        read = await call(client, "getObjectSourceV2", objectSourceUrl=f"{new}/source/main")
+        assert read["data"]["content"].startswith("CLASS zcl_demo_hello DEFINITION")
+        assert sources[f"{new}/source/main"]["token"] == read["data"]["token"]
+        assert "NEW zcl_demo_hello( )" in (emulator.source(report, "active") or "")
+        assert emulator.source(MAIN) is None
+    assert emulator.locks() == []
