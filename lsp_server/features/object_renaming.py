@@ -14,16 +14,46 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from adt.source.errors import TransportRequired
 from lsp_server.context import WorkspaceContext
 from lsp_server.documents import Documents
 from lsp_server.features.locks import EditLocks
+from lsp_server.features.transports import TransportChoices
 from lsp_server.uris import make_uri
 
 if TYPE_CHECKING:
     from adt.workbench.object_renaming import ObjectMove
     from adt.workbench.renaming import RenameOutcome, SourceEdit
 
-__all__ = ["commit_move", "moved_documents", "unsaved_parts"]
+__all__ = ["commit_move", "move_request", "moved_documents", "unsaved_parts"]
+
+
+async def move_request(
+    ctx: WorkspaceContext, transports: TransportChoices, system: str, move: ObjectMove
+) -> str | None:
+    """The request the new object (and its users) go into, asked as for a new object and
+    before the editor sees the plan: none in a local package, the old object's request
+    when it is on one, else the user's choice (``None``: no request needed)."""
+    known = transports.remembered(system, move.old_url)
+    if known:
+        return known
+    need = await ctx.connections.workbench(system).transports.need(move.old_url)
+    if not need.required:
+        return None
+    chosen = need.locked_in or await transports.choose(
+        system,
+        move.new_url,
+        package=need.package,
+        candidates=[c.to_dict() for c in need.candidates],
+    )
+    if not chosen:
+        raise TransportRequired(
+            f"{move.new_name} needs a transport request and none was chosen; nothing was "
+            "renamed. Rename again and choose a request, or set defaultTransport.",
+            object=move.new_name,
+        )
+    transports.remember(system, move.old_url, chosen)
+    return chosen
 
 
 def unsaved_parts(ctx: WorkspaceContext, move: ObjectMove, planned: set[str]) -> list[SourceEdit]:

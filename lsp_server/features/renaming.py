@@ -23,7 +23,7 @@ from lsp_server.documents import OpenDocument
 from lsp_server.features import Feature
 from lsp_server.features.intelligence import word_at
 from lsp_server.features.locks import EditLocks
-from lsp_server.features.object_renaming import commit_move, unsaved_parts
+from lsp_server.features.object_renaming import commit_move, move_request, unsaved_parts
 from lsp_server.features.transports import TransportChoices
 from lsp_server.uris import make_uri
 
@@ -125,6 +125,7 @@ class Renaming(Feature):
         move = moved_object(proposal)
         if move is not None:
             await self._workbench(doc).object_renaming.check_name(move)
+            await move_request(self.ctx, self._transports, doc.ref.system, move)
             sources += unsaved_parts(self.ctx, move, {s.source_url for s in sources})
         await renaming.verify(sources)
         return RenamePlan(
@@ -175,8 +176,9 @@ class Renaming(Feature):
         first = plan.sources[0].object_url
         transport = self._transports.remembered(plan.system, first)
         if plan.move is not None:
+            asked = self._transports.remembered(plan.system, plan.move.old_url)
             planned = (plan.system, plan.sources)
-            return await commit_move(self.ctx, self._locks, plan.move, planned, transport)
+            return await commit_move(self.ctx, self._locks, plan.move, planned, asked)
         outcome = await renaming.write_all(plan.sources, transport, activate=False)
         texts = {s.source_url: s.text for s in plan.sources}
         for written in outcome.written:

@@ -8,9 +8,10 @@ import pytest
 from support.emulated import GREETER, REPORT
 
 from adt.emulator import Emulator
-from adt.source.errors import NameRefused, SourceError, VersionConflict
+from adt.source.errors import NameRefused, SourceError, TransportRequired, VersionConflict
 from adt.workbench import Workbench
 from adt.workbench.object_renaming import ObjectMove, moved_object
+from adt.workbench.objects import NewObject
 
 MAIN = f"{GREETER}/source/main"
 TESTS = f"{GREETER}/includes/testclasses"
@@ -125,3 +126,28 @@ async def test_a_taken_or_foreign_name_is_refused_before_anything(
     with pytest.raises(NameRefused):
         await workbench.object_renaming.check_name(move)
     assert emulator.source(MAIN) == read.content
+
+
+async def test_a_transportable_class_asks_for_a_request_before_anything(
+    workbench: Workbench, emulator: Emulator
+) -> None:
+    """As for a new object: without a request nothing is created, with one the new class
+    is on it."""
+    request = await workbench.transports.create("rename a class", "ZDEMO_TR")
+    created = await workbench.objects.create(
+        NewObject("class", "ZCL_TR_GREETER", "Greets on a request", "ZDEMO_TR", request)
+    )
+    await workbench.source.activate(created.object_url)
+    move, edits = await _plan(workbench, created.source_url, "zcl_tr_hello")
+    renamed = "/sap/bc/adt/oo/classes/zcl_tr_hello"
+    with pytest.raises(TransportRequired) as refused:
+        await workbench.object_renaming.write_all(move, edits)  # type: ignore[arg-type]
+    assert refused.value.details["package"] == "ZDEMO_TR"
+    assert emulator.source(f"{renamed}/source/main") is None
+    assert emulator.locks() == []
+    outcome = await workbench.object_renaming.write_all(move, edits, request)  # type: ignore[arg-type]
+    assert outcome.activation is not None and outcome.activation.success, outcome
+    meta = await workbench.source.client.object_metadata(renamed)
+    assert meta.package == "ZDEMO_TR"
+    assert emulator.source(created.source_url) is None
+    assert emulator.locks() == []
