@@ -29,6 +29,7 @@ from ..intelligence.requests import Position, parse_uri
 from ..model import ADT, CLAS, INTF, RepoObject
 from ..object_changes import taken_by
 from . import Route
+from .cds_renaming import CdsElements
 from .extraction import ExtractMethod, answer, object_uri, refused
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class Renaming:
         self.serve = serve
         self.state = serve.state
         self.extract = ExtractMethod(serve)
+        self.cds = CdsElements(serve.state)
 
     def handle(self, call: Call, match: re.Match[str]) -> Response:
         if call.method != "POST":
@@ -73,11 +75,15 @@ class Renaming:
     # evaluate / preview ------------------------------------------------------------------
     def evaluate(self, call: Call) -> Response:
         position = parse_uri(call.query.get("uri"))
-        occurrence, _ = self._target(position)
-        old = self._spelled(occurrence)
-        generic = docs.Generic(
-            "Rename", object_uri(position), self._affected(occurrence.symbol, old, old)
-        )
+        element = self.cds.at(position)
+        if element is not None:
+            old = self.cds.spelled(element)
+            affected = self.cds.affected(element, old, old)
+        else:
+            occurrence, _ = self._target(position)
+            old = self._spelled(occurrence)
+            affected = self._affected(occurrence.symbol, old, old)
+        generic = docs.Generic("Rename", object_uri(position), affected)
         return answer(docs.rename_document(old, old, generic))
 
     def preview(self, call: Call) -> Response:
@@ -87,16 +93,25 @@ class Renaming:
         generic = _generic_of(root)
         object_uri = (generic.findtext(f"{GENERIC}adtObjectUri") or "").strip()
         transport = (generic.findtext(f"{GENERIC}transport") or "").strip()
-        occurrence, _ = self._target(parse_uri(object_uri))
-        if occurrence.symbol.name != old.upper():
-            raise refused(
-                f"The source changed: there is no {old} at {object_uri} any more; evaluate again"
-            )
-        self._check_name(occurrence.symbol, new)
-        affected = self._affected(occurrence.symbol, old, new)
+        affected = self._previewed(parse_uri(object_uri), old, new)
         title = (generic.findtext(f"{GENERIC}title") or "Rename").strip()
         answered = docs.Generic(title, object_uri, affected, transport)
         return answer(docs.rename_document(old, new, answered))
+
+    def _previewed(self, position: Position, old: str, new: str) -> list[docs.Affected]:
+        """The places for ``new`` of what is still named ``old`` at the position."""
+        element = self.cds.at(position)
+        name = element[1] if element is not None else self._target(position)[0].symbol.name
+        if name != old.upper():
+            raise refused(
+                f"The source changed: there is no {old} at {position.path} any more; evaluate again"
+            )
+        if element is not None:
+            self.cds.check(element, new)
+            return self.cds.affected(element, old, new)
+        symbol = self._target(position)[0].symbol
+        self._check_name(symbol, new)
+        return self._affected(symbol, old, new)
 
     def _target(self, position: Position) -> tuple[Occurrence, RepoObject]:
         repo = self.serve.repo
