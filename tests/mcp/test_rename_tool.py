@@ -4,6 +4,10 @@ tokens; every object answers to the write policy; a colleague's change writes no
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from support.cds_loop import cds_emulator
+from support.cds_samples import TRAVEL_VIEW
 from support.emulated import GREETER, make_client
 from support.mcp_calls import call, error
 from support.mcp_memory import bridge
@@ -117,4 +121,31 @@ async def test_a_class_renamed_by_name_becomes_a_new_object(emulator: Emulator) 
         assert sources[f"{new}/source/main"]["token"] == read["data"]["token"]
         assert "NEW zcl_demo_hello( )" in (emulator.source(report, "active") or "")
         assert emulator.source(MAIN) is None
+    assert emulator.locks() == []
+
+
+async def test_a_cds_alias_is_renamed_in_the_view_and_what_builds_on_it(tmp_path: Path) -> None:
+    emulator = cds_emulator(tmp_path)
+    view = "/sap/bc/adt/ddic/ddl/sources/zi_travel"
+    line = next(n for n, t in enumerate(TRAVEL_VIEW.split("\n"), 1) if "as AgencyID" in t)
+    async with bridge(emulator) as client:
+        done = await call(
+            client,
+            "navigate",
+            action="rename",
+            objectUrl=view,
+            line=line,
+            identifier="AgencyID",
+            newName="AgencyCode",
+        )
+        assert done["ok"], done
+        names = {(o["objectUrl"].rsplit("/", 3)[-3], o["name"]) for o in done["data"]["objects"]}
+        assert names == {
+            ("ddl", "ZI_TRAVEL"),
+            ("ddl", "ZC_TRAVEL"),
+            ("ddlx", "ZC_TRAVEL"),
+            ("bo", "ZI_TRAVEL"),
+        }
+        assert done["data"]["activated"] is True
+        assert "as AgencyCode," in (emulator.source(f"{view}/source/main", "active") or "")
     assert emulator.locks() == []
