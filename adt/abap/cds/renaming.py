@@ -151,41 +151,50 @@ def element_places(
     """Every place of the element ``start`` and of those carrying its name on.
     ``behaviors``: BDEF name → text; ``abap``: (key, text) of ABAP sources."""
     targets = _carriers(catalog, start)
-    name = start[1]
-    found: set[Place] = set()
+    found = set(_annotations_and_behaviors(catalog, targets, behaviors))
+    found |= set(_view_places(catalog, targets, start[1]))
+    entities = {owner for owner, _ in targets}
+    for key, text in abap:
+        found |= set(_abap_places(key, text, entities, start[1]))
+    return sorted(found, key=lambda p: (p.type, p.object, p.line, p.column))
+
+
+def _annotations_and_behaviors(
+    catalog: Catalog, targets: set[Element], behaviors: Mapping[str, str]
+) -> Iterator[Place]:
     for obj in catalog.sources():
         definition = obj.source.definition
         if definition is None:
             continue
-        kind = obj.type.upper()
         if definition.kind == "metadata extension":
-            found |= {
-                Place(obj.name, kind, e.line, e.column, len(e.name))
+            yield from (
+                Place(obj.name, obj.type.upper(), e.line, e.column, len(e.name))
                 for e in definition.elements
                 if (definition.key, e.name.upper()) in targets
-            }
+            )
         elif definition.kind == "behavior":
-            found |= set(_behavior_places(obj.name, definition, behaviors.get(obj.name), targets))
+            yield from _behavior_places(obj.name, definition, behaviors.get(obj.name), targets)
+
+
+def _view_places(catalog: Catalog, targets: set[Element], name: str) -> Iterator[Place]:
+    """Aliases, ``$projection`` steps and path steps resolving to one of ``targets``."""
     for definition, scope in _views(catalog):
         obj_name = _object_of(catalog, scope)
-        found |= {
+        yield from (
             Place(obj_name, "DDLS", e.line, e.column, len(e.name))
             for e in scope.elements
             if e.alias and (definition.key, e.name.upper()) in targets
-        }
+        )
         for path in _paths(scope.extension or definition):
             for index, step in enumerate(path):
-                own = index == 1 and path[0].name.upper() == "$PROJECTION"
                 if step.name.upper() != name:
                     continue
-                if (own and (definition.key, name) in targets) or (
-                    not own and _resolves(scope, path[: index + 1], targets)
-                ):
-                    found.add(Place(obj_name, "DDLS", step.line, step.column, len(step.name)))
-    entities = {owner for owner, _ in targets}
-    for key, text in abap:
-        found |= set(_abap_places(key, text, entities, name))
-    return sorted(found, key=lambda p: (p.type, p.object, p.line, p.column))
+                if index == 1 and path[0].name.upper() == "$PROJECTION":
+                    hit = (definition.key, name) in targets
+                else:
+                    hit = _resolves(scope, path[: index + 1], targets)
+                if hit:
+                    yield Place(obj_name, "DDLS", step.line, step.column, len(step.name))
 
 
 def _object_of(catalog: Catalog, scope: Scope) -> str:
