@@ -148,19 +148,20 @@ async def _applied_by_editor(ls: AdtLanguageServer, plan: RenamePlan, label: str
         )
 
 
-async def _show_moved(ls: AdtLanguageServer, system: str, move: ObjectMove) -> str:
+async def _show_moved(ls: AdtLanguageServer, system: str, move: ObjectMove, uri: str) -> str:
     """The renamed object's documents: the old ones marked gone, the new ones shown
     (``window/showDocument``, which VS Code and Neovim open through their ``adt://``
     handlers; a RenameFile operation would reach VS Code's file system provider and
-    Neovim's file system instead). Answers what to add to the summary."""
-    moved = moved_documents(ls.adt.documents, system, move)
+    Neovim's file system instead). The counterpart of ``uri`` (where the rename started)
+    comes last and takes the focus. Answers what to add to the summary."""
+    moved = sorted(moved_documents(ls.adt.documents, system, move), key=lambda m: m[0] == uri)
     gone = f"{move.old_name} was renamed to {move.new_name} and no longer exists: close this"
     for old_uri, _ in moved:
         ls.publish(old_uri, [Diagnostic((0, 0), (0, 0), Severity.WARNING, gone, "renamed")])
     if get_capability(ls.client_capabilities, "window.show_document.support", False):
-        for _, new_uri in moved:
+        for old_uri, new_uri in moved:
             await ls.window_show_document_async(
-                types.ShowDocumentParams(uri=new_uri, take_focus=True)
+                types.ShowDocumentParams(uri=new_uri, take_focus=old_uri == uri)
             )
     opened = ", ".join(new for _, new in moved) or make_uri(system, move.new_url)
     return f"; {move.old_name} is deleted, {move.new_name} is {opened}"
@@ -247,6 +248,6 @@ def register(server: AdtLanguageServer) -> None:
         objects = ", ".join(plan.objects)
         said = f"Renamed {plan.old_name} to {plan.new_name}: {plan.places} place(s) in {objects}"
         if plan.move is not None:
-            said += await _show_moved(ls, plan.system, plan.move)
+            said += await _show_moved(ls, plan.system, plan.move, uri)
         ls.notify(*_summary(said, outcome))
         return types.WorkspaceEdit()

@@ -78,6 +78,8 @@ async def test_a_class_becomes_a_new_object_with_its_unsaved_edits(
     # the editor is shown the new document; the old one is marked gone
     shown = {d.uri for d in client.shown_documents}
     assert shown == {HELLO_URI, f"adt://{SYSTEM}{HELLO}/includes/testclasses"}, "both were open"
+    last = client.shown_documents[-1]
+    assert (last.uri, last.take_focus) == (HELLO_URI, True), "where the rename started"
     assert (await client.open(HELLO_URI))["text"] == new_main
     await client.until(lambda: client.diagnostics.get(MAIN_URI))
     assert "no longer exists" in client.diagnostics[MAIN_URI][0].message
