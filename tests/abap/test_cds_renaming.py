@@ -80,3 +80,14 @@ def test_a_table_field_and_a_taken_name_are_refused() -> None:
     with pytest.raises(RenameRefused, match="not a valid CDS name"):
         check_new_name(cs.catalog(), AGENCY, "Agency Code")
     check_new_name(cs.catalog(), AGENCY, "AgencyCode")
+
+
+def test_a_mapping_renames_its_element_side_only() -> None:
+    mapped = cs.BEHAVIOR.replace(
+        "mapping for ztravel corresponding;",
+        "mapping for ztravel { AgencyID = agency_id; TravelID = travel_id; }",
+    )
+    places = element_places(cs.catalog(), AGENCY, {"ZI_TRAVEL": mapped}, [])
+    lines = mapped.split("\n")
+    mapping = [p for p in places if p.type == "BDEF" and "mapping" in lines[p.line - 1]]
+    assert [(lines[p.line - 1][p.column : p.column + p.length]) for p in mapping] == ["AgencyID"]
