@@ -149,3 +149,21 @@ async def test_a_cds_alias_is_renamed_in_the_view_and_what_builds_on_it(tmp_path
         assert done["data"]["activated"] is True
         assert "as AgencyCode," in (emulator.source(f"{view}/source/main", "active") or "")
     assert emulator.locks() == []
+
+
+async def test_the_new_class_answers_to_the_policy_too(emulator: Emulator) -> None:
+    policy = WritePolicy(allow=("$ZDEMO",), allow_objects=("ZCL_DEMO_GREETER", "ZDEMO_REPORT"))
+    async with bridge(emulator, policy=policy) as client:
+        refused = await error(
+            client,
+            "navigate",
+            action="rename",
+            objectUrl=GREETER,
+            line=1,
+            identifier="zcl_demo_greeter",
+            newName="zcl_demo_hello",
+        )
+        assert refused["name"] == "WRITE_REFUSED" and "ZCL_DEMO_HELLO" in refused["error"]
+    assert emulator.source("/sap/bc/adt/oo/classes/zcl_demo_hello/source/main") is None
+    assert emulator.source(MAIN) is not None
+    assert emulator.locks() == []

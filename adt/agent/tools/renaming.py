@@ -121,6 +121,9 @@ async def rename(
     if args.get("preview"):
         return {**summary, "written": False, "objects": changed_objects(proposal, {}, move)}
     await may_write_all(call, proposal, "rename", "F2, vim.lsp.buf.rename")
+    if move is not None and call.may_create is not None:
+        _, package = await call.service.object_identity(move.old_url)
+        await call.may_create(move.new_url, move.new_name, package)
     edits = await renaming.saved_edits(proposal)
     transport = args.get("transport") or None
     if move is None:
