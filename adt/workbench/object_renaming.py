@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 #: The kinds whose rename moves the object, with the name the faces create them by.
 KINDS = {"CLAS/OC": "class", "INTF/OI": "interface"}
 
-__all__ = ["KINDS", "ObjectMove", "ObjectRenaming", "moved_object"]
+__all__ = ["KINDS", "ObjectMove", "ObjectRenaming", "activated_objects", "moved_object"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,12 @@ def moved_object(proposal: RenameProposal) -> ObjectMove | None:
     return None
 
 
+def activated_objects(move: ObjectMove, edits: Sequence[SourceEdit]) -> list[str]:
+    """What a move activates together: the new object and the users."""
+    users = sorted({e.object_url for e in edits if e.object_url != move.old_url})
+    return [move.new_url, *users]
+
+
 class ObjectRenaming:
     """Write a planned class or interface rename: new object, users, old object deleted."""
 
@@ -94,10 +100,16 @@ class ObjectRenaming:
             )
 
     async def write_all(
-        self, move: ObjectMove, edits: Sequence[SourceEdit], transport: str | None = None
+        self,
+        move: ObjectMove,
+        edits: Sequence[SourceEdit],
+        transport: str | None = None,
+        *,
+        activate: bool = True,
     ) -> RenameOutcome:
         """All or nothing (see the module); answers the users' and the new object's
-        written sources and the activation of them together."""
+        written sources and the activation of them together (``activate=False``: the caller
+        activates :meth:`activated_objects` itself, e.g. after releasing its own locks)."""
         own = {e.source_url: e for e in edits if e.object_url == move.old_url}
         users = [e for e in edits if e.object_url != move.old_url]
         objects = sorted(
@@ -122,9 +134,9 @@ class ObjectRenaming:
             except BaseException:
                 await self._drop_new(move, transport)
                 raise
-        activation, failure = await renaming.activate(
-            [move.new_url, *sorted({e.object_url for e in users})]
-        )
+        if not activate:
+            return RenameOutcome((*moved, *written), None)
+        activation, failure = await renaming.activate(activated_objects(move, edits))
         return RenameOutcome((*moved, *written), activation, failure)
 
     async def _old_texts(

@@ -92,7 +92,7 @@ async def commit_move(
     the open documents (see the module)."""
     system, sources = planned
     workbench = ctx.connections.workbench(system)
-    outcome = await workbench.object_renaming.write_all(move, sources, transport)
+    outcome = await workbench.object_renaming.write_all(move, sources, transport, activate=False)
     texts = {s.source_url: s.text for s in sources}
     for written in outcome.written:
         doc = ctx.documents.get(make_uri(system, written.source_url))
@@ -105,4 +105,8 @@ async def commit_move(
         doc.base_token = None  # gone: not compared with the server any more
     if gone:  # its lock ended with the deleted object: only the bookkeeping is left
         await locks.release(gone[0].ref)
-    return outcome
+    from adt.workbench.object_renaming import activated_objects
+    from adt.workbench.renaming import RenameOutcome
+
+    activation, failure = await workbench.renaming.activate(activated_objects(move, sources))
+    return RenameOutcome(outcome.written, activation, failure)

@@ -172,6 +172,8 @@ class Renaming(Feature):
         documents, then activate the objects together."""
         if not plan.sources:
             raise InvalidArgument("nothing to rename")
+        for object_url in {s.object_url for s in plan.sources}:  # onEdit locks the edit began
+            await self._locks.wait_for(object_url)
         renaming = self.ctx.connections.workbench(plan.system).renaming
         first = plan.sources[0].object_url
         transport = self._transports.remembered(plan.system, first)

@@ -123,3 +123,20 @@ async def test_a_taken_name_is_refused_before_the_editor_sees_anything(
     with pytest.raises(JsonRpcException, match="ZCL_DEMO_COUNTER already exists"):
         await _rename(client, "zcl_demo_counter")
     assert client.applied_edits == []
+
+
+@pytest.mark.parametrize("lsp_options", [{"lockMode": "onEdit"}], indirect=True)
+async def test_the_editors_lock_on_the_old_class_ends_with_it(
+    client: EditorClient, emulator: Emulator, lsp_options: dict[str, object]
+) -> None:
+    """With ``lockMode: onEdit`` the first keystroke locks the class; the rename uses that
+    lock, and it ends with the deleted class (nothing is left locked, nothing released
+    twice)."""
+    await client.open(MAIN_URI)
+    client.open_on_edit = True
+    client.insert_line(MAIN_URI, 0, "* typed: the editor locks the class")
+    await client.until(lambda: [e.object_uri for e in emulator.locks()] == [GREETER])
+    await _rename(client, "zcl_demo_hello")
+    assert (emulator.source(f"{HELLO}/source/main", "active") or "").startswith("* typed")
+    assert emulator.source(MAIN) is None
+    assert emulator.locks() == []
