@@ -63,6 +63,14 @@ def test_every_place_of_an_alias_is_listed() -> None:
     ]
 
 
+def test_an_access_condition_on_a_carrying_entity_follows() -> None:
+    places = element_places(cs.catalog(), AGENCY, {}, [], {"ZI_TRAVEL": cs.ROLE})
+    [condition] = [p for p in places if p.type == "DCLS"]
+    line = cs.ROLE.split("\n")[condition.line - 1]
+    assert "grant select on ZI_Travel where" in line
+    assert line[condition.column : condition.column + condition.length] == "AgencyID"
+
+
 def test_an_abap_select_of_a_carrying_view_follows() -> None:
     places = element_places(
         cs.catalog(), ("ZI_TRAVEL", "TOTALPRICE"), BEHAVIORS, [("ZR", cs.ABAP_REPORT)]

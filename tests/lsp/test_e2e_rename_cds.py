@@ -21,7 +21,8 @@ VIEW = object_url("DDLS/DF", "ZI_TRAVEL") + "/source/main"
 PROJECTION = object_url("DDLS/DF", "ZC_TRAVEL") + "/source/main"
 METADATA = object_url("DDLX/EX", "ZC_TRAVEL") + "/source/main"
 BEHAVIOR = object_url("BDEF/BDO", "ZI_TRAVEL") + "/source/main"
-URI = {url: f"adt://A4H{url}" for url in (VIEW, PROJECTION, METADATA, BEHAVIOR)}
+ROLE = object_url("DCLS/DL", "ZI_TRAVEL") + "/source/main"
+URI = {url: f"adt://A4H{url}" for url in (VIEW, PROJECTION, METADATA, BEHAVIOR, ROLE)}
 
 
 @pytest.fixture

@@ -145,6 +145,7 @@ async def test_a_cds_alias_is_renamed_in_the_view_and_what_builds_on_it(tmp_path
             ("ddl", "ZC_TRAVEL"),
             ("ddlx", "ZC_TRAVEL"),
             ("bo", "ZI_TRAVEL"),
+            ("dcl", "ZI_TRAVEL"),
         }
         assert done["data"]["activated"] is True
         assert "as AgencyCode," in (emulator.source(f"{view}/source/main", "active") or "")

@@ -22,6 +22,7 @@ VIEW = object_url("DDLS/DF", "ZI_TRAVEL") + "/source/main"
 PROJECTION = object_url("DDLS/DF", "ZC_TRAVEL") + "/source/main"
 METADATA = object_url("DDLX/EX", "ZC_TRAVEL") + "/source/main"
 BEHAVIOR = object_url("BDEF/BDO", "ZI_TRAVEL") + "/source/main"
+ROLE = object_url("DCLS/DL", "ZI_TRAVEL") + "/source/main"
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ async def test_an_alias_is_renamed_in_every_object_and_activated(
     proposal = await _propose(workbench, "AgencyCode")
     assert proposal.old_name == "AgencyID"  # type: ignore[attr-defined]
     sources = {a.source_url: len(a.replacements) for a in proposal.affected}  # type: ignore[attr-defined]
-    assert sources == {VIEW: 2, PROJECTION: 1, METADATA: 1, BEHAVIOR: 2}
+    assert sources == {VIEW: 2, PROJECTION: 1, METADATA: 1, BEHAVIOR: 2, ROLE: 1}
     edits = await workbench.renaming.saved_edits(proposal)  # type: ignore[arg-type]
     outcome = await workbench.renaming.write_all(edits)
     assert outcome.activation is not None and outcome.activation.success, outcome
@@ -59,6 +60,7 @@ async def test_an_alias_is_renamed_in_every_object_and_activated(
     assert "field ( mandatory ) AgencyCode, CurrencyCode;" in behavior
     assert "{ create; field AgencyCode; }" in behavior
     assert "AgencyID" not in behavior
+    assert "where AgencyCode = '070001';" in (emulator.source(ROLE, "active") or "")
     assert emulator.locks() == []
 
 

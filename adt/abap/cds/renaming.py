@@ -6,8 +6,9 @@ its own carries the same name, so it is renamed there too, and so on. The places
 alias itself, every path step resolving to one of those elements (element lists, ``on``
 conditions, ``$projection.X``), the elements of metadata extensions annotating them, the
 names in the behavior of those entities (``field ( … )`` lists, ``field X`` of
-determinations and validations, the left side of mappings), and in ABAP every name of a
-statement that reads one of those entities (``SELECT AgencyID FROM zi_travel``). No I/O:
+determinations and validations, the left side of mappings), the ``where`` conditions of
+access controls on those entities, and in ABAP every name of a statement that reads one of
+those entities (``SELECT AgencyID FROM zi_travel``). No I/O:
 the caller gives the catalog, the behavior texts and the ABAP texts."""
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from adt.abap.cds.catalog import FIELD, Catalog, Scope
 from adt.abap.cds.locate import ELEMENT, _paths, _scope, locate
 from adt.abap.cds.model import Definition, PathStep, Source
-from adt.abap.cds.tokens import NAME, tokenize
+from adt.abap.cds.tokens import NAME, Token, tokenize
 from adt.abap.lexer import lex
 
 #: Definitions without an element list of their own.
@@ -147,13 +148,17 @@ def element_places(
     start: Element,
     behaviors: Mapping[str, str],
     abap: Iterable[tuple[str, str]],
+    roles: Mapping[str, str] | None = None,
 ) -> list[Place]:
     """Every place of the element ``start`` and of those carrying its name on.
-    ``behaviors``: BDEF name → text; ``abap``: (key, text) of ABAP sources."""
+    ``behaviors``: BDEF name → text; ``abap``: (key, text) of ABAP sources; ``roles``:
+    DCLS name → text (the conditions of ``grant select on`` those entities)."""
     targets = _carriers(catalog, start)
     found = set(_annotations_and_behaviors(catalog, targets, behaviors))
     found |= set(_view_places(catalog, targets, start[1]))
     entities = {owner for owner, _ in targets}
+    for role, text in (roles or {}).items():
+        found |= set(_role_places(role, text, entities, start[1]))
     for key, text in abap:
         found |= set(_abap_places(key, text, entities, start[1]))
     return sorted(found, key=lambda p: (p.type, p.object, p.line, p.column))
@@ -223,6 +228,24 @@ def _behavior_places(
             if inside and token.kind == NAME and token.text.upper() in wanted and previous != "=":
                 yield Place(name, "BDEF", token.line, token.column, len(token.text))
             previous = token.text
+
+
+def _role_places(role: str, text: str, entities: set[str], name: str) -> Iterator[Place]:
+    """The name in the ``where`` condition of each ``grant select on`` one of ``entities``
+    (an access condition names the protected entity's elements)."""
+    statement: list[Token] = []
+    for token in tokenize(text):
+        if token.text not in (";", "{", "}"):
+            statement.append(token)
+            continue
+        words = [t.text.upper() for t in statement]
+        if "ON" in words and "WHERE" in words:
+            entity = words[words.index("ON") + 1] if words.index("ON") + 1 < len(words) else ""
+            if entity in entities:
+                for t in statement[words.index("WHERE") + 1 :]:
+                    if t.kind == NAME and t.text.upper() == name:
+                        yield Place(role, "DCLS", t.line, t.column, len(t.text))
+        statement = []
 
 
 def _abap_places(key: str, text: str, entities: set[str], name: str) -> Iterator[Place]:

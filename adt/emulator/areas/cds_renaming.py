@@ -70,8 +70,13 @@ class CdsElements:
             for (_, kind), o in by_name.items()
             if kind == "BDEF" and (text := newest_text(o)) is not None
         }
+        roles = {
+            o.name: text
+            for (_, kind), o in by_name.items()
+            if kind == "DCLS" and (text := newest_text(o)) is not None
+        }
         abap = [(obj.source_uri(part), text) for obj, part, text in abap_sources(self.state)]
-        places = element_places(catalog(self.state), element, behaviors, abap)
+        places = element_places(catalog(self.state), element, behaviors, abap, roles)
         units: dict[str, tuple[RepoObject, list[Place]]] = {}
         for place in places:
             owner = self._owner(place, by_name)
