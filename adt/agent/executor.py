@@ -103,6 +103,7 @@ class AgentTools:
             lambda: self.connections.workbench(system),
             self.policy.data_preview,
             lambda url: self._check_object(tool, service, url),
+            lambda url, name, package: self._check_new(tool, url, name, package),
         )
         data = await tool.handler(call, args)
         return _fit(tool, {"status": "success", "data": data}, limit)
@@ -134,6 +135,10 @@ class AgentTools:
         await self._check_object(
             tool, service, args.get("objectUrl") or args.get("objectSourceUrl")
         )
+
+    async def _check_new(self, tool: ToolDefinition, url: str, name: str, package: str) -> None:
+        """The write policy for an object that does not exist yet."""
+        self.policy.check(tool.name, url, name, package)
 
     async def _check_object(
         self, tool: ToolDefinition, service: SourceService, url: str | None

@@ -72,6 +72,8 @@ class ToolCall:
     data_preview: bool = False
     #: The write policy for one more object a call changes (a rename's other objects).
     may_write: Callable[[str], Awaitable[None]] | None = field(default=None, repr=False)
+    #: The write policy for an object a call creates (URL, name, package): a renamed class.
+    may_create: Callable[[str, str, str], Awaitable[None]] | None = field(default=None, repr=False)
 
     @property
     def workbench(self) -> Workbench:

@@ -12,7 +12,8 @@ Then all affected objects are activated together.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -179,6 +180,22 @@ class Renaming:
         held through this server already (an editor's, an agent's) is used, not taken.
         ``verb`` names the refactoring in refusals ("nothing was extracted")."""
         objects = sorted({e.object_url: e.name for e in edits}.items())
+        async with self.locked(objects, verb) as handles:
+            await self.verify(edits, verb)
+            self.require_transport(objects, transport, verb)
+            written = await self.write(edits, transport, handles)
+        if not activate:
+            return RenameOutcome(tuple(written), None)
+        activation, failure = await self.activate([url for url, _ in objects])
+        return RenameOutcome(tuple(written), activation, failure)
+
+    @contextlib.asynccontextmanager
+    async def locked(
+        self, objects: list[tuple[str, str]], verb: str = "rename"
+    ) -> AsyncIterator[dict[str, str]]:
+        """Every object locked (a lock held through this server already is used, not
+        taken): their lock handles by object URL. The locks taken here are released under
+        every fault; one that is gone with its object (deleted) is not released again."""
         handles: dict[str, str] = {}
         taken: list[str] = []
         try:
@@ -186,16 +203,11 @@ class Renaming:
                 handles[object_url], own = await self._lock(object_url, name, objects, verb)
                 if own:
                     taken.append(object_url)
-            await self.verify(edits, verb)
-            self._require_transport(objects, transport, verb)
-            written = await self._write(edits, transport, handles)
+            yield handles
         finally:
             for object_url in taken:
-                await self._source.locks.unlock(object_url, owner=RENAME_OWNER)
-        if not activate:
-            return RenameOutcome(tuple(written), None)
-        activation, failure = await self.activate([url for url, _ in objects])
-        return RenameOutcome(tuple(written), activation, failure)
+                if self._source.locks.find(object_url) is not None:
+                    await self._source.locks.unlock(object_url, owner=RENAME_OWNER)
 
     async def activate(
         self, object_urls: Sequence[str]
@@ -250,7 +262,7 @@ class Renaming:
                 objects=[name for name, _ in changed],
             )
 
-    def _require_transport(
+    def require_transport(
         self, objects: list[tuple[str, str]], transport: str | None, verb: str
     ) -> None:
         if transport:
@@ -265,9 +277,15 @@ class Renaming:
                     object=name,
                 )
 
-    async def _write(
-        self, edits: Sequence[SourceEdit], transport: str | None, handles: dict[str, str]
+    async def write(
+        self,
+        edits: Sequence[SourceEdit],
+        transport: str | None,
+        handles: dict[str, str],
+        then: Callable[[], Awaitable[None]] | None = None,
     ) -> list[WrittenSource]:
+        """Write every source under its object's lock, then run ``then``; when a write or
+        ``then`` fails, the sources already written are put back."""
         written: list[tuple[SourceEdit, WrittenSource, str]] = []
         try:
             for edit in edits:
@@ -284,6 +302,8 @@ class Renaming:
                         before.content,
                     )
                 )
+            if then is not None:
+                await then()
         except Exception:
             for edit, done, old_text in reversed(written):  # put back what was written
                 await self._replace(edit, done.token, edit.text, old_text, (transport, handles))

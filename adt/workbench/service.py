@@ -12,6 +12,7 @@ from adt.workbench.dictionary import MetadataEdits
 from adt.workbench.dumps import RuntimeErrors
 from adt.workbench.extraction import Extraction
 from adt.workbench.history import History
+from adt.workbench.object_renaming import ObjectRenaming
 from adt.workbench.objects import ObjectLifecycle
 from adt.workbench.organizer import RequestOrganizer
 from adt.workbench.quality import Quality
@@ -42,6 +43,7 @@ class Workbench:
         self.dumps = RuntimeErrors(client)
         self.dependencies = ActivationDependencies(client, self.history)
         self.renaming = Renaming(source)
+        self.object_renaming = ObjectRenaming(source, self.renaming, self.objects)
         self.extraction = Extraction(source, self.renaming)
 
     @property

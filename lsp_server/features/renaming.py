@@ -17,18 +17,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from adt.source.errors import InvalidArgument, VersionConflict
+from adt.workbench.object_renaming import moved_object
 from lsp_server.buffer import Edit
 from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument
 from lsp_server.features import Feature
 from lsp_server.features.intelligence import word_at
 from lsp_server.features.locks import EditLocks
+from lsp_server.features.object_renaming import commit_move, move_request, unsaved_parts
 from lsp_server.features.transports import TransportChoices
 from lsp_server.uris import make_uri
 
 if TYPE_CHECKING:
     from adt.areas.refactoring import AffectedSource, TextReplacement
     from adt.workbench import Workbench
+    from adt.workbench.object_renaming import ObjectMove
     from adt.workbench.renaming import RenameOutcome, SourceEdit
 
 Point = tuple[int, int]
@@ -58,6 +61,7 @@ class RenamePlan:
     new_name: str
     documents: tuple[DocumentPlan, ...]
     sources: tuple[SourceEdit, ...]
+    move: ObjectMove | None = None  # a class or interface renamed itself
 
     @property
     def places(self) -> int:
@@ -124,9 +128,19 @@ class Renaming(Feature):
             placed, source = await self.place(doc.ref.system, affected)
             documents.append(placed)
             sources.append(source)
+        move = moved_object(proposal)
+        if move is not None:
+            await self._workbench(doc).object_renaming.check_name(move)
+            await move_request(self.ctx, self._transports, doc.ref.system, move)
+            sources += unsaved_parts(self.ctx, move, {s.source_url for s in sources})
         await renaming.verify(sources)
         return RenamePlan(
-            doc.ref.system, proposal.old_name, proposal.new_name, tuple(documents), tuple(sources)
+            doc.ref.system,
+            proposal.old_name,
+            proposal.new_name,
+            tuple(documents),
+            tuple(sources),
+            move,
         )
 
     async def require_current(self, doc: OpenDocument, verb: str = "rename") -> None:
@@ -197,9 +211,15 @@ class Renaming(Feature):
         documents, then activate the objects together."""
         if not plan.sources:
             raise InvalidArgument("nothing to rename")
+        for object_url in {s.object_url for s in plan.sources}:  # onEdit locks the edit began
+            await self._locks.wait_for(object_url)
         renaming = self.ctx.connections.workbench(plan.system).renaming
         first = plan.sources[0].object_url
         transport = self._transports.remembered(plan.system, first)
+        if plan.move is not None:
+            asked = self._transports.remembered(plan.system, plan.move.old_url)
+            planned = (plan.system, plan.sources)
+            return await commit_move(self.ctx, self._locks, plan.move, planned, asked)
         outcome = await renaming.write_all(plan.sources, transport, activate=False)
         texts = {s.source_url: s.text for s in plan.sources}
         for written in outcome.written:

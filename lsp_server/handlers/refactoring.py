@@ -23,13 +23,16 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from adt.errors import AdtError
 from lsp_server import requests as rq
 from lsp_server.buffer import index_to_units
-from lsp_server.editor import Severity
+from lsp_server.editor import Diagnostic, Severity
+from lsp_server.features.object_renaming import moved_documents
 from lsp_server.handlers.requests import source_error
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
+from lsp_server.uris import make_uri
 
 Point = tuple[int, int]
 
 if TYPE_CHECKING:
+    from adt.workbench.object_renaming import ObjectMove
     from adt.workbench.renaming import RenameOutcome
     from lsp_server.features.renaming import DocumentPlan, RenamePlan
 
@@ -154,6 +157,25 @@ async def _applied_by_editor(ls: AdtLanguageServer, plan: RenamePlan, label: str
         )
 
 
+async def _show_moved(ls: AdtLanguageServer, system: str, move: ObjectMove, uri: str) -> str:
+    """The renamed object's documents: the old ones marked gone, the new ones shown
+    (``window/showDocument``, which VS Code and Neovim open through their ``adt://``
+    handlers; a RenameFile operation would reach VS Code's file system provider and
+    Neovim's file system instead). The counterpart of ``uri`` (where the rename started)
+    comes last and takes the focus. Answers what to add to the summary."""
+    moved = sorted(moved_documents(ls.adt.documents, system, move), key=lambda m: m[0] == uri)
+    gone = f"{move.old_name} was renamed to {move.new_name} and no longer exists: close this"
+    for old_uri, _ in moved:
+        ls.publish(old_uri, [Diagnostic((0, 0), (0, 0), Severity.WARNING, gone, "renamed")])
+    if get_capability(ls.client_capabilities, "window.show_document.support", False):
+        for old_uri, new_uri in moved:
+            await ls.window_show_document_async(
+                types.ShowDocumentParams(uri=new_uri, take_focus=old_uri == uri)
+            )
+    opened = ", ".join(new for _, new in moved) or make_uri(system, move.new_url)
+    return f"; {move.old_name} is deleted, {move.new_name} is {opened}"
+
+
 def _selection(ls: AdtLanguageServer, uri: str, spec: Any) -> tuple[Point, Point]:
     try:
         start = types.Position(
@@ -234,5 +256,7 @@ def register(server: AdtLanguageServer) -> None:
             raise source_error(exc) from exc
         objects = ", ".join(plan.objects)
         said = f"Renamed {plan.old_name} to {plan.new_name}: {plan.places} place(s) in {objects}"
+        if plan.move is not None:
+            said += await _show_moved(ls, plan.system, plan.move, uri)
         ls.notify(*_summary(said, outcome))
         return types.WorkspaceEdit()

@@ -156,6 +156,10 @@ async def _post(client: httpx.AsyncClient, query: str, body: bytes) -> httpx.Res
         (CLASS_MAIN, CLAS, "lv_sum", 0, {CLASS_MAIN: 4}),
         # a local class and its static call
         (REPORT_MAIN, PROG, "lcl_helper", 0, {REPORT_MAIN: 3}),
+        # a global class: its DEFINITION and IMPLEMENTATION, the report's TYPE REF TO
+        (CLASS_MAIN, CLAS, "zcl_rn_calc", 0, {CLASS_MAIN: 2, REPORT_MAIN: 1}),
+        # a global interface: its own statement, INTERFACES, METHOD i~m, the call i~m
+        (INTF_MAIN, INTF, "zif_rn_calc", 0, {INTF_MAIN: 1, CLASS_MAIN: 2, REPORT_MAIN: 1}),
     ],
 )
 async def test_evaluate_lists_every_place_of_the_symbol(
@@ -269,11 +273,36 @@ async def test_preview_refuses_a_bad_or_taken_name(
     assert message in preview.text
 
 
-async def test_a_global_class_and_other_refactorings_are_refused(
+async def test_a_global_class_is_previewed_under_a_free_customer_name_only(
     served: tuple[Emulator, httpx.AsyncClient],
 ) -> None:
     _, client = served
-    refused = await _evaluate(client, CLASS_MAIN, CLAS, "zcl_rn_calc")
+    evaluated = await _evaluate(client, CLASS_MAIN, CLAS, "zcl_rn_calc")
+    assert evaluated.status_code == 200, evaluated.text
+    query = f"step=preview&rel={quote(REL, safe='')}"
+    for name, said in (
+        ("zif_rn_calc", "Interface ZIF_RN_CALC already exists"),
+        ("cl_rn_calc", "customer name range"),
+        ("zcl_" + "x" * 27, "not a valid ABAP name"),
+    ):
+        refused = await _post(client, query, _preview_body(evaluated.content, name))
+        assert refused.status_code == 400 and said in refused.text, (name, refused.text)
+    preview = await _post(client, query, _preview_body(evaluated.content, "zcl_rn_adder"))
+    assert preview.status_code == 200, preview.text
+    places = _places(preview.content)
+    assert [new for _, _, new in places[CLASS_MAIN]] == ["zcl_rn_adder"] * 2
+    # the class itself is not renamed by execute here: the client creates the new object
+    generic = etree.fromstring(preview.content).find("generic:genericRefactoring", NS)
+    executed = await _post(client, "step=execute", etree.tostring(generic))
+    assert executed.status_code == 400 and "creates the new object" in executed.text
+    assert "zcl_rn_adder" not in (await client.get(REPORT_MAIN)).text, "nothing written"
+
+
+async def test_a_program_and_other_refactorings_are_refused(
+    served: tuple[Emulator, httpx.AsyncClient],
+) -> None:
+    _, client = served
+    refused = await _evaluate(client, REPORT_MAIN, PROG, "zrn_report")
     assert refused.status_code == 400
     assert "repository object" in refused.text
     token = await fetch_token(client)

@@ -23,6 +23,7 @@ INTF = "/sap/bc/adt/oo/interfaces/zif_demo_greeting/source/main"
 MAIN_URI = f"adt://{SYSTEM}{MAIN}"
 TESTS_URI = f"adt://{SYSTEM}{TESTS}"
 INTF_URI = f"adt://{SYSTEM}{INTF}"
+REPORT_URI = f"adt://{SYSTEM}/sap/bc/adt/programs/programs/zdemo_report/source/main"
 NON_ASCII = "ä😀"
 
 
@@ -143,14 +144,17 @@ async def test_a_declined_rename_writes_nothing(client: EditorClient, emulator: 
     assert emulator.source(MAIN) == before
 
 
-async def test_a_refused_name_and_a_global_class(client: EditorClient) -> None:
+async def test_a_refused_name_and_a_program(client: EditorClient) -> None:
+    """A program is no rename target (classes and interfaces are: test_e2e_rename_objects)."""
     await client.open(MAIN_URI)
     with pytest.raises(JsonRpcException, match="not a valid ABAP name"):
         await _rename(client, MAIN_URI, "METHODS greet_all", 10, "greet all")
-    line, column = _line_of(client.texts[MAIN_URI], "CLASS zcl_demo_greeter DEFINITION")
+    await client.open(REPORT_URI)
+    line, column = _line_of(client.texts[REPORT_URI], "REPORT zdemo_report")
     with pytest.raises(JsonRpcException, match="repository object"):
         await client.text_document_prepare_rename_async(
             types.PrepareRenameParams(
-                text_document=_doc(MAIN_URI), position=client.position(MAIN_URI, line, column + 8)
+                text_document=_doc(REPORT_URI),
+                position=client.position(REPORT_URI, line, column + 8),
             )
         )

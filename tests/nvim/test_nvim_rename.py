@@ -52,3 +52,37 @@ def test_rename_with_neovims_own_command(
     assert result["tests_modified"] is False
     assert result["tests"] is not None and "mo_cut->greet_each(" in result["tests"]
     assert emulator.locks() == []
+
+
+HELLO = "/sap/bc/adt/oo/classes/zcl_demo_hello"
+RENAME_CLASS = f"""
+vim.cmd('AdtOpen zcl_demo_greeter')
+local old = vim.api.nvim_get_current_buf()
+vim.fn.search('CLASS zcl_demo_greeter DEFINITION')
+vim.cmd('normal! w')
+T.inputs = {{ 'zcl_demo_hello' }}
+vim.lsp.buf.rename()
+T.wait_message('Renamed zcl_demo_greeter to zcl_demo_hello', 30000)
+T.wait('the new class shown', function()
+  return vim.api.nvim_buf_get_name(0) == 'adt://{SYSTEM}{HELLO}/source/main'
+end, 10000)
+T.wait('the old buffer marked', function() return #vim.diagnostic.get(old) > 0 end, 10000)
+T.state('shown')
+T.out.old_warning = vim.diagnostic.get(old)[1].message
+"""
+
+
+def test_a_class_renamed_with_grn_opens_the_new_class(
+    tmp_path: Path, emulator: Emulator, emulator_url: str
+) -> None:
+    """window/showDocument of the new adt:// URI is opened by Neovim's own handler through
+    the plugin's buffer reader; the old buffer gets the warning."""
+    result = run_nvim(tmp_path, emulator_url, RENAME_CLASS)
+    assert result["ok"], result["error"]
+    assert result["inputs"][0]["default"] == "zcl_demo_greeter"
+    main = emulator.source(f"{HELLO}/source/main", "active") or ""
+    assert main.startswith("CLASS zcl_demo_hello DEFINITION")
+    assert result["shown"]["text"] == main and result["shown"]["attached"] is True
+    assert "no longer exists" in result["old_warning"]
+    assert emulator.source(MAIN) is None
+    assert emulator.locks() == []

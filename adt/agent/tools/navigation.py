@@ -180,11 +180,13 @@ async def navigate(call: ToolCall, args: dict[str, Any]) -> Any:
     else:
         place, part = await _named(call, args["name"])
     if args["action"] == "rename":
-        if place.line is None or place.column is None:
-            raise InvalidArgument("rename needs a position or ZCL_X=>PART, not an object name")
-        from adt.agent.tools.renaming import rename
+        from adt.agent.tools.renaming import own_name, rename
 
-        return await rename(call, place.source_url, place.line, place.column, place.text, args)
+        if place.line is None or place.column is None:  # ZCL_X, ZIF_X: the object itself
+            place = Place(place.object_url, *await own_name(call, place.object_url))
+        return await rename(
+            call, place.source_url, place.line or 1, place.column or 0, place.text, args
+        )
     if args["action"] == "definition":
         data = await _definition(call, place, args)
         if part is not None:
@@ -207,10 +209,10 @@ def fit_usages(payload: dict[str, Any], limit: int) -> None:
 TOOLS = (
     ToolDefinition(
         "navigate",
-        "Definition, usages (snippet pages: offset=nextOffset) or rename (newName; all or "
-        "none; preview: plan) of a name (ZCL_X, ZCL_X=>METHOD, /DMO/I_X) or position "
-        "(objectUrl, line, identifier or 1-based column). A definition has its symbol (for "
-        "getObjectSourceV2)",
+        "Definition, usages (snippet pages: offset=nextOffset) or rename (newName; of ZCL_X "
+        "too: a new object; all or none; preview: plan) of a name (ZCL_X, ZCL_X=>METHOD, "
+        "/DMO/I_X) or position (objectUrl, line, identifier or 1-based column). A definition "
+        "has its symbol (for getObjectSourceV2)",
         {
             "action": {
                 "type": "string",

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from adt.source.errors import InvalidArgument, WriteRefused
+from adt.workbench.object_renaming import ObjectMove, moved_object
 
 if TYPE_CHECKING:
     from adt.agent.registry import ToolCall
@@ -29,19 +31,45 @@ def _name_end(text: str, line: int, column: int) -> int:
     return match.end() if match else column
 
 
-def changed_objects(proposal: RenameProposal, tokens: dict[str, str]) -> list[dict[str, Any]]:
+_OWN_NAME = re.compile(r"^\s*(?:CLASS|INTERFACE)\s+([\w/]+)", re.IGNORECASE)
+
+
+async def own_name(call: ToolCall, object_url: str) -> tuple[str, int, int, str]:
+    """Where a class or interface names itself (``CLASS zcl_x DEFINITION``): its main
+    source, the line, the column and the text, for renaming the object by its name."""
+    read = await call.service.get_source_v2(object_url)
+    own = unquote(read.object_url.rstrip("/").rsplit("/", 1)[-1]).upper()
+    for number, line in enumerate(read.content.split("\n"), start=1):
+        match = _OWN_NAME.match(line)
+        if match is not None and match.group(1).upper() == own:
+            return read.source_url, number, match.start(1), read.content
+    raise InvalidArgument(
+        f"rename by name takes a class or interface (or ZCL_X=>PART); {object_url} is neither"
+    )
+
+
+def changed_objects(
+    proposal: RenameProposal, tokens: dict[str, str], move: ObjectMove | None = None
+) -> list[dict[str, Any]]:
+    """Per object, its sources with the changed lines (and new tokens once written); a
+    renamed class or interface under its new URL, with ``renamedFrom``."""
     by_object: dict[str, dict[str, Any]] = {}
     for source in proposal.affected:
+        object_url, name, url = source.object_url, source.name, source.source_url
+        if move is not None and object_url == move.old_url:
+            object_url, name, url = move.new_url, move.new_name, move.new_source_url(url)
         entry = by_object.setdefault(
-            source.object_url, {"objectUrl": source.object_url, "name": source.name, "sources": []}
+            object_url, {"objectUrl": object_url, "name": name, "sources": []}
         )
+        if object_url != source.object_url:
+            entry["renamedFrom"] = source.object_url
         row: dict[str, Any] = {
-            "sourceUrl": source.source_url,
+            "sourceUrl": url,
             "lines": sorted({r.line for r in source.replacements}),
             "places": len(source.replacements),
         }
-        if source.source_url in tokens:
-            row["token"] = tokens[source.source_url]
+        if url in tokens:
+            row["token"] = tokens[url]
         entry["sources"].append(row)
     return list(by_object.values())
 
@@ -87,15 +115,25 @@ async def rename(
         "newName": proposal.new_name,
         "places": proposal.places,
     }
+    move = moved_object(proposal)
+    if move is not None:
+        await call.workbench.object_renaming.check_name(move)
     if args.get("preview"):
-        return {**summary, "written": False, "objects": changed_objects(proposal, {})}
+        return {**summary, "written": False, "objects": changed_objects(proposal, {}, move)}
     await may_write_all(call, proposal, "rename", "F2, vim.lsp.buf.rename")
+    if move is not None and call.may_create is not None:
+        _, package = await call.service.object_identity(move.old_url)
+        await call.may_create(move.new_url, move.new_name, package)
     edits = await renaming.saved_edits(proposal)
-    outcome = await renaming.write_all(edits, args.get("transport") or None)
+    transport = args.get("transport") or None
+    if move is None:
+        outcome = await renaming.write_all(edits, transport)
+    else:
+        outcome = await call.workbench.object_renaming.write_all(move, edits, transport)
     tokens = {w.source_url: w.token for w in outcome.written}
     return {
         **summary,
         "written": True,
-        "objects": changed_objects(proposal, tokens),
+        "objects": changed_objects(proposal, tokens, move),
         **activation_of(outcome),
     }

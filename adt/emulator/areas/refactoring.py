@@ -26,8 +26,10 @@ from ..calls import Call
 from ..documents import refactoring as docs
 from ..documents.common import NS_ADTCORE
 from ..intelligence.requests import Position, parse_uri
-from ..model import ADT, RepoObject
+from ..model import ADT, CLAS, INTF, RepoObject
+from ..object_changes import taken_by
 from . import Route
+from .cds_renaming import CdsElements
 from .extraction import ExtractMethod, answer, object_uri, refused
 
 if TYPE_CHECKING:
@@ -51,6 +53,7 @@ class Renaming:
         self.serve = serve
         self.state = serve.state
         self.extract = ExtractMethod(serve)
+        self.cds = CdsElements(serve.state)
 
     def handle(self, call: Call, match: re.Match[str]) -> Response:
         if call.method != "POST":
@@ -72,11 +75,15 @@ class Renaming:
     # evaluate / preview ------------------------------------------------------------------
     def evaluate(self, call: Call) -> Response:
         position = parse_uri(call.query.get("uri"))
-        occurrence, _ = self._target(position)
-        old = self._spelled(occurrence)
-        generic = docs.Generic(
-            "Rename", object_uri(position), self._affected(occurrence.symbol, old, old)
-        )
+        element = self.cds.at(position)
+        if element is not None:
+            old = self.cds.spelled(element)
+            affected = self.cds.affected(element, old, old)
+        else:
+            occurrence, _ = self._target(position)
+            old = self._spelled(occurrence)
+            affected = self._affected(occurrence.symbol, old, old)
+        generic = docs.Generic("Rename", object_uri(position), affected)
         return answer(docs.rename_document(old, old, generic))
 
     def preview(self, call: Call) -> Response:
@@ -86,16 +93,25 @@ class Renaming:
         generic = _generic_of(root)
         object_uri = (generic.findtext(f"{GENERIC}adtObjectUri") or "").strip()
         transport = (generic.findtext(f"{GENERIC}transport") or "").strip()
-        occurrence, _ = self._target(parse_uri(object_uri))
-        if occurrence.symbol.name != old.upper():
-            raise refused(
-                f"The source changed: there is no {old} at {object_uri} any more; evaluate again"
-            )
-        self._check_name(occurrence.symbol, new)
-        affected = self._affected(occurrence.symbol, old, new)
+        affected = self._previewed(parse_uri(object_uri), old, new)
         title = (generic.findtext(f"{GENERIC}title") or "Rename").strip()
         answered = docs.Generic(title, object_uri, affected, transport)
         return answer(docs.rename_document(old, new, answered))
+
+    def _previewed(self, position: Position, old: str, new: str) -> list[docs.Affected]:
+        """The places for ``new`` of what is still named ``old`` at the position."""
+        element = self.cds.at(position)
+        name = element[1] if element is not None else self._target(position)[0].symbol.name
+        if name != old.upper():
+            raise refused(
+                f"The source changed: there is no {old} at {position.path} any more; evaluate again"
+            )
+        if element is not None:
+            self.cds.check(element, new)
+            return self.cds.affected(element, old, new)
+        symbol = self._target(position)[0].symbol
+        self._check_name(symbol, new)
+        return self._affected(symbol, old, new)
 
     def _target(self, position: Position) -> tuple[Occurrence, RepoObject]:
         repo = self.serve.repo
@@ -113,12 +129,10 @@ class Renaming:
         if found is None or found.role == "anchor":
             raise refused("Rename is not possible here: place the cursor on a name")
         symbol = found.symbol
-        if symbol.kind in _OBJECTS or (
-            symbol.is_global and symbol.kind in (SymbolKind.CLASS, SymbolKind.INTERFACE)
-        ):
+        if symbol.kind in _OBJECTS:
             raise refused(
                 f"{symbol.name} is a repository object; the rename refactoring renames "
-                "its components and local declarations only"
+                "classes, interfaces, their components and local declarations only"
             )
         return found, obj
 
@@ -133,17 +147,51 @@ class Renaming:
         upper = new.upper()
         if not _NAME.match(upper) or len(upper) > _MAX_NAME:
             raise refused(f"{new} is not a valid ABAP name (letters, digits, _; at most 30)")
+        if _is_object(symbol):
+            self._check_object_name(symbol, upper)
+            return
         if upper in KEYWORDS and symbol.kind in (SymbolKind.CLASS, SymbolKind.INTERFACE):
             raise refused(f"{new} is an ABAP keyword")
         taken = symbol.scope.local(upper) if symbol.scope is not None else None
         if taken is not None and taken is not symbol and upper != symbol.name:
             raise refused(f"{new} already exists in {symbol.scope.name if symbol.scope else ''}")
 
+    def _check_object_name(self, symbol: Symbol, upper: str) -> None:
+        """A class or interface is renamed into a new object: its name must be free in the
+        class/interface name space and in the customer name range (Z, Y or a namespace)."""
+        if upper == symbol.name:
+            raise refused(f"{upper} is the name {symbol.name} has already")
+        if upper in KEYWORDS:
+            raise refused(f"{upper} is an ABAP keyword")
+        if not (upper[0] in "ZY" or upper.startswith("/")):
+            raise refused(
+                f"{upper} is not in the customer name range: start it with Z, Y or a namespace"
+            )
+        taken = taken_by(self.state, CLAS, upper)
+        if taken is not None:
+            raise refused(f"{taken.kind.label} {upper} already exists")
+
+    def _occurrences(self, symbol: Symbol) -> list[Occurrence]:
+        """Where-used with declarations; for a class or interface also its own
+        ``CLASS … IMPLEMENTATION`` (an anchor, which where-used leaves out)."""
+        found = [u.occurrence for u in self.serve.where.usages(symbol, definitions=True)]
+        if not _is_object(symbol) or symbol.location is None:
+            return found
+        repo = self.serve.repo
+        owner = repo.unit_owner(symbol.location.unit)
+        if owner is not None:
+            index = repo.index(repo.program(owner[0]))
+            found.extend(
+                occ
+                for occ in index.occurrences()
+                if occ.role == "anchor" and occ.symbol.key == symbol.key
+            )
+        return found
+
     def _affected(self, symbol: Symbol, old: str, new: str) -> list[docs.Affected]:
         """Every source with a declaration, implementation or use of ``symbol``."""
         places: dict[str, tuple[RepoObject, dict[tuple[int, int], int]]] = {}
-        for usage in self.serve.where.usages(symbol, definitions=True):
-            occ = usage.occurrence
+        for occ in self._occurrences(symbol):
             owner = self.serve.repo.unit_owner(occ.unit)
             if owner is None:
                 continue
@@ -203,6 +251,13 @@ class Renaming:
                     f"reads {delta.old}); nothing was changed"
                 )
             text = text[:start] + delta.new + text[end:]
+        if obj.kind in (CLAS, INTF) and any(
+            d.old.upper() == obj.name and d.new.upper() != obj.name for d in deltas
+        ):
+            raise refused(
+                f"Renaming {obj.name} itself is not executed here: the emulator plans it "
+                "(evaluate, preview), the client creates the new object (docs/emulator.md)"
+            )
         if any(len(line) > 255 for line in text.split("\n")):
             raise refused(f"A line of {obj.name} would exceed 255 characters")
         affected = docs.Affected(unit, obj.uri, obj.name, obj.kind.code, tuple(deltas))
@@ -265,6 +320,11 @@ def _offset(text: str, line: int, column: int) -> int | None:
     if not 0 < line <= len(lines) or column > len(lines[line - 1]):
         return None
     return sum(len(x) + 1 for x in lines[: line - 1]) + column
+
+
+def _is_object(symbol: Symbol) -> bool:
+    """A global class or interface: renaming it makes a new repository object."""
+    return symbol.is_global and symbol.kind in (SymbolKind.CLASS, SymbolKind.INTERFACE)
 
 
 def rename_routes(serve: CodeIntelligence) -> list[Route]:
