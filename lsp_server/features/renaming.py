@@ -200,9 +200,13 @@ class Renaming(Feature):
             await self.ctx.documents.next_change(remaining)
 
     def _differing(self, plan: RenamePlan) -> list[str]:
+        # the sources the editor was handed changes of (a class rename also writes the
+        # unsaved parts of the old class, which got none)
+        handed = {placed.uri for placed in plan.documents}
         names = set()
-        for placed, source in zip(plan.documents, plan.sources, strict=True):
-            if _left_out(self.ctx.documents.get(placed.uri), source):
+        for source in plan.sources:
+            uri = make_uri(plan.system, source.source_url)
+            if uri in handed and _left_out(self.ctx.documents.get(uri), source):
                 names.add(source.name)
         return sorted(names)
 
