@@ -664,6 +664,30 @@ def test_signature_help_shows_the_active_parameter_on_an_opening_parenthesis(
     ui.undo_until_clean("ZDEMO_REPORT")
 
 
+def _failure_shown_at_its_line(editor: Editor) -> None:
+    """VS Code shows ZCL_DEMO_VAT's failing assertion's message after the line it names, in
+    the editor (a content widget; the line scrolled to, as the editor draws visible lines
+    only): the assertion's line of the stored test include."""
+    ui = editor.workbench
+    source = (editor.emulator.source(f"{VAT}/includes/testclasses") or "").split("\n")
+    method = next(i for i, text in enumerate(source) if "METHOD rate_is_nineteen." in text)
+    line = next(
+        i + 1
+        for i, text in enumerate(source)
+        if i > method and "zcl_demo_vat=>c_rate_percent" in text
+    )
+    ui.run("Go to Line/Column")
+    ui.answer(f":{line}")
+    ui.until(lambda: ui.status_item(rf"Ln {line}, Col").count(), f"the cursor at line {line}")
+    group = ui.page.locator(".editor-group-container.active")
+    message = group.locator(".test-error-content-widget").filter(visible=True)
+    ui.until(lambda: message.count(), "the failure's message in the editor")
+    assert "Assertion" in message.first.inner_text(), message.all_inner_texts()
+    assertion = group.locator(".view-line").filter(has_text=source[line - 1].strip())
+    drawn = [box for box in (message.first.bounding_box(), assertion.first.bounding_box()) if box]
+    assert len(drawn) == 2 and abs(drawn[0]["y"] - drawn[1]["y"]) < drawn[1]["height"], drawn
+
+
 @needs_server("adt.runUnitTests", "textDocument/codeLens")
 def test_the_testing_view_lists_a_test_class_and_shows_its_failure_at_its_line(
     editor: Editor,
@@ -687,26 +711,7 @@ def test_the_testing_view_lists_a_test_class_and_shows_its_failure_at_its_line(
     _run_exactly(ui, "Test: Run Tests in Current File")
     failed = ui.page.locator(".test-explorer .codicon-testing-failed-icon")
     ui.until(lambda: failed.count(), "a failed test in the Testing view")
-    # VS Code shows the failure's message after the line it names, in the editor: the
-    # assertion's line in the stored include (scrolled to; the editor draws visible lines only)
-    source = (editor.emulator.source(f"{VAT}/includes/testclasses") or "").split("\n")
-    method = next(i for i, text in enumerate(source) if "METHOD rate_is_nineteen." in text)
-    line = next(
-        i + 1
-        for i, text in enumerate(source)
-        if i > method and "zcl_demo_vat=>c_rate_percent" in text
-    )
-    ui.run("Go to Line/Column")
-    ui.answer(f":{line}")
-    ui.until(lambda: ui.status_item(rf"Ln {line}, Col").count(), f"the cursor at line {line}")
-    group = ui.page.locator(".editor-group-container.active")
-    # a content widget drawn after the end of the line it names
-    message = group.locator(".test-error-content-widget").filter(visible=True)
-    ui.until(lambda: message.count(), "the failure's message in the editor")
-    assert "Assertion" in message.first.inner_text(), message.all_inner_texts()
-    assertion = group.locator(".view-line").filter(has_text=source[line - 1].strip())
-    drawn = [box for box in (message.first.bounding_box(), assertion.first.bounding_box()) if box]
-    assert len(drawn) == 2 and abs(drawn[0]["y"] - drawn[1]["y"]) < drawn[1]["height"], drawn
+    _failure_shown_at_its_line(editor)
     # the object's test classes and methods, the failed one marked
     for label in ("ZCL_DEMO_VAT (testclasses)", "LTCL_VAT"):
         row = explorer.filter(has_text=re.compile(rf"^{re.escape(label)}$"))
@@ -1022,22 +1027,7 @@ def test_run_tests_here_on_a_package_shows_its_tests_and_a_failure_at_its_line(
     ui.run("ABAP: Open Class Include…")
     ui.pick("testclasses")
     ui.wait_for_tab("ZCL_DEMO_VAT (testclasses)")
-    source = (editor.emulator.source(f"{VAT}/includes/testclasses") or "").split("\n")
-    method = next(i for i, text in enumerate(source) if "METHOD rate_is_nineteen." in text)
-    line = next(
-        i + 1
-        for i, text in enumerate(source)
-        if i > method and "zcl_demo_vat=>c_rate_percent" in text
-    )
-    ui.run("Go to Line/Column")
-    ui.answer(f":{line}")
-    ui.until(lambda: ui.status_item(rf"Ln {line}, Col").count(), f"the cursor at line {line}")
-    group = ui.page.locator(".editor-group-container.active")
-    message = group.locator(".test-error-content-widget").filter(visible=True)
-    ui.until(lambda: message.count(), "the failure's message in the editor")
-    assertion = group.locator(".view-line").filter(has_text=source[line - 1].strip())
-    drawn = [box for box in (message.first.bounding_box(), assertion.first.bounding_box()) if box]
-    assert len(drawn) == 2 and abs(drawn[0]["y"] - drawn[1]["y"]) < drawn[1]["height"], drawn
+    _failure_shown_at_its_line(editor)
     ui.shot("package-tests-failure-at-its-line")
 
 
