@@ -80,6 +80,26 @@ def test_an_abap_select_of_a_carrying_view_follows() -> None:
     assert line[abap.column : abap.column + abap.length] == "totalprice"
 
 
+def test_host_variables_and_into_targets_keep_their_names() -> None:
+    report = (
+        "REPORT zr_prices.\n"
+        "SELECT SINGLE totalprice FROM zc_travel WHERE totalprice > @totalprice\n"
+        "  INTO @DATA(found).\n"
+        "SELECT SINGLE totalprice FROM zc_travel INTO (totalprice) WHERE travelid = '1'.\n"
+    )
+    places = element_places(cs.catalog(), ("ZI_TRAVEL", "TOTALPRICE"), BEHAVIORS, [("ZR", report)])
+    found = sorted((p.line, p.column) for p in places if p.type == "ABAP")
+    lines = report.split("\n")
+    fields = [
+        (number, column)
+        for number, line in enumerate(lines, start=1)
+        for column in range(len(line))
+        if line.startswith("totalprice", column) and line[column - 1] not in "@("
+    ]
+    assert found == fields, "the field, not the program's variable of the same name"
+    assert len(found) == 3
+
+
 def test_a_table_field_and_a_taken_name_are_refused() -> None:
     with pytest.raises(RenameRefused, match="name is a field of zagency, not a CDS element"):
         element_at(parse(cs.CLASSIC_VIEW, "DDLS"), cs.catalog(), *_at(cs.CLASSIC_VIEW, "name"))

@@ -248,13 +248,27 @@ def _role_places(role: str, text: str, entities: set[str], name: str) -> Iterato
         statement = []
 
 
+#: Where an ``INTO``/``APPENDING`` target ends: the next clause of the statement.
+_CLAUSES = frozenset(
+    {"FROM", "WHERE", "GROUP", "HAVING", "ORDER", "UP", "FIELDS", "UNION", "BYPASSING"}
+)
+_TARGETS = frozenset({"INTO", "APPENDING"})
+
+
 def _abap_places(key: str, text: str, entities: set[str], name: str) -> Iterator[Place]:
-    """The name in every ABAP statement that reads one of ``entities``."""
+    """The name in every ABAP statement that reads one of ``entities``, except where it
+    names the program's own data: a host variable (after ``@``) or an ``INTO`` target
+    (``INTO (travel_id)``), which keep their names."""
     for statement in lex(text).statements:
         words = [t.upper for t in statement.tokens]
         if not any(w.lstrip("@") in entities for w in words):
             continue
+        target, previous = False, ""
         for token in statement.tokens:
+            target = token.upper in _TARGETS or (target and token.upper not in _CLAUSES)
+            host, previous = previous == "@", token.text
+            if target or host:
+                continue
             part = token.text.rsplit("~", 1)[-1]
             if part.upper() == name:
                 column = token.column + len(token.text) - len(part)
