@@ -72,6 +72,7 @@ class Plan:
     key: object
     jobs: tuple[Job, ...]
     regions: tuple[_Region, ...]
+    base: int  # the completion it was planned on
 
     @property
     def sent_lines(self) -> int:
@@ -95,6 +96,7 @@ class PrintedPieces:
     """The last printed form of one document, by piece (see the module doc)."""
 
     def __init__(self) -> None:
+        self._completed = 0  # plans completed and resets: a plan is for one of them
         self.reset()
 
     def reset(self) -> None:
@@ -103,6 +105,7 @@ class PrintedPieces:
         self._lines: list[str] = []
         self._pieces: list[_Kept] = []
         self._starts: list[int] = []
+        self._completed += 1
 
     def plan(self, lines: Sequence[str], key: object) -> Plan:
         """The jobs that print ``lines`` with the settings ``key`` (any value compared with
@@ -117,7 +120,7 @@ class PrintedPieces:
         else:
             regions = self._regions(new)
         jobs = tuple(_job(new, region) for region in regions if region.pieces)
-        return Plan(new, key, jobs, tuple(regions))
+        return Plan(new, key, jobs, tuple(regions), self._completed)
 
     # --- regions ----------------------------------------------------------------------------
 
@@ -181,7 +184,10 @@ class PrintedPieces:
 
     def complete(self, plan: Plan, answers: Sequence[str]) -> list[str] | None:
         """The printed lines of ``plan.lines`` from the answers to its jobs (in order); None
-        when an answer lost the context or a marker (then nothing is kept)."""
+        when an answer lost the context or a marker (then nothing is kept), or another plan
+        was completed since this one was made."""
+        if plan.base != self._completed:
+            return None
         printed: list[list[str]] = []
         for job, answer in zip(plan.jobs, answers, strict=True):
             parts = _parts(job, answer)
@@ -201,6 +207,7 @@ class PrintedPieces:
             next_old = region.last
         kept += self._pieces[next_old:]
         self._key, self._lines, self._pieces = plan.key, plan.lines, kept
+        self._completed += 1
         self._starts = [0, *accumulate(p.length for p in kept)][:-1]
         return [line for piece in kept for line in piece.printed]
 
