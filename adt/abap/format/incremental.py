@@ -7,8 +7,8 @@ last sent cut into pieces (:mod:`adt.abap.format.segments`) with each piece's pr
 :meth:`PrintedPieces.plan` compares new lines with the last ones (:mod:`adt.source.linediff`)
 and, for each changed region, scans it again from the cut before it until the cut after it
 falls where one was before with the same blocks open (further on while it does not). Each
-region becomes one :class:`Job`: its context statements, then its pieces with a marker line
-(a ``*`` comment, which no printer changes or moves) between two of them.
+region becomes one :class:`Job`: its context statements, then its pieces, each followed by a
+marker line (a ``*`` comment, which no printer changes or moves).
 :meth:`PrintedPieces.complete` takes the printer's answers, strips the context, splits at the
 markers and joins the pieces; an answer that does not hold the context and the markers where
 they were sent gives None (the caller prints the whole text instead).
@@ -217,9 +217,8 @@ def _job(new: list[str], region: _Region) -> Job:
     context = CONTEXTS[region.pieces[0][1]]
     text_lines = list(context)
     for n in range(len(region.pieces)):
-        if n:
-            text_lines.append(MARKER)
         text_lines += new[bounds[n] : bounds[n + 1]]
+        text_lines.append(MARKER)
     lengths = tuple(bounds[n + 1] - bounds[n] for n in range(len(region.pieces)))
     states = tuple(state for _, state in region.pieces)
     return Job("\n".join(text_lines), context, region.start, states, lengths)
@@ -227,10 +226,9 @@ def _job(new: list[str], region: _Region) -> Job:
 
 def _parts(job: Job, answer: str) -> list[list[str]] | None:
     """The printed lines of each piece of ``job`` in ``answer``; None if it is not shaped
-    as sent (context first, one marker between two pieces)."""
+    as sent (context first, a marker after each piece, at most a line break after the
+    last: whether a printer ends its answer with one does not matter)."""
     lines = answer.split("\n")
-    if answer.endswith("\n") and not job.text.endswith("\n"):
-        lines.pop()
     head = lines[: len(job.context)]
     if [_words(line) for line in head] != [_words(line) for line in job.context]:
         return None
@@ -240,7 +238,8 @@ def _parts(job: Job, answer: str) -> list[list[str]] | None:
             parts.append([])
         else:
             parts[-1].append(line)
-    return parts if len(parts) == len(job.lengths) else None
+    tail = parts.pop()
+    return parts if len(parts) == len(job.lengths) and tail in ([], [""]) else None
 
 
 def _words(line: str) -> list[str]:
