@@ -267,7 +267,7 @@ def test_the_class_is_cut_between_methods_in_its_context() -> None:
     assert "METHOD a." not in cuts and "x TYPE i," not in cuts and "lv = 2." not in cuts
     assert cuts["METHODS: a, b, c."] == (("CLASS", 0, 2),)  # in a section
     assert found.end is None  # a comment line at the end waits for its statement
-    assert scan(lines[:-1]).end == () and not found.reaches_back
+    assert scan(lines[:-1]).end == (("EVENT", 0, 1),) and not found.reaches_back
 
 
 def test_an_answer_without_its_markers_is_refused_and_forgotten() -> None:
