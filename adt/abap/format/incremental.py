@@ -97,6 +97,7 @@ class PrintedPieces:
 
     def __init__(self) -> None:
         self._completed = 0  # plans completed and resets: a plan is for one of them
+        self.last_sent = 0  # lines of the document the last completed plan sent
         self.reset()
 
     def reset(self) -> None:
@@ -208,6 +209,7 @@ class PrintedPieces:
         kept += self._pieces[next_old:]
         self._key, self._lines, self._pieces = plan.key, plan.lines, kept
         self._completed += 1
+        self.last_sent = plan.sent_lines
         self._starts = [0, *accumulate(p.length for p in kept)][:-1]
         return [line for piece in kept for line in piece.printed]
 
