@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adt.abap.format.incremental import MARKER, Plan, PrintedPieces
+from adt.abap.format.incremental import JOB_LINES, MARKER, Plan, PrintedPieces
 from adt.abap.format.pretty import PrinterSettings, pretty_print
 from adt.abap.format.segments import scan
 from adt.emulator.large_sample import large_class_source
@@ -244,7 +244,8 @@ def test_a_key_in_a_long_class_sends_a_method_not_the_class() -> None:
     lines = large_class_source().split("\n")
     kept = PrintedPieces()
     printed, plan = _format(kept, lines, SETTINGS[0])
-    assert plan.sent_lines == len(lines) and len(plan.jobs) == 1
+    assert plan.sent_lines == len(lines)
+    assert max(sum(job.lengths) for job in plan.jobs) <= JOB_LINES
     middle = next(n for n in range(len(printed) // 2, len(printed)) if "lv_total =" in printed[n])
     changed = printed[:middle] + ["    data lv_typed type i."] + printed[middle:]
     again, plan = _format(kept, changed, SETTINGS[0])
@@ -268,6 +269,22 @@ def test_the_class_is_cut_between_methods_in_its_context() -> None:
     assert cuts["METHODS: a, b, c."] == (("CLASS", 0, 2),)  # in a section
     assert found.end is None  # a comment line at the end waits for its statement
     assert scan(lines[:-1]).end == (("EVENT", 0, 1),) and not found.reaches_back
+
+
+def test_a_long_text_goes_in_several_jobs_cut_between_pieces(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from adt.abap.format import incremental
+
+    monkeypatch.setattr(incremental, "JOB_LINES", 8)
+    kept = PrintedPieces()
+    lines = CLASS.split("\n")
+    printed, plan = _format(kept, lines, SETTINGS[0])
+    assert len(plan.jobs) > 3 and printed == _whole(lines, SETTINGS[0])
+    assert plan.jobs[2].text.startswith("CLASS lcl_abap_adt_context")  # its context first
+    changed = _lines_after(lines, "METHOD c.", "ENDMETHOD.\nENDCLASS.\n  METHOD c.")
+    again, plan = _format(kept, changed, SETTINGS[0])
+    assert again == _whole(changed, SETTINGS[0])
 
 
 def test_an_answer_without_its_markers_is_refused_and_forgotten() -> None:

@@ -13,7 +13,8 @@ marker line (a ``*`` comment, which no printer changes or moves).
 markers and joins the pieces; an answer that does not hold the context and the markers where
 they were sent gives None (the caller prints the whole text instead).
 
-The first plan (or one after :meth:`PrintedPieces.reset`) is one job with the whole text.
+The first plan (or one after :meth:`PrintedPieces.reset`) sends the whole text, in jobs of
+at most :data:`JOB_LINES` lines cut between pieces.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from adt.source.linediff import differences
 from .blocks import State
 from .segments import CONTEXTS, scan
 
+#: Most lines of a job (unless one piece has more): a long source is sent in parts.
+JOB_LINES = 10_000
 MARKER = "*ABAP-ADT piece boundary: kept by the pretty printer, removed by the client"
 
 
@@ -120,7 +123,7 @@ class PrintedPieces:
             regions = [whole]
         else:
             regions = self._regions(new)
-        jobs = tuple(_job(new, region) for region in regions if region.pieces)
+        jobs = tuple(job for region in regions for job in _jobs(new, region))
         return Plan(new, key, jobs, tuple(regions), self._completed)
 
     # --- regions ----------------------------------------------------------------------------
@@ -214,16 +217,30 @@ class PrintedPieces:
         return [line for piece in kept for line in piece.printed]
 
 
-def _job(new: list[str], region: _Region) -> Job:
+def _jobs(new: list[str], region: _Region) -> list[Job]:
+    """The jobs of a region: its pieces, at most :data:`JOB_LINES` lines a job (or one
+    piece), so that no request takes long enough to time out."""
     bounds = [p for p, _ in region.pieces] + [region.end]
-    context = CONTEXTS[region.pieces[0][1]]
+    jobs: list[Job] = []
+    first = 0
+    while first < len(region.pieces):
+        last = first + 1
+        while last < len(region.pieces) and bounds[last + 1] - bounds[first] <= JOB_LINES:
+            last += 1
+        jobs.append(_job(new, region.pieces[first:last], bounds[first : last + 1]))
+        first = last
+    return jobs
+
+
+def _job(new: list[str], pieces: list[tuple[int, State]], bounds: list[int]) -> Job:
+    context = CONTEXTS[pieces[0][1]]
     text_lines = list(context)
-    for n in range(len(region.pieces)):
+    for n in range(len(pieces)):
         text_lines += new[bounds[n] : bounds[n + 1]]
         text_lines.append(MARKER)
-    lengths = tuple(bounds[n + 1] - bounds[n] for n in range(len(region.pieces)))
-    states = tuple(state for _, state in region.pieces)
-    return Job("\n".join(text_lines), context, region.start, states, lengths)
+    lengths = tuple(bounds[n + 1] - bounds[n] for n in range(len(pieces)))
+    states = tuple(state for _, state in pieces)
+    return Job("\n".join(text_lines), context, bounds[0], states, lengths)
 
 
 def _parts(job: Job, answer: str) -> list[list[str]] | None:
