@@ -78,7 +78,9 @@ def _print(text: str, options: PrinterSettings) -> str:
     return pretty_print(text, options)
 
 
-def _format(kept: PrintedPieces, lines: list[str], options: PrinterSettings) -> tuple[list[str], Plan]:
+def _format(
+    kept: PrintedPieces, lines: list[str], options: PrinterSettings
+) -> tuple[list[str], Plan]:
     plan = kept.plan(lines, options)
     printed = kept.complete(plan, [_print(job.text, options) for job in plan.jobs])
     assert printed is not None
@@ -202,7 +204,10 @@ EDGE_EDITS = {
     "opens a template": ("      lv = 2.", "      lv = |{ x"),
     "a comment before a method": ("  METHOD c.", '  " says what c does\n  METHOD c.'),
     "a class ends early": ("  METHOD c.", "ENDCLASS.\n  METHOD c."),
-    "a section in the definition": ("    METHODS: a, b, c.", "    METHODS: a, b, c.\n  private section.\n    data z type i."),
+    "a section in the definition": (
+        "    METHODS: a, b, c.",
+        "    METHODS: a, b, c.\n  private section.\n    data z type i.",
+    ),
     "the structure is left open": ("          END OF ms_s.", ""),
     "an event before the class": ("REPORT zfmt.", "REPORT zfmt.\nINITIALIZATION.\n  lv = 1."),
     "a comment at the end": ('" trailing', '" trailing\n    " more'),
@@ -221,7 +226,7 @@ def test_edge_cases_print_as_the_whole(edit: str, options: PrinterSettings) -> N
     for base in (lines, printed):  # the last answer not applied, and applied
         kept_now = PrintedPieces()
         _format(kept_now, base, options)
-        changed = _lines_after(base, old, new) if old in "\n".join(base) else base + [new]
+        changed = _lines_after(base, old, new) if old in "\n".join(base) else [*base, new]
         again, _ = _format(kept_now, changed, options)
         assert again == _whole(changed, options)
 
@@ -247,12 +252,13 @@ def test_a_key_in_a_long_class_sends_a_method_not_the_class() -> None:
     assert plan.sent_lines == len(lines)
     assert max(sum(job.lengths) for job in plan.jobs) <= JOB_LINES
     middle = next(n for n in range(len(printed) // 2, len(printed)) if "lv_total =" in printed[n])
-    changed = printed[:middle] + ["    data lv_typed type i."] + printed[middle:]
+    changed = [*printed[:middle], "    data lv_typed type i.", *printed[middle:]]
     again, plan = _format(kept, changed, SETTINGS[0])
     assert plan.sent_lines < 40, plan.sent_lines
     assert again[middle].strip() == "DATA lv_typed TYPE i."
     assert again[:middle] == printed[:middle] and again[middle + 1 :] == printed[middle:]
-    far = changed[:5] + ["  data lv_top type i."] + changed[5:-3] + ["  data lv_end type i."] + changed[-3:]
+    far = [*changed[:5], "  data lv_top type i.", *changed[5:-3], "  data lv_end type i."]
+    far += changed[-3:]
     twice, plan = _format(kept, far, SETTINGS[0])
     assert len(plan.jobs) == 2 and plan.sent_lines < 200
     assert twice == _whole(far, SETTINGS[0])
