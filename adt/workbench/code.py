@@ -8,6 +8,7 @@ face converts from its own encoding.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -233,7 +234,9 @@ class CodeAssist:
         except (NotFoundError, NotAcceptableError, UnexpectedResponseError):
             settings = None  # a system without the settings resource: unknown, so all of it
         if settings is not None and settings.style != "keywordAuto":
-            plan = kept.plan(lines, settings)
+            # a thread: the first plan of a long text scans all of it (seconds at 100,000
+            # lines), and the caller's other requests go on meanwhile
+            plan = await asyncio.to_thread(kept.plan, lines, settings)
             answers = [(await printer.pretty_print(job.text)).text for job in plan.jobs]
             printed = kept.complete(plan, answers)
             if printed is not None:

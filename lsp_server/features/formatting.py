@@ -10,6 +10,7 @@ changes like any other. Nothing is saved.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -98,10 +99,12 @@ class Formatting(Feature):
         self._tickets = itertools.count(1)
         self._evaluated: dict[str, _Evaluated] = {}  # the last quick-fix evaluation
         self._printed: dict[str, PrintedPieces] = {}  # the last printed form, by piece
+        self._printing: dict[str, asyncio.Lock] = {}  # a document's format in progress
 
     def document_closed(self, doc: OpenDocument) -> None:
         self._evaluated.pop(doc.uri, None)
         self._printed.pop(doc.uri, None)
+        self._printing.pop(doc.uri, None)
 
     def _workbench(self, doc: OpenDocument) -> Workbench:
         return self.ctx.connections.workbench(doc.ref.system)
@@ -120,7 +123,8 @@ class Formatting(Feature):
             from adt.abap.format.incremental import PrintedPieces  # with the first format
 
             kept = self._printed[uri] = PrintedPieces()
-        formatted = split_text(await code.format_kept(current, doc.ref.object_url, kept))
+        async with self._printing.setdefault(uri, asyncio.Lock()):  # one at a time
+            formatted = split_text(await code.format_kept(current, doc.ref.object_url, kept))
         if lines is not None:
             formatted = only_lines(current, formatted, *lines)
         return DocumentEdits(uri, version, tuple(line_edits(current, formatted)))
