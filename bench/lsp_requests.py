@@ -362,11 +362,12 @@ def main() -> int:
         action="store_true",
         help="launch, outline, folding and formatting only (to lsp_requests_structure.md)",
     )
+    parser.add_argument("--out", help="name of the results file (without .md) instead")
     args = parser.parse_args()
     results = run(args.sizes, args.rounds, args.format_rounds, not args.structure_only)
     text = report(results, args.rounds, args.format_rounds)
     RESULTS.mkdir(exist_ok=True)
-    name = "lsp_requests_structure" if args.structure_only else "lsp_requests"
+    name = args.out or ("lsp_requests_structure" if args.structure_only else "lsp_requests")
     (RESULTS / f"{name}.md").write_text(text)
     if not args.no_plot and not args.structure_only:
         plot(results, RESULTS / "lsp_requests.png")

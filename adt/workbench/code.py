@@ -26,11 +26,11 @@ from adt.errors import (
 from adt.kinds import KINDS
 
 if TYPE_CHECKING:
-    from adt.abap.format.incremental import PrintedPieces
     from adt.areas.fixes import FixEdits, FixProposal
     from adt.areas.navigation import ElementInfo
     from adt.areas.occurrences import Marker
     from adt.client import AdtClient
+    from adt.workbench.printed import PrintedPieces
 
 
 @dataclass(frozen=True)
@@ -222,7 +222,7 @@ class CodeAssist:
     ) -> list[str]:
         """``lines`` as :meth:`format` gives them, where ADT's pretty printer sees only the
         pieces that changed since ``kept`` was last completed (with a short context), so a
-        keystroke in a long source costs a short request (:mod:`adt.abap.format.incremental`).
+        keystroke in a long source costs a short request (:mod:`adt.workbench.printed`).
         The user's settings are read each time: other settings than last time, and
         ``keywordAuto`` (which weighs the case of the whole text), send the whole text."""
         kind = KINDS.for_url(object_url) if object_url else None

@@ -23,9 +23,9 @@ from lsp_server.features import Feature
 from lsp_server.uris import make_uri
 
 if TYPE_CHECKING:
-    from adt.abap.format.incremental import PrintedPieces
     from adt.areas.fixes import FixProposal
     from adt.workbench import Workbench
+    from adt.workbench.printed import PrintedPieces
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ class Formatting(Feature):
         code = self._workbench(doc).code
         kept = self._printed.get(uri)
         if kept is None:
-            from adt.abap.format.incremental import PrintedPieces  # with the first format
+            from adt.workbench.printed import PrintedPieces  # with the first format
 
             kept = self._printed[uri] = PrintedPieces()
         async with self._printing.setdefault(uri, asyncio.Lock()):  # one at a time

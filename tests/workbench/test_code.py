@@ -104,7 +104,7 @@ async def test_symbol_info_keeps_the_abap_doc_beside_its_short_text(
 async def test_formatting_again_sends_only_what_changed_and_answers_as_the_whole(
     workbench: Workbench,
 ) -> None:
-    from adt.abap.format.incremental import PrintedPieces
+    from adt.workbench.printed import PrintedPieces
 
     large = "/sap/bc/adt/oo/classes/zcl_demo_large"
     lines = (await workbench.source.get_source_v2(large)).content.split("\n")

@@ -17,6 +17,7 @@ case of every keyword of the source. So a cut goes between two statements where
   piece: such an end would make a loop of a statement in an earlier piece.
 
 ``keywordAuto`` is left to the caller (a piece is no sample of the whole source's case).
+:mod:`adt.workbench.printed` keeps a document's printed form by these pieces.
 """
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adt.abap.format.incremental import JOB_LINES, MARKER, Plan, PrintedPieces
 from adt.abap.format.pretty import PrinterSettings, pretty_print
 from adt.abap.format.segments import scan
 from adt.emulator.large_sample import large_class_source
+from adt.workbench.printed import JOB_LINES, MARKER, Plan, PrintedPieces
 
 SAMPLES = Path(__file__).parents[2] / "adt" / "emulator" / "samples" / "src"
 CORPUS = Path(os.environ.get("ABAPGIT_CORPUS", "/work/corpora/abapgit"))
@@ -280,7 +280,7 @@ def test_the_class_is_cut_between_methods_in_its_context() -> None:
 def test_a_long_text_goes_in_several_jobs_cut_between_pieces(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from adt.abap.format import incremental
+    from adt.workbench import printed as incremental
 
     monkeypatch.setattr(incremental, "JOB_LINES", 8)
     kept = PrintedPieces()

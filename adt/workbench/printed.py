@@ -24,10 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from adt.abap.format.blocks import State
+from adt.abap.format.segments import CONTEXTS, scan
 from adt.source.linediff import differences
-
-from .blocks import State
-from .segments import CONTEXTS, scan
 
 #: Most lines of a job (unless one piece has more): a long source is sent in parts.
 JOB_LINES = 10_000
