@@ -28,6 +28,9 @@ from adt.abap.lexer import literal_end
 BLANKS = " \t"
 #: Blanks, then a word (the lexer's word pattern) or any other character (or the line end).
 _NEXT = re.compile(r"[ \t]*(?:(" + _WORD.pattern + r")|(.))?")
+#: What a line without comments, literals and templates is made of.
+_PLAIN = re.compile("(" + _WORD.pattern + r")|([.:,])")
+_SPECIAL = re.compile("[\"'`|]")
 _WORD_END = BLANKS + "\"'`|.:,"
 
 
@@ -40,6 +43,9 @@ class TokenKind(Enum):
     COLON = "colon"
     COMMA = "comma"
     BROKEN = "broken"  # an unterminated literal or template: the rest of its line
+
+
+_MARKS = {".": TokenKind.PERIOD, ":": TokenKind.COLON, ",": TokenKind.COMMA}
 
 
 class LineKind(Enum):
@@ -233,7 +239,12 @@ class _Lexer:
     def _scan(self, line: SourceLine, start: int) -> None:
         """The tokens of ``line`` from ``start``: words and punctuation by one expression
         each (most of a source), the rest by :meth:`_step`."""
-        text, number, tokens, words = line.text, line.number, line.tokens, self._words
+        text, number, tokens = line.text, line.number, line.tokens
+        if not start and self._native is None:
+            special = _SPECIAL.search(text)
+            stop = len(text) if special is None else special.start()
+            if special is None or text[stop] == '"':  # a comment may end the line
+                start = self._plain(line, stop)
         i, size = start, len(text)
         while i < size and self._template is None:
             found = _NEXT.match(text, i)
@@ -241,7 +252,7 @@ class _Lexer:
             word, mark = found.group(1, 2)
             if word is not None:
                 tokens.append(Token(TokenKind.WORD, word, number, found.start(1)))
-                words.append(word)
+                self._words.append(word)  # a new list after each period
                 if self._native is not None and word.upper() == self._native:
                     self._native = None  # a native section that ends on the line it started
                 i = found.end()
@@ -249,6 +260,28 @@ class _Lexer:
                 i = self._step(line, found.start(2))
             else:
                 return  # blanks to the end of the line
+
+    def _plain(self, line: SourceLine, stop: int) -> int:
+        """A line of words and punctuation only (no comment, literal or template): most
+        lines of a source (up to ``stop``, where a comment may begin), scanned by one
+        iteration of an expression. Answers where the rest of the line is to be scanned
+        word by word: ``stop``, or the end of a statement that opens a native section
+        (whose end may follow on the line)."""
+        number, tokens, words = line.number, line.tokens, self._words
+        for found in _PLAIN.finditer(line.text, 0, stop):
+            word = found.group(1)
+            if word is not None:
+                tokens.append(Token(TokenKind.WORD, word, number, found.start()))
+                words.append(word)
+            else:
+                mark = found.group(2)
+                tokens.append(Token(_MARKS[mark], mark, number, found.start()))
+                if mark == ".":
+                    self._end_statement(line)
+                    if self._native is not None:
+                        return found.end()
+                    words = self._words
+        return stop
 
     def _emit(self, line: SourceLine, kind: TokenKind, column: int, text: str) -> None:
         line.tokens.append(Token(kind, text, line.number, column))  # scanned: not kept yet
