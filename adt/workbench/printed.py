@@ -205,7 +205,8 @@ class PrintedPieces:
             kept += self._pieces[next_old : region.first]
             bounds = [p for p, _ in region.pieces] + [region.end]
             for n, (_, state) in enumerate(region.pieces):
-                kept.append(_Kept(state, bounds[n + 1] - bounds[n], printed[taken]))
+                sent = plan.lines[bounds[n] : bounds[n + 1]]
+                kept.append(_Kept(state, len(sent), _shared(sent, printed[taken])))
                 taken += 1
             next_old = region.last
         kept += self._pieces[next_old:]
@@ -258,6 +259,14 @@ def _parts(job: Job, answer: str) -> list[list[str]] | None:
             parts[-1].append(line)
     tail = parts.pop()
     return parts if len(parts) == len(job.lengths) and tail in ([], [""]) else None
+
+
+def _shared(sent: list[str], printed: list[str]) -> list[str]:
+    """``printed``, where a line is as it was sent the sent string (the buffer's): a
+    document formatted before costs the kept form a list, not a second copy of its text."""
+    if len(sent) != len(printed):
+        return printed
+    return [old if old == new else new for old, new in zip(sent, printed, strict=True)]
 
 
 def _words(line: str) -> list[str]:
