@@ -44,8 +44,8 @@ class _Kept:
 
 @dataclass(frozen=True)
 class Job:
-    """One request to the printer: ``text`` (context, then the pieces' lines with markers
-    between them) prints new lines ``start..start+sum(lengths)`` as pieces of ``lengths``."""
+    """One request to the printer: ``text`` (context, then the pieces' lines, a marker
+    after each) prints new lines ``start..start+sum(lengths)`` as pieces of ``lengths``."""
 
     text: str
     context: tuple[str, ...]
