@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from adt.areas.formatting import IDENTIFIER_FORMATTERS
 from adt.errors import (
+    AdtServerError,
     BadRequestError,
     FormattingNotOfferedError,
-    NotAcceptableError,
     NotFoundError,
     UnexpectedResponseError,
 )
@@ -231,8 +231,8 @@ class CodeAssist:
         printer = self._client.formatting
         try:
             settings = await printer.settings()
-        except (NotFoundError, NotAcceptableError, UnexpectedResponseError):
-            settings = None  # a system without the settings resource: unknown, so all of it
+        except (AdtServerError, UnexpectedResponseError):
+            settings = None  # settings the system does not show: unknown, so all of it
         if settings is not None and settings.style != "keywordAuto":
             # a thread: the first plan of a long text scans all of it (seconds at 100,000
             # lines), and the caller's other requests go on meanwhile
