@@ -3,10 +3,12 @@ pieces around it go to the printer again.
 
 A printer (a real system's ``abapsource/prettyprinter``) formats the whole text it is sent.
 :class:`PrintedPieces` keeps, for one document and one set of printer settings, the text it
-last sent cut into pieces (:mod:`adt.abap.format.segments`) with each piece's printed lines.
-:meth:`PrintedPieces.plan` compares new lines with the last ones (:mod:`adt.source.linediff`)
-and, for each changed region, scans it again from the cut before it until the cut after it
-falls where one was before with the same blocks open (further on while it does not). Each
+last printed cut into pieces (:mod:`adt.abap.format.segments`). :meth:`PrintedPieces.plan`
+compares new lines with that text (:mod:`adt.source.linediff`) — what the editor shows once it
+applied the last answer; a piece printed again does not change, as the printer changes nothing
+in what it printed — and, for each changed region, scans it again from the cut before it
+until the cut after it falls where one was before with the same blocks open (further on
+while it does not). Each
 region becomes one :class:`Job`: its context statements, then its pieces, each followed by a
 marker line (a ``*`` comment, which no printer changes or moves).
 :meth:`PrintedPieces.complete` takes the printer's answers, strips the context, splits at the
@@ -35,7 +37,7 @@ MARKER = "*ABAP-ADT piece boundary: kept by the pretty printer, removed by the c
 
 @dataclass
 class _Kept:
-    """One piece: the blocks open before it, its number of lines, its printed lines."""
+    """One piece: the blocks open before it, its printed lines and their number."""
 
     state: State
     length: int
@@ -205,16 +207,19 @@ class PrintedPieces:
             kept += self._pieces[next_old : region.first]
             bounds = [p for p, _ in region.pieces] + [region.end]
             for n, (_, state) in enumerate(region.pieces):
-                sent = plan.lines[bounds[n] : bounds[n + 1]]
-                kept.append(_Kept(state, len(sent), _shared(sent, printed[taken])))
+                piece = _shared(plan.lines[bounds[n] : bounds[n + 1]], printed[taken])
+                kept.append(_Kept(state, len(piece), piece))
                 taken += 1
             next_old = region.last
         kept += self._pieces[next_old:]
-        self._key, self._lines, self._pieces = plan.key, plan.lines, kept
+        # the next plan compares with the printed text: what the editor shows once it
+        # applied the answer (printing a printed piece again changes nothing)
+        self._lines = [line for piece in kept for line in piece.printed]
+        self._key, self._pieces = plan.key, kept
         self._completed += 1
         self.last_sent = plan.sent_lines
         self._starts = [0, *accumulate(p.length for p in kept)][:-1]
-        return [line for piece in kept for line in piece.printed]
+        return list(self._lines)
 
 
 def _jobs(new: list[str], region: _Region) -> list[Job]:

@@ -238,8 +238,8 @@ def test_other_settings_between_two_calls_print_the_whole_again() -> None:
     printed, plan = _format(kept, lines, SETTINGS[1])
     assert printed == _whole(lines, SETTINGS[1])
     assert plan.sent_lines == len(lines)
-    same, plan = _format(kept, lines, SETTINGS[1])
-    assert same == printed and not plan.jobs  # nothing changed: nothing is sent
+    same, plan = _format(kept, printed, SETTINGS[1])
+    assert same == printed and not plan.jobs  # the answer applied, nothing typed: nothing sent
 
 
 # --- what is sent -------------------------------------------------------------------------
@@ -257,11 +257,25 @@ def test_a_key_in_a_long_class_sends_a_method_not_the_class() -> None:
     assert plan.sent_lines < 40, plan.sent_lines
     assert again[middle].strip() == "DATA lv_typed TYPE i."
     assert again[:middle] == printed[:middle] and again[middle + 1 :] == printed[middle:]
-    far = [*changed[:5], "  data lv_top type i.", *changed[5:-3], "  data lv_end type i."]
-    far += changed[-3:]
+    far = [*again[:5], "  data lv_top type i.", *again[5:-3], "  data lv_end type i."]
+    far += again[-3:]
     twice, plan = _format(kept, far, SETTINGS[0])
     assert len(plan.jobs) == 2 and plan.sent_lines < 200
     assert twice == _whole(far, SETTINGS[0])
+
+
+def test_a_key_after_the_answer_was_applied_sends_only_its_piece() -> None:
+    messy = [line.strip().lower() for line in large_class_source().split("\n")[:2000]]
+    kept = PrintedPieces()
+    printed, plan = _format(kept, messy, SETTINGS[0])
+    assert printed != messy and plan.sent_lines == len(messy)
+    typed = [*printed[:1000], "data lv_typed type i.", *printed[1000:]]  # applied, then a key
+    again, plan = _format(kept, typed, SETTINGS[0])
+    assert again == _whole(typed, SETTINGS[0])
+    assert plan.sent_lines < 40, plan.sent_lines
+    ignored = [*messy[:1000], "data lv_typed type i.", *messy[1000:]]  # not applied
+    third, _ = _format(kept, ignored, SETTINGS[0])
+    assert third == _whole(ignored, SETTINGS[0])
 
 
 def test_the_class_is_cut_between_methods_in_its_context() -> None:
