@@ -21,8 +21,10 @@ request to reading its answer:
    next line; the first (cold) and ``--rounds`` more, each after another key (typed into
    that line's comment);
 4. **formatting** (``textDocument/formatting``), ``--format-rounds`` times, each after a
-   line in lower case was typed (so the answer has edits); one that runs into the
-   client's 60 s read timeout is reported as such.
+   line in lower case was typed (so the answer has edits), its edits applied as an editor
+   applies them: the first (the whole text goes to the system), then after a key (only
+   the pieces around the change do); one that runs into the client's 60 s read timeout is
+   reported as such.
 
 The anchor of 2–4 is the same request at the smallest size, measured in the same run: the
 cost of the request itself, so the other rows show how it grows with the document; and for
@@ -127,6 +129,29 @@ class Document:
             },
         )
 
+    def apply(self, edits: list[dict[str, Any]]) -> None:
+        """Apply a formatting answer (edits against the current text) as one change, as
+        an editor does; the lines are ASCII, so positions are indices."""
+        self.version += 1
+        ordered = sorted(
+            edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"])
+        )
+        changes = []
+        for edit in reversed(ordered):  # from the bottom: each leaves the others' places
+            start, end = edit["range"]["start"], edit["range"]["end"]
+            head = self.lines[start["line"]][: start["character"]]
+            tail = self.lines[end["line"]][end["character"] :]
+            replaced = (head + edit["newText"] + tail).split("\n")
+            self.lines[start["line"] : end["line"] + 1] = replaced
+            changes.append({"range": edit["range"], "text": edit["newText"]})
+        self.server.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": self.uri, "version": self.version},
+                "contentChanges": changes,
+            },
+        )
+
     def key(self) -> None:
         """One key of the session, somewhere in the document."""
         self.change(*self.session.keys(len(self.session.changes) + 1)[-1])
@@ -180,23 +205,37 @@ def measure_size(
             add("folding after a key", *timed(server, "textDocument/foldingRange", params, bool))
         if intelligence:
             _intelligence(doc, rounds, add)
-        for _ in range(format_rounds):  # a line the printer recases: the answer has edits
-            at = (len(doc.lines) // 2, 0)
-            doc.change(at, at, "    data lv_fmt type i.\n")
-            doc.lines.insert(at[0], "    data lv_fmt type i.")
-            try:
-                add("formatting", *timed(server, "textDocument/formatting", _format(uri), bool))
-            except RuntimeError as exc:  # the client's 60 s timeout: noted, not fatal
-                if "ReadTimeout" not in str(exc) and "WriteTimeout" not in str(exc):
-                    raise
-                add("formatting", math.inf, math.inf)
-                break  # the system still prints the text it was sent: it would not listen
+        _formatting(doc, format_rounds, add)
     finally:
         server.close()
     bare, bare_ms = _launch([sys.executable, str(BARE)], None)
     bare.close()
     add("launch: bare pygls initialize", bare_ms)
     return times
+
+
+def _formatting(doc: Document, rounds: int, add: Callable[[str, float, float], None]) -> None:
+    """``rounds`` formats, each after a line in lower case was typed (so the answer has
+    edits), the answer applied as an editor does."""
+    for index in range(rounds):
+        at = (len(doc.lines) // 2 + 3 * index, 0)
+        doc.change(at, at, "    data lv_fmt type i.\n")
+        doc.lines.insert(at[0], "    data lv_fmt type i.")
+        name = "formatting, first" if index == 0 else "formatting after a key"
+        answers: list[Any] = []
+
+        def kept(result: Any, answers: list[Any] = answers) -> bool:
+            answers.append(result)
+            return bool(result)
+
+        try:
+            add(name, *timed(doc.server, "textDocument/formatting", _format(doc.uri), kept))
+        except RuntimeError as exc:  # the client's 60 s timeout: noted, not fatal
+            if "ReadTimeout" not in str(exc) and "WriteTimeout" not in str(exc):
+                raise
+            add(name, math.inf, math.inf)
+            return  # the system still prints the text it was sent: it would not listen
+        doc.apply(answers[0])
 
 
 def _format(uri: str) -> dict[str, Any]:
@@ -323,11 +362,12 @@ def main() -> int:
         action="store_true",
         help="launch, outline, folding and formatting only (to lsp_requests_structure.md)",
     )
+    parser.add_argument("--out", help="name of the results file (without .md) instead")
     args = parser.parse_args()
     results = run(args.sizes, args.rounds, args.format_rounds, not args.structure_only)
     text = report(results, args.rounds, args.format_rounds)
     RESULTS.mkdir(exist_ok=True)
-    name = "lsp_requests_structure" if args.structure_only else "lsp_requests"
+    name = args.out or ("lsp_requests_structure" if args.structure_only else "lsp_requests")
     (RESULTS / f"{name}.md").write_text(text)
     if not args.no_plot and not args.structure_only:
         plot(results, RESULTS / "lsp_requests.png")

@@ -8,13 +8,21 @@ face converts from its own encoding.
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import unescape
 from typing import TYPE_CHECKING, Any
 
 from adt.areas.formatting import IDENTIFIER_FORMATTERS
-from adt.errors import BadRequestError, FormattingNotOfferedError, NotFoundError
+from adt.errors import (
+    AdtServerError,
+    BadRequestError,
+    FormattingNotOfferedError,
+    NotFoundError,
+    UnexpectedResponseError,
+)
 from adt.kinds import KINDS
 
 if TYPE_CHECKING:
@@ -22,6 +30,7 @@ if TYPE_CHECKING:
     from adt.areas.navigation import ElementInfo
     from adt.areas.occurrences import Marker
     from adt.client import AdtClient
+    from adt.workbench.printed import PrintedPieces
 
 
 @dataclass(frozen=True)
@@ -207,6 +216,33 @@ class CodeAssist:
         if kind.r3tr in IDENTIFIER_FORMATTERS:
             return (await self._client.formatting.cds_identifiers(text, kind.r3tr)).text
         raise FormattingNotOfferedError(kind.label)
+
+    async def format_kept(
+        self, lines: Sequence[str], object_url: str | None, kept: PrintedPieces
+    ) -> list[str]:
+        """``lines`` as :meth:`format` gives them, where ADT's pretty printer sees only the
+        pieces that changed since ``kept`` was last completed (with a short context), so a
+        keystroke in a long source costs a short request (:mod:`adt.workbench.printed`).
+        The user's settings are read each time: other settings than last time, and
+        ``keywordAuto`` (which weighs the case of the whole text), send the whole text."""
+        kind = KINDS.for_url(object_url) if object_url else None
+        if kind is not None and kind.language != "abap":
+            return (await self.format("\n".join(lines), object_url)).split("\n")
+        printer = self._client.formatting
+        try:
+            settings = await printer.settings()
+        except (AdtServerError, UnexpectedResponseError):
+            settings = None  # settings the system does not show: unknown, so all of it
+        if settings is not None and settings.style != "keywordAuto":
+            # a thread: the first plan of a long text scans all of it (seconds at 100,000
+            # lines), and the caller's other requests go on meanwhile
+            plan = await asyncio.to_thread(kept.plan, lines, settings)
+            answers = [(await printer.pretty_print(job.text)).text for job in plan.jobs]
+            printed = kept.complete(plan, answers)
+            if printed is not None:
+                return printed
+        kept.reset()
+        return (await printer.pretty_print("\n".join(lines))).text.split("\n")
 
     async def format_lines(self, text: str, start_line: int, end_line: int) -> str:
         """``text`` with only lines ``start_line``..``end_line`` (1-based, inclusive) taken

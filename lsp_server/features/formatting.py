@@ -1,5 +1,7 @@
 """Changing the buffer on request: the system's pretty printer (keyword case, indentation)
 for the whole document or some lines, and the quick fixes the system offers at a position.
+Each document keeps its last printed form by piece, so after an edit the printer sees only
+the pieces around it (:meth:`adt.workbench.code.CodeAssist.format_kept`).
 
 Every answer is a set of edits on the buffer the request was computed for; the editor
 applies them (or refuses them when the document moved on meanwhile), and they reach us as
@@ -8,6 +10,7 @@ changes like any other. Nothing is saved.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -22,6 +25,7 @@ from lsp_server.uris import make_uri
 if TYPE_CHECKING:
     from adt.areas.fixes import FixProposal
     from adt.workbench import Workbench
+    from adt.workbench.printed import PrintedPieces
 
 
 @dataclass(frozen=True)
@@ -94,9 +98,13 @@ class Formatting(Feature):
         super().__init__(ctx)
         self._tickets = itertools.count(1)
         self._evaluated: dict[str, _Evaluated] = {}  # the last quick-fix evaluation
+        self._printed: dict[str, PrintedPieces] = {}  # the last printed form, by piece
+        self._printing: dict[str, asyncio.Lock] = {}  # a document's format in progress
 
     def document_closed(self, doc: OpenDocument) -> None:
         self._evaluated.pop(doc.uri, None)
+        self._printed.pop(doc.uri, None)
+        self._printing.pop(doc.uri, None)
 
     def _workbench(self, doc: OpenDocument) -> Workbench:
         return self.ctx.connections.workbench(doc.ref.system)
@@ -110,7 +118,13 @@ class Formatting(Feature):
         doc = self.ctx.documents.require(uri)
         version, current = doc.version, list(doc.buffer.lines)
         code = self._workbench(doc).code
-        formatted = split_text(await code.format("\n".join(current), doc.ref.object_url))
+        kept = self._printed.get(uri)
+        if kept is None:
+            from adt.workbench.printed import PrintedPieces  # with the first format
+
+            kept = self._printed[uri] = PrintedPieces()
+        async with self._printing.setdefault(uri, asyncio.Lock()):  # one at a time
+            formatted = split_text(await code.format_kept(current, doc.ref.object_url, kept))
         if lines is not None:
             formatted = only_lines(current, formatted, *lines)
         return DocumentEdits(uri, version, tuple(line_edits(current, formatted)))

@@ -236,6 +236,13 @@ def test_native_sql_and_sqlscript_are_left_as_they_are() -> None:
     )
 
 
+@pytest.mark.parametrize("before", ["data a type i.", "write 'x'."])
+def test_a_native_section_opened_after_another_statement_on_its_line(before: str) -> None:
+    source = f"{before} exec sql.\n  select a.b from dual\nendexec."
+    printed = _pp(source).split("\n")
+    assert printed[2:] == ["  select a.b from dual", "ENDEXEC."]
+
+
 def test_a_line_with_an_unterminated_literal_is_left_as_it_is() -> None:
     assert _pp("if a = 1.\n  x = 'open. y = 2.   \nendif.") == (
         "IF a = 1.\n  x = 'open. y = 2.   \n  ENDIF."

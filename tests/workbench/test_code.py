@@ -99,3 +99,32 @@ async def test_symbol_info_keeps_the_abap_doc_beside_its_short_text(
         MAIN, text, line - 2, lines[line - 1].index("greet_all") + 2
     )
     assert plain is not None and plain.doc == ""
+
+
+async def test_formatting_again_sends_only_what_changed_and_answers_as_the_whole(
+    workbench: Workbench,
+) -> None:
+    from adt.workbench.printed import PrintedPieces
+
+    large = "/sap/bc/adt/oo/classes/zcl_demo_large"
+    lines = (await workbench.source.get_source_v2(large)).content.split("\n")
+    kept = PrintedPieces()
+    printed = await workbench.code.format_kept(lines, large, kept)
+    assert printed == (await workbench.code.format("\n".join(lines))).split("\n")
+    assert kept.last_sent == len(lines)
+    middle = len(printed) // 2
+    typed = [*printed[:middle], "data lv_typed type i.", *printed[middle:]]
+    again = await workbench.code.format_kept(typed, large, kept)
+    assert again == (await workbench.code.format("\n".join(typed))).split("\n")
+    assert 0 < kept.last_sent < 40  # the method around the new line, not 10,000 lines
+
+    printer = workbench.source.client.formatting
+    await printer.set_settings(indentation=True, style="toLower", keep_identifier=False)
+    lowered = await workbench.code.format_kept(typed, large, kept)
+    assert kept.last_sent == len(typed), "other settings: the whole text again"
+    assert lowered == (await workbench.code.format("\n".join(typed))).split("\n")
+    assert lowered != again
+
+    await printer.set_settings(indentation=True, style="keywordAuto")
+    auto = await workbench.code.format_kept(typed[:-9], large, kept)
+    assert auto == (await workbench.code.format("\n".join(typed[:-9]))).split("\n")

@@ -43,6 +43,10 @@ MIDDLE_WORDS = frozenset({*_MIDDLE, "WHEN", "PUBLIC", "PROTECTED", "PRIVATE"})
 _AGGREGATES = ("COUNT(", "SUM(", "MIN(", "MAX(", "AVG(")
 EVENT = "EVENT"
 STRUCT = "STRUCT"
+#: The open blocks at a point between statements, outermost first: each block's kind, its
+#: level and the level of its body — all that the levels of the statements after it depend
+#: on (besides which ``SELECT``/``WITH`` statements are loops).
+State = tuple[tuple[str, int, int], ...]
 
 
 @dataclass
@@ -114,19 +118,33 @@ def _select_may_loop(words: list[str]) -> bool:
     return not (aggregate and "GROUP" not in words)
 
 
+def loop_event(statement: TokenStatement) -> tuple[str, bool] | None:
+    """``(kind, True)`` for a ``SELECT``/``WITH`` that is a loop if an end closes it,
+    ``(kind, False)`` for that end (``ENDSELECT``/``ENDWITH``), else None."""
+    words = statement.words
+    head = words[0] if words else ""
+    if head == "SELECT" and _select_may_loop(words):
+        return head, True
+    if head == "WITH" and statement.first.kind is TokenKind.WORD:
+        return head, True
+    if head in ("ENDSELECT", "ENDWITH"):
+        return OPENERS[head], False
+    return None
+
+
 def _loops(statements: list[TokenStatement]) -> set[int]:
     """``SELECT``/``WITH`` statements that an ``ENDSELECT``/``ENDWITH`` closes."""
     waiting: dict[str, list[int]] = {"SELECT": [], "WITH": []}
     loops: set[int] = set()
     for index, statement in enumerate(statements):
-        words = statement.words
-        head = words[0] if words else ""
-        if head == "SELECT" and _select_may_loop(words):
-            waiting["SELECT"].append(index)
-        elif head == "WITH" and statement.first.kind is TokenKind.WORD:
-            waiting["WITH"].append(index)
-        elif head in ("ENDSELECT", "ENDWITH") and waiting[OPENERS[head]]:
-            loops.add(waiting[OPENERS[head]].pop())
+        event = loop_event(statement)
+        if event is None:
+            continue
+        kind, opens = event
+        if opens:
+            waiting[kind].append(index)
+        elif waiting[kind]:
+            loops.add(waiting[kind].pop())
     return loops
 
 
@@ -162,12 +180,24 @@ def _struct_change(statement: TokenStatement) -> tuple[bool, int]:
     return first_closes, opens - closes + (1 if first_closes else 0)
 
 
-class _Nester:
-    def __init__(self, statements: list[TokenStatement]) -> None:
+class Nester:
+    """The levels of statements fed one at a time, from the blocks ``start`` leaves open
+    (a piece of a source formatted on its own, :mod:`adt.abap.format.segments`)."""
+
+    def __init__(self, statements: list[TokenStatement], start: State = ()) -> None:
         self.statements = statements
         self.loops = _loops(statements)
         self.layout = Layout()
         self.stack: list[int] = []  # indices into layout.blocks
+        for kind, base, body in start:
+            self._push(kind, -1, base)
+            self.layout.blocks[-1].body = body
+
+    @property
+    def state(self) -> State:
+        """The blocks open now (see :data:`State`)."""
+        blocks = self.layout.blocks
+        return tuple((blocks[i].kind, blocks[i].base, blocks[i].body) for i in self.stack)
 
     @property
     def top(self) -> Block | None:
@@ -286,7 +316,7 @@ class _Nester:
 
 def analyse(statements: list[TokenStatement]) -> Layout:
     """Nesting levels and blocks of ``statements`` (see the module doc)."""
-    nester = _Nester(statements)
+    nester = Nester(statements)
     for index, statement in enumerate(statements):
         nester.add(index, statement)
     nester.layout.final = nester.body

@@ -135,7 +135,8 @@ def keyword_map(statements: Iterable[TokenStatement]) -> dict[Token, bool]:
         flags: list[bool] = []
         for i, token in enumerate(tokens):
             flag = token.kind is TokenKind.WORD and (
-                glued_keyword(token) is not None or is_keyword(tokens, i, flags)
+                ("(" in token.text and glued_keyword(token) is not None)
+                or is_keyword(tokens, i, flags)
             )
             flags.append(flag)
             if token.kind is TokenKind.WORD:

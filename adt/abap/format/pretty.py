@@ -118,7 +118,13 @@ def recased_lines(source: Source, settings: PrinterSettings) -> list[str]:
         text = line.text
         for token in line.tokens:
             if token.kind is TokenKind.WORD:
-                new = recase(token, source.keywords.get(token, False), keyword_case, name_case)
+                keyword = source.keywords.get(token, False)
+                case = keyword_case if keyword else name_case
+                if (case is None or (case and token.text == token.upper)) and (
+                    "(" not in token.text
+                ):
+                    continue  # as it should be already (most words): no glued keyword either
+                new = recase(token, keyword, keyword_case, name_case)
                 if new != token.text:  # most words are written as they should be already
                     text = text[: token.column] + new + text[token.column + len(new) :]
         texts[line.number - 1] = text
@@ -136,16 +142,19 @@ class _Printer:
         self.first_indent: dict[int, tuple[int, int]] = {}  # statement → (old, new) indent
         self.anchor: dict[int, int] = {}  # chained statement → column of its first element
         self.depths = {t: d for s in source.statements for t, d in _element_depths(s).items()}
+        #: the first token of each statement → the statement
+        self.firsts = {s.first: i for i, s in enumerate(source.statements)}
         self.next_statement = self._next_statements()
 
     def _next_statements(self) -> list[int | None]:
         """For each line, the statement whose first token comes next (at or after it)."""
         following: list[int | None] = [None] * (len(self.source.lines) + 1)
         upcoming: int | None = None
+        firsts = self.firsts
         for line in reversed(self.source.lines):
             for token in reversed(line.code_tokens):
-                index = self.owner[token]
-                if self.source.statements[index].first is token:
+                index = firsts.get(token)
+                if index is not None:
                     upcoming = index
             following[line.number - 1] = upcoming
         return following
@@ -214,8 +223,8 @@ class _Printer:
         return result
 
     def _starts_statement(self, token: Token) -> bool:
-        statement = self.source.statements[self.owner[token]]
-        return statement.first is token and not statement.is_empty
+        index = self.firsts.get(token)
+        return index is not None and not self.source.statements[index].is_empty
 
     def _indent(self, line: SourceLine, token: Token) -> int:
         index = self.owner[token]

@@ -18,14 +18,19 @@ Lines are 1-based, columns 0-based (as in ADT fragments ``#start=L,C``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property
 
 from adt.abap.lexer import WORD as _WORD
 from adt.abap.lexer import literal_end
 
 BLANKS = " \t"
+#: Blanks, then a word (the lexer's word pattern) or any other character (or the line end).
+_NEXT = re.compile(r"[ \t]*(?:(" + _WORD.pattern + r")|(.))?")
+#: What a line without comments, literals and templates is made of.
+_PLAIN = re.compile("(" + _WORD.pattern + r")|([.:,])")
+_SPECIAL = re.compile("[\"'`|]")
 _WORD_END = BLANKS + "\"'`|.:,"
 
 
@@ -38,6 +43,9 @@ class TokenKind(Enum):
     COLON = "colon"
     COMMA = "comma"
     BROKEN = "broken"  # an unterminated literal or template: the rest of its line
+
+
+_MARKS = {".": TokenKind.PERIOD, ":": TokenKind.COLON, ",": TokenKind.COMMA}
 
 
 class LineKind(Enum):
@@ -79,20 +87,28 @@ class SourceLine:
     kind: LineKind
     tokens: list[Token] = field(default_factory=list)
     verbatim: bool = False
+    _code: list[Token] | None = field(default=None, repr=False, compare=False)
 
     @property
     def indent(self) -> int:
         return len(self.text) - len(self.text.lstrip(BLANKS))
 
-    @cached_property
+    @property
     def code_tokens(self) -> list[Token]:
-        """The tokens but the comment (kept: the lexer forgets it when it adds a token)."""
-        return [t for t in self.tokens if t.kind is not TokenKind.COMMENT]
+        """The tokens but the comment (kept: the lexer forgets it when it adds a token;
+        a plain attribute, as ``cached_property`` takes a lock on every read)."""
+        if self._code is None:
+            tokens = self.tokens
+            if tokens and tokens[-1].kind is TokenKind.COMMENT:
+                self._code = [t for t in tokens if t.kind is not TokenKind.COMMENT]
+            else:
+                self._code = tokens
+        return self._code
 
     def add(self, token: Token) -> None:
         """A token added after the line was scanned (a template that ended further down)."""
         self.tokens.append(token)
-        self.__dict__.pop("code_tokens", None)
+        self._code = None
 
 
 @dataclass
@@ -101,6 +117,8 @@ class TokenStatement:
 
     tokens: list[Token]
     terminated: bool
+    _words: list[str] | None = field(default=None, repr=False, compare=False)
+    _colon: int | None = field(default=-1, repr=False, compare=False)
 
     @property
     def first(self) -> Token:
@@ -110,23 +128,26 @@ class TokenStatement:
     def last(self) -> Token:
         return self.tokens[-1]
 
-    @cached_property
+    @property
     def words(self) -> list[str]:
         """Its words in upper case (literals, templates and punctuation left out; read
         often, so kept: a statement's tokens do not change once it is made)."""
-        return [t.upper for t in self.tokens if t.kind is TokenKind.WORD]
+        if self._words is None:
+            self._words = [t.upper for t in self.tokens if t.kind is TokenKind.WORD]
+        return self._words
 
     @property
     def is_empty(self) -> bool:
         return self.tokens[0].kind is TokenKind.PERIOD
 
-    @cached_property
+    @property
     def colon(self) -> int | None:
         """Index (in ``tokens``) of the chain colon, if it is a chained statement."""
-        for index, token in enumerate(self.tokens):
-            if token.kind is TokenKind.COLON:
-                return index
-        return None
+        if self._colon == -1:
+            self._colon = next(
+                (i for i, t in enumerate(self.tokens) if t.kind is TokenKind.COLON), None
+            )
+        return self._colon
 
     def elements(self) -> list[list[Token]]:
         """The chain elements after the colon (split at commas), or everything after the
@@ -152,6 +173,9 @@ class _Template:
     column: int
     parts: list[str]
     stack: list[str]
+
+
+_NATIVE_HEADS = frozenset({"EXEC", "METHOD"})
 
 
 def native_closer(words: list[str]) -> str | None:
@@ -213,9 +237,51 @@ class _Lexer:
             self._break_template(self.lines[-1])
 
     def _scan(self, line: SourceLine, start: int) -> None:
-        i = start
-        while i < len(line.text) and self._template is None:
-            i = self._step(line, i)
+        """The tokens of ``line`` from ``start``: words and punctuation by one expression
+        each (most of a source), the rest by :meth:`_step`."""
+        text, number, tokens = line.text, line.number, line.tokens
+        if not start and self._native is None:
+            special = _SPECIAL.search(text)
+            stop = len(text) if special is None else special.start()
+            if special is None or text[stop] == '"':  # a comment may end the line
+                start = self._plain(line, stop)
+        i, size = start, len(text)
+        while i < size and self._template is None:
+            found = _NEXT.match(text, i)
+            assert found is not None  # every alternative may be empty but the last
+            word, mark = found.group(1, 2)
+            if word is not None:
+                tokens.append(Token(TokenKind.WORD, word, number, found.start(1)))
+                self._words.append(word)  # a new list after each period
+                if self._native is not None and word.upper() == self._native:
+                    self._native = None  # a native section that ends on the line it started
+                i = found.end()
+            elif mark is not None:
+                i = self._step(line, found.start(2))
+            else:
+                return  # blanks to the end of the line
+
+    def _plain(self, line: SourceLine, stop: int) -> int:
+        """A line of words and punctuation only (no comment, literal or template): most
+        lines of a source (up to ``stop``, where a comment may begin), scanned by one
+        iteration of an expression. Answers where the rest of the line is to be scanned
+        word by word: ``stop``, or the end of a statement that opens a native section
+        (whose end may follow on the line)."""
+        number, tokens, words = line.number, line.tokens, self._words
+        for found in _PLAIN.finditer(line.text, 0, stop):
+            word = found.group(1)
+            if word is not None:
+                tokens.append(Token(TokenKind.WORD, word, number, found.start()))
+                words.append(word)
+            else:
+                mark = found.group(2)
+                tokens.append(Token(_MARKS[mark], mark, number, found.start()))
+                if mark == ".":
+                    self._end_statement(line)
+                    if self._native is not None:
+                        return found.end()
+                    words = self._words
+        return stop
 
     def _emit(self, line: SourceLine, kind: TokenKind, column: int, text: str) -> None:
         line.tokens.append(Token(kind, text, line.number, column))  # scanned: not kept yet
@@ -244,7 +310,7 @@ class _Lexer:
         j = found.end() if found is not None else i + 1
         word = text[i:j]
         self._emit(line, TokenKind.WORD, i, word)
-        self._words.append(word.upper())
+        self._words.append(word)
         if self._native is not None and word.upper() == self._native:
             self._native = None  # a native section that ends on the line it started
         return j
@@ -259,7 +325,9 @@ class _Lexer:
         return end + 1
 
     def _end_statement(self, line: SourceLine) -> None:
-        closer = native_closer(self._words)
+        words = self._words
+        head = words[0].upper() if words else ""
+        closer = native_closer([w.upper() for w in words]) if head in _NATIVE_HEADS else None
         if closer is not None:
             self._native = closer
             self._opened_at = line.tokens[-1].column
