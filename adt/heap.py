@@ -3,11 +3,16 @@
 A full collection walks every tracked object. Once a server is built most of them are the
 modules, classes and schema models of the MCP SDK, pygls and lsprotocol, alive as long as the
 process; walking them takes tens of milliseconds, and every caller waits meanwhile (ten
-concurrent MCP callers saw 40 ms stalls a few times a second). So a server pauses collection
-while it imports and builds itself (the collections imports trigger cost start-up time), and
-once it has answered its first requests it collects the start-up garbage (about 10 MB for the
-language server) and freezes what survives: later collections leave those objects out, and
-garbage made from then on is collected as before.
+concurrent MCP callers saw 40 ms stalls a few times a second). So a server pauses full
+collections while it imports and builds itself (the full collections imports trigger cost
+start-up time), and once it has answered its first requests it collects the start-up garbage
+and freezes what survives: later collections leave those objects out, and garbage made from
+then on is collected as before.
+
+Only full collections pause: the young ones walk a few thousand fresh objects each and free
+the cycles that creating classes leaves behind (attrs and cattrs make many). With every
+collection off that garbage piled up until the freeze, and the memory it took stayed with
+the process: 9 MB of the language server's 55 MB right after start-up.
 """
 
 from __future__ import annotations
@@ -16,18 +21,34 @@ import asyncio
 import gc
 
 SETTLE_SECONDS = 1.0
+_NEVER = 1 << 30  # young collections before a full one: none until the freeze
+_thresholds: tuple[int, int, int] | None = None  # the collector's own while paused
 
 
 def pause_collection() -> None:
-    """No collections until :func:`freeze_startup_objects` (call it before heavy imports)."""
-    gc.disable()
+    """No full collections until :func:`freeze_startup_objects` (call it before heavy
+    imports); young ones go on."""
+    global _thresholds
+    if _thresholds is None:
+        _thresholds = gc.get_threshold()
+    gc.set_threshold(_thresholds[0], _thresholds[1], _NEVER)
+    gc.enable()
+
+
+def full_collections_paused() -> bool:
+    """Whether :func:`pause_collection` holds full collections back."""
+    return gc.get_threshold()[2] == _NEVER
 
 
 def freeze_startup_objects() -> None:
     """Collect the garbage made so far, move every object still alive out of the collector's
     walks, and collect as usual from here on."""
+    global _thresholds
     gc.collect()
     gc.freeze()
+    if _thresholds is not None:
+        gc.set_threshold(*_thresholds)
+        _thresholds = None
     gc.enable()
 
 

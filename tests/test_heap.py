@@ -1,5 +1,5 @@
 """Freezing the start-up objects keeps full collections short, turns collection back on, and
-still collects what becomes garbage later."""
+still collects what becomes garbage later; while paused, only full collections wait."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 import gc
 import weakref
 
-from adt.heap import freeze_when_settled, pause_collection
+from adt.heap import freeze_when_settled, full_collections_paused, pause_collection
 
 
 class _Node:
@@ -22,7 +22,7 @@ def _cycle() -> weakref.ref[_Node]:
 
 async def _serve_a_moment() -> None:
     freeze_when_settled(asyncio.get_running_loop(), delay=0.01)
-    assert not gc.isenabled(), "the first answers do not wait for a collection"
+    assert full_collections_paused(), "the first answers do not wait for a full collection"
     await asyncio.sleep(0.1)
 
 
@@ -32,6 +32,7 @@ def test_start_up_garbage_is_collected_then_the_rest_frozen() -> None:
         from_start_up = _cycle()
         asyncio.run(_serve_a_moment())
         assert gc.isenabled(), "collection is back on once the server has settled"
+        assert not full_collections_paused(), "full collections too"
         assert from_start_up() is None, "garbage made while paused is collected, not frozen"
         assert gc.get_freeze_count() > 1000, "the modules and classes alive now are frozen"
         later = _cycle()
@@ -40,3 +41,29 @@ def test_start_up_garbage_is_collected_then_the_rest_frozen() -> None:
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+def test_young_garbage_is_collected_while_paused_but_no_full_collection_runs() -> None:
+    """Creating classes at import leaves cycles behind; kept until the freeze, their memory
+    stayed with the process (9 MB of the language server's start-up)."""
+    thresholds = gc.get_threshold()
+    generations: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            generations.append(info["generation"])
+
+    gc.collect()
+    gc.callbacks.append(seen)
+    try:
+        pause_collection()
+        cycles = [_cycle() for _ in range(20 * thresholds[0])]
+        assert generations, "young collections still run while paused"
+        assert 2 not in generations, "no full collection while paused"
+        assert sum(ref() is None for ref in cycles) > len(cycles) // 2, (
+            "most of the cycles made while paused are freed before the freeze"
+        )
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*thresholds)
+        gc.enable()
