@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import linecache
 import weakref
 
 from adt.heap import freeze_when_settled, full_collections_paused, pause_collection
@@ -30,7 +31,10 @@ def test_start_up_garbage_is_collected_then_the_rest_frozen() -> None:
     try:
         pause_collection()
         from_start_up = _cycle()
+        generated = "<attrs generated methods bench.Example>"
+        linecache.cache[generated] = (10, None, ["def f(): pass\n"], generated)
         asyncio.run(_serve_a_moment())
+        assert generated not in linecache.cache, "generated sources are not kept for good"
         assert gc.isenabled(), "collection is back on once the server has settled"
         assert not full_collections_paused(), "full collections too"
         assert from_start_up() is None, "garbage made while paused is collected, not frozen"
