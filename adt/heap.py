@@ -14,6 +14,11 @@ the cycles that creating classes leaves behind (attrs and cattrs make many). Wit
 collection off that garbage piled up until the freeze, and the memory it took stayed with
 the process: 9 MB of the language server's 55 MB right after start-up.
 
+Memory Python frees goes back to the C allocator, which keeps it: a server that read and
+opened fifty documents held about a megabyte of freed pages between the texts it keeps.
+:func:`release_free_memory` hands free pages back to the system (glibc's ``malloc_trim``);
+the language server calls it once a burst of opened or closed documents has settled.
+
 The freeze also empties :mod:`linecache`: attrs puts the source of every method it generates
 there (for debuggers), 1.7 MB for lsprotocol's classes, and keeps it for good. A traceback
 through such a method then shows no source line; files on disk are read again when needed.
@@ -22,8 +27,11 @@ through such a method then shows no source line; files on disk are read again wh
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import linecache
+import sys
+from collections.abc import Callable
 
 SETTLE_SECONDS = 1.0
 _NEVER = 1 << 30  # young collections before a full one: none until the freeze
@@ -62,3 +70,27 @@ def freeze_startup_objects() -> None:
 def freeze_when_settled(loop: asyncio.AbstractEventLoop, delay: float = SETTLE_SECONDS) -> None:
     """Freeze a moment after serving starts, so the first answers do not wait for it."""
     loop.call_later(delay, freeze_startup_objects)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or ``None`` (another C library or system)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes  # with the first release, not at start-up
+
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # musl and others have no malloc_trim
+        return None
+    return trim
+
+
+def release_free_memory() -> bool:
+    """Give the pages the C allocator holds free back to the system; ``False`` where that is
+    not possible. Costs about a millisecond: call it when a burst of work has settled."""
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True

@@ -6,9 +6,17 @@ from __future__ import annotations
 import asyncio
 import gc
 import linecache
+import platform
 import weakref
 
-from adt.heap import freeze_when_settled, full_collections_paused, pause_collection
+import pytest
+
+from adt.heap import (
+    freeze_when_settled,
+    full_collections_paused,
+    pause_collection,
+    release_free_memory,
+)
 
 
 class _Node:
@@ -71,3 +79,23 @@ def test_young_garbage_is_collected_while_paused_but_no_full_collection_runs() -
         gc.callbacks.remove(seen)
         gc.set_threshold(*thresholds)
         gc.enable()
+
+
+def _rss() -> int:
+    with open("/proc/self/status") as status:
+        return int(status.read().split("VmRSS:")[1].split()[0]) * 1024
+
+
+@pytest.mark.skipif(
+    platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc only"
+)
+def test_free_pages_go_back_to_the_system() -> None:
+    """Blocks freed between blocks still in use stay with the process until released."""
+    kept, freed = [], []
+    for index in range(400):  # below malloc's mmap threshold: inside its heap
+        (kept if index % 20 == 0 else freed).append(bytes([index % 256]) * 64 * 1024)
+    del freed[:]
+    before = _rss()
+    assert release_free_memory()
+    assert _rss() < before - 8 * 1024 * 1024, "most of the 24 MB freed went back"
+    assert len(kept) == 20
