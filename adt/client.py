@@ -12,11 +12,11 @@ import functools
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING
 
 import httpx
 
 from adt import _xml
+from adt._areas import Areas
 from adt._session import AdtSession, AuthGuard, Reach, Sleep
 from adt.areas.document_text import as_text, read_accept, write_headers
 from adt.auth.base import Authenticator
@@ -46,23 +46,6 @@ from adt.release import RELEASE_DELAYS, ReleaseJournal
 from adt.text import CRLF, line_break_of, to_canonical, to_wire
 from adt.urls import check_adt_path, decode_name, encode_name, validate_adt_path, version_params
 
-if TYPE_CHECKING:
-    from adt.areas.atc import Atc
-    from adt.areas.completion import Completion
-    from adt.areas.datapreview import DataPreview
-    from adt.areas.dictionary import Dictionary
-    from adt.areas.discovery import Discovery
-    from adt.areas.fixes import QuickFixes
-    from adt.areas.formatting import Formatting
-    from adt.areas.history import History
-    from adt.areas.lifecycle import Lifecycle
-    from adt.areas.navigation import Navigation
-    from adt.areas.occurrences import OccurrenceMarkers
-    from adt.areas.refactoring import Refactorings
-    from adt.areas.structure import Structure
-    from adt.areas.transports import Transports
-    from adt.areas.unit import AbapUnit
-
 log = logging.getLogger("adt.client")
 
 _LOCK_ACCEPT = (
@@ -75,7 +58,7 @@ _NODE_ACCEPT = (
 )
 
 
-class AdtClient:
+class AdtClient(Areas):
     """An ADT connection to one system.
 
     Use it as an async context manager, or call :meth:`close` when done: that releases every
@@ -175,114 +158,6 @@ class AdtClient:
         session = self._stateful if stateful else self._stateless
         send = functools.partial(session.request, params=params, headers=headers)
         return await send(method, check_adt_path(path), content=content, idempotent=idempotent)
-
-    # --- areas ----------------------------------------------------------------------------
-
-    @functools.cached_property
-    def discovery(self) -> Discovery:
-        """Core discovery (which collections a system offers) and package value helps."""
-        from adt.areas.discovery import Discovery  # with its first use
-
-        return Discovery(self)
-
-    @functools.cached_property
-    def objects(self) -> Lifecycle:
-        """Object lifecycle: validate a new name, create objects in a package, delete them."""
-        from adt.areas.lifecycle import Lifecycle  # with its first use
-
-        return Lifecycle(self)
-
-    @functools.cached_property
-    def dictionary(self) -> Dictionary:
-        """Metadata objects (data elements, domains, message classes, service bindings,
-        table types): compact reads, token-checked whole-document writes, publishing."""
-        from adt.areas.dictionary import Dictionary  # with its first use
-
-        return Dictionary(self)
-
-    @functools.cached_property
-    def transports(self) -> Transports:
-        """Transport requests: checks for an object, the user's requests, creating and releasing."""
-        from adt.areas.transports import Transports  # with its first use
-
-        return Transports(self)
-
-    @functools.cached_property
-    def history(self) -> History:
-        """Inactive objects and the revisions (versions) of a source."""
-        from adt.areas.history import History  # with its first use
-
-        return History(self)
-
-    @functools.cached_property
-    def navigation(self) -> Navigation:
-        """Go to definition, element info (hover) and where-used with snippets."""
-        from adt.areas.navigation import Navigation  # with its first use
-
-        return Navigation(self)
-
-    @functools.cached_property
-    def structure(self) -> Structure:
-        """Node paths, main programs of includes, object structures and type hierarchies."""
-        from adt.areas.structure import Structure  # with its first use
-
-        return Structure(self)
-
-    @functools.cached_property
-    def datapreview(self) -> DataPreview:
-        """Data preview: the rows of a table or CDS entity, and free-style SELECTs."""
-        from adt.areas.datapreview import DataPreview  # with its first use
-
-        return DataPreview(self)
-
-    @functools.cached_property
-    def completion(self) -> Completion:
-        """Code completion: proposals at a position and the text to insert."""
-        from adt.areas.completion import Completion  # with its first use
-
-        return Completion(self)
-
-    @functools.cached_property
-    def formatting(self) -> Formatting:
-        """The pretty printer and its settings."""
-        from adt.areas.formatting import Formatting  # with its first use
-
-        return Formatting(self)
-
-    @functools.cached_property
-    def fixes(self) -> QuickFixes:
-        """Quick fixes: what ADT offers at a position, and the edits of one."""
-        from adt.areas.fixes import QuickFixes  # with its first use
-
-        return QuickFixes(self)
-
-    @functools.cached_property
-    def occurrences(self) -> OccurrenceMarkers:
-        """Where the symbol at a position occurs in one source (reads, writes)."""
-        from adt.areas.occurrences import OccurrenceMarkers  # with its first use
-
-        return OccurrenceMarkers(self)
-
-    @functools.cached_property
-    def refactorings(self) -> Refactorings:
-        """ADT's rename refactoring: evaluate, preview, execute."""
-        from adt.areas.refactoring import Refactorings  # with its first use
-
-        return Refactorings(self)
-
-    @functools.cached_property
-    def unit(self) -> AbapUnit:
-        """ABAP Unit: run the tests of objects or packages; results with alerts and positions."""
-        from adt.areas.unit import AbapUnit  # with its first use
-
-        return AbapUnit(self)
-
-    @functools.cached_property
-    def atc(self) -> Atc:
-        """ATC: run a check variant on objects; findings with priority and position."""
-        from adt.areas.atc import Atc  # with its first use
-
-        return Atc(self)
 
     # --- reads ----------------------------------------------------------------------------
 
