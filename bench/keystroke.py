@@ -187,6 +187,7 @@ def measure_paced(
         server.notify("textDocument/didOpen", {"textDocument": document})
         server.request("bench/ping", None)
         frames = _session_frames(uri, text, changes + 1, seed=len(text))
+        time.sleep(1.0)  # what a server defers after an open (ours: the memory release, 0.5 s)
         _settle(server)
         first_cpu = server.cpu_seconds()
         server.send_many(frames.pop(0))
