@@ -16,23 +16,9 @@ from types import TracebackType
 import httpx
 
 from adt import _xml
+from adt._areas import Areas
 from adt._session import AdtSession, AuthGuard, Reach, Sleep
-from adt.areas.atc import Atc
-from adt.areas.completion import Completion
-from adt.areas.datapreview import DataPreview
-from adt.areas.dictionary import Dictionary
-from adt.areas.discovery import Discovery
 from adt.areas.document_text import as_text, read_accept, write_headers
-from adt.areas.fixes import QuickFixes
-from adt.areas.formatting import Formatting
-from adt.areas.history import History
-from adt.areas.lifecycle import Lifecycle
-from adt.areas.navigation import Navigation
-from adt.areas.occurrences import OccurrenceMarkers
-from adt.areas.refactoring import Refactorings
-from adt.areas.structure import Structure
-from adt.areas.transports import Transports
-from adt.areas.unit import AbapUnit
 from adt.auth.base import Authenticator
 from adt.auth.registry import authenticator_for
 from adt.errors import (
@@ -72,7 +58,7 @@ _NODE_ACCEPT = (
 )
 
 
-class AdtClient:
+class AdtClient(Areas):
     """An ADT connection to one system.
 
     Use it as an async context manager, or call :meth:`close` when done: that releases every
@@ -172,84 +158,6 @@ class AdtClient:
         session = self._stateful if stateful else self._stateless
         send = functools.partial(session.request, params=params, headers=headers)
         return await send(method, check_adt_path(path), content=content, idempotent=idempotent)
-
-    # --- areas ----------------------------------------------------------------------------
-
-    @functools.cached_property
-    def discovery(self) -> Discovery:
-        """Core discovery (which collections a system offers) and package value helps."""
-        return Discovery(self)
-
-    @functools.cached_property
-    def objects(self) -> Lifecycle:
-        """Object lifecycle: validate a new name, create objects in a package, delete them."""
-        return Lifecycle(self)
-
-    @functools.cached_property
-    def dictionary(self) -> Dictionary:
-        """Metadata objects (data elements, domains, message classes, service bindings,
-        table types): compact reads, token-checked whole-document writes, publishing."""
-        return Dictionary(self)
-
-    @functools.cached_property
-    def transports(self) -> Transports:
-        """Transport requests: checks for an object, the user's requests, creating and releasing."""
-        return Transports(self)
-
-    @functools.cached_property
-    def history(self) -> History:
-        """Inactive objects and the revisions (versions) of a source."""
-        return History(self)
-
-    @functools.cached_property
-    def navigation(self) -> Navigation:
-        """Go to definition, element info (hover) and where-used with snippets."""
-        return Navigation(self)
-
-    @functools.cached_property
-    def structure(self) -> Structure:
-        """Node paths, main programs of includes, object structures and type hierarchies."""
-        return Structure(self)
-
-    @functools.cached_property
-    def datapreview(self) -> DataPreview:
-        """Data preview: the rows of a table or CDS entity, and free-style SELECTs."""
-        return DataPreview(self)
-
-    @functools.cached_property
-    def completion(self) -> Completion:
-        """Code completion: proposals at a position and the text to insert."""
-        return Completion(self)
-
-    @functools.cached_property
-    def formatting(self) -> Formatting:
-        """The pretty printer and its settings."""
-        return Formatting(self)
-
-    @functools.cached_property
-    def fixes(self) -> QuickFixes:
-        """Quick fixes: what ADT offers at a position, and the edits of one."""
-        return QuickFixes(self)
-
-    @functools.cached_property
-    def occurrences(self) -> OccurrenceMarkers:
-        """Where the symbol at a position occurs in one source (reads, writes)."""
-        return OccurrenceMarkers(self)
-
-    @functools.cached_property
-    def refactorings(self) -> Refactorings:
-        """ADT's rename refactoring: evaluate, preview, execute."""
-        return Refactorings(self)
-
-    @functools.cached_property
-    def unit(self) -> AbapUnit:
-        """ABAP Unit: run the tests of objects or packages; results with alerts and positions."""
-        return AbapUnit(self)
-
-    @functools.cached_property
-    def atc(self) -> Atc:
-        """ATC: run a check variant on objects; findings with priority and position."""
-        return Atc(self)
 
     # --- reads ----------------------------------------------------------------------------
 

@@ -4,8 +4,13 @@ pygls' default document rebuilds the whole text on every change; at 100,000 line
 tens of milliseconds per keystroke. Here the text is a list of lines. A change converts its
 two positions (only the touched lines are looked at), then splices the list: a change inside
 one line replaces one element, a change that adds or removes lines moves pointers, never
-characters. The buffer also remembers, for every line, which base line it still is (or that it
-was touched), and the window of lines touched since the base. Deriving the hunks of a save is a
+characters. Until its first change a document keeps its text as one string
+(:class:`~adt.text.TextLines`, shared with the cached read it came from): a string object per
+line costs twice the text, and most open documents are never edited. The first change splits
+it (about 5 ms at 100,000 lines), once.
+
+The buffer also remembers, for every line, which base line it still is (or that it was
+touched), and the window of lines touched since the base. Deriving the hunks of a save is a
 walk over that window, with :mod:`adt.source.linediff` refining only the touched gaps.
 
 Line breaks are LSP's: ``\\n``, ``\\r\\n`` and ``\\r``. Form feeds, ``\\x85`` and ``\\u2028``
@@ -21,6 +26,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from adt.source.linediff import differences, matches
+from adt.text import TextLines
+from lsp_server.edits import Edit, apply_edits, line_edits
 
 if TYPE_CHECKING:
     from adt.source.lines import Patch
@@ -50,6 +57,40 @@ def split_text(text: str | Sequence[str]) -> list[str]:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text.split("\n")
+
+
+def compact_lines(text: str | Sequence[str]) -> Sequence[str]:
+    """:func:`split_text`, but a text stays one string (:class:`~adt.text.TextLines`) and the
+    cache's lines are shared as they are; lines given as a list are copied."""
+    if isinstance(text, str):
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        return TextLines(text) if text else [""]
+    if isinstance(text, TextLines):
+        return text if len(text) else [""]
+    return list(text) or [""]
+
+
+def _joined(lines: Sequence[str]) -> str:
+    return lines.text if isinstance(lines, TextLines) else "\n".join(lines)
+
+
+_IDENTITY = array("i")  # 0, 1, 2, ...: sliced for a document's first origins
+
+
+def _reserve(count: int) -> None:
+    """Make :func:`_identity` of ``count`` a copy (done when a document opens)."""
+    have = len(_IDENTITY)
+    if have < count:
+        _IDENTITY.extend(range(have, count))
+
+
+def _identity(count: int) -> array[int]:
+    """``array("i", range(count))``, copied from one kept for the largest document so far:
+    a slice of an array is one memory copy, building it from a range converts every number
+    (about 10 ms at 100,000 lines, which the first change of a document would pay)."""
+    _reserve(count)
+    return _IDENTITY[:count]
 
 
 def _untouched(count: int) -> array[int]:
@@ -99,63 +140,6 @@ def _look_up(runs: list[tuple[int, int, int]], line: int, side: int) -> int | No
 
 
 @dataclass(frozen=True)
-class Edit:
-    """Replace the text between two (0-based line, ``str`` index) positions."""
-
-    start: tuple[int, int]
-    end: tuple[int, int]
-    text: str
-
-
-def line_edits(old: Sequence[str], new: Sequence[str]) -> list[Edit]:
-    """Non-overlapping edits (all against ``old``) that turn lines ``old`` into ``new``,
-    touching only the lines that differ (so an editor keeps cursors and folds elsewhere).
-
-    Edits are whole lines, ``(i, 0)`` to ``(j, 0)``. An edit that reaches the end of the
-    document has no following line to end at, so it starts at the end of the line before
-    (deletions, appends) or ends at the end of the last line. No two edits ever share a
-    position, because editors may apply such edits in either order.
-    """
-    if old == new:
-        return []
-    count = len(old)
-    diffs = differences(old, new)
-    if len(diffs) > 1 and diffs[-1][1] == count:
-        (pi1, pi2, pj1, _), (li1, _, _, _) = diffs[-2], diffs[-1]
-        if li1 - pi2 == 1 and old[pi2] == "":
-            # Only an empty line separates the last two changes: the last edit would start
-            # where the previous one ends. Make them one edit.
-            diffs[-2:] = [(pi1, count, pj1, len(new))]
-    last_end = (count - 1, len(old[-1]))
-    edits: list[Edit] = []
-    for i1, i2, j1, j2 in diffs:
-        lines = new[j1:j2]
-        if i2 < count:
-            edits.append(Edit((i1, 0), (i2, 0), "".join(line + "\n" for line in lines)))
-        elif i1 == 0:
-            edits.append(Edit((0, 0), last_end, "\n".join(lines)))
-        elif lines and i1 < count:
-            edits.append(Edit((i1, 0), last_end, "\n".join(lines)))
-        else:  # delete through the end, or append after the last line
-            after = (i1 - 1, len(old[i1 - 1]))
-            edits.append(Edit(after, last_end, "".join("\n" + line for line in lines)))
-    return edits
-
-
-def apply_edits(lines: Sequence[str], edits: Sequence[Edit]) -> str:
-    """Apply edits (all against ``lines``) to the joined text; the editor's view, for tests."""
-    text = "\n".join(lines)
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        a = starts[edit.start[0]] + edit.start[1]
-        b = starts[edit.end[0]] + edit.end[1]
-        text = text[:a] + edit.text + text[b:]
-    return text
-
-
-@dataclass(frozen=True)
 class Hunk:
     """Base lines ``start..end`` (1-based; ``end = start - 1`` inserts) become ``lines``."""
 
@@ -187,22 +171,24 @@ class TextBuffer:
 
     def __init__(self, text: str | Sequence[str], encoding: str = UTF16) -> None:
         self.encoding = encoding_name(encoding)
-        self.lines = split_text(text)
+        #: a list once edited; before, the text as one string (read it as a sequence)
+        self.lines: list[str] | Sequence[str] = compact_lines(text)
         self.clamped = 0  # positions past the end of a line or document (the caller logs)
         self.changes = 0  # counts every change of the lines: what was read of them still holds
         #: the last changes as (count after it, first line touched, lines untouched below it)
         self._log: list[tuple[int, int, int]] = []
         self.rebase()
+        _reserve(len(self.lines))  # the first change's origins: a copy, not a conversion
 
     # --- content --------------------------------------------------------------------------
 
     @property
     def text(self) -> str:
-        return "\n".join(self.lines)
+        return _joined(self.lines)
 
     @property
     def base_text(self) -> str:
-        return "\n".join(self._base)
+        return _joined(self._base)
 
     @property
     def line_count(self) -> int:
@@ -211,13 +197,15 @@ class TextBuffer:
     def rebase(self, text: str | Sequence[str] | None = None) -> None:
         """Adopt a new base: the current text (after a save) or ``text`` (after a reload)."""
         if text is not None:
-            self.lines = split_text(text)
+            self.lines = compact_lines(text)
             self.changes += 1
             self._logged(0, 0)
-        self._base: list[str] = list(self.lines)
+        lines = self.lines
+        self._base: Sequence[str] = lines if isinstance(lines, TextLines) else list(lines)
         # _origin[i] is the base index line i still is, or -1 once it has been touched (a
-        # machine-int array: a list of ints costs 36 bytes a line, this 4).
-        self._origin = array("i", range(len(self.lines)))
+        # machine-int array: a list of ints costs 36 bytes a line, this 4); made with the
+        # first change (until then every line is its base line).
+        self._origin: array[int] | None = None
         self._runs: list[tuple[int, int, int]] | None = None  # see _unchanged
         self._top: int | None = None  # lines above this index are untouched since the base
         self._bottom = 0  # this many lines at the end are untouched since the base
@@ -228,7 +216,7 @@ class TextBuffer:
         When the lines equal the new base the document is clean; otherwise every line counts
         as touched, so the next hunks come from a full comparison.
         """
-        base = split_text(text)
+        base = compact_lines(text)
         if base == self.lines:
             self.rebase()
             return
@@ -236,6 +224,20 @@ class TextBuffer:
         self._origin = _untouched(len(self.lines))
         self._top, self._bottom = 0, 0
         self._runs = None
+
+    def line_list(self) -> list[str]:
+        """The lines as a list of strings, splitting a text kept as one string for good (not a
+        change: the lines are the same). For readers that keep the lines, such as the
+        outline's chunks, so that they and the buffer share the strings; the base, while it
+        is the same text, becomes a list of the same strings too."""
+        lines = self.lines
+        if isinstance(lines, list):
+            return lines
+        split = list(lines)
+        if self._base is lines:
+            self._base = list(split)
+        self.lines = split
+        return split
 
     # --- edits ----------------------------------------------------------------------------
 
@@ -250,12 +252,18 @@ class TextBuffer:
         self.changes += 1
         if start is None or end is None:
             old = len(self.lines)
-            self.lines = split_text(text)
+            self.lines = compact_lines(text)
             self._origin = _untouched(len(self.lines))
             self._touch(0, old - 1, old)
             self._logged(0, 0)
             return
-        last = len(self.lines) - 1
+        lines = self.lines
+        if not isinstance(lines, list):
+            lines = self.line_list()  # the first change: one string per line from now on
+        origin = self._origin
+        if origin is None:
+            origin = self._origin = _identity(len(lines))
+        last = len(lines) - 1
         start_line, start_units = start
         end_line, end_units = end
         if (end_line, end_units) < (start_line, start_units):
@@ -273,8 +281,8 @@ class TextBuffer:
         if end_past:
             end_line = last
             self.clamped += 1
-        first_text = self.lines[start_line]
-        last_text = self.lines[end_line]
+        first_text = lines[start_line]
+        last_text = lines[end_line]
         head = first_text if start_past else first_text[: self._index(first_text, start_units)]
         tail = "" if end_past else last_text[self._index(last_text, end_units) :]
         if "\n" not in text and "\r" not in text:
@@ -283,12 +291,12 @@ class TextBuffer:
             replacement = split_text(text)
             replacement[0] = head + replacement[0]
             replacement[-1] = replacement[-1] + tail
-        old_count = len(self.lines)
-        self.lines[start_line : end_line + 1] = replacement
+        old_count = len(lines)
+        lines[start_line : end_line + 1] = replacement
         if len(replacement) == 1 and start_line == end_line:
-            self._origin[start_line] = -1
+            origin[start_line] = -1
         else:
-            self._origin[start_line : end_line + 1] = _untouched(len(replacement))
+            origin[start_line : end_line + 1] = _untouched(len(replacement))
         self._touch(start_line, end_line, old_count)
         self._logged(start_line, old_count - 1 - end_line)
 
@@ -343,7 +351,7 @@ class TextBuffer:
 
     # --- comparison with the base ---------------------------------------------------------
 
-    def _window(self) -> tuple[list[str], list[str], int]:
+    def _window(self) -> tuple[Sequence[str], Sequence[str], int]:
         """The changed region: (base lines, current lines, offset of both)."""
         if self._top is None:
             return [], [], 0
@@ -381,6 +389,8 @@ class TextBuffer:
         current_end = len(self.lines) - bottom
         base_end = len(self._base) - bottom
         origin = self._origin
+        if origin is None:  # touched but never split: only a whole replacement does that
+            origin = _identity(len(self.lines))
         hunks: list[Hunk] = []
         index, base_index = top, top
         while index < current_end:
@@ -446,3 +456,21 @@ class TextBuffer:
     def changed_base_lines(self) -> Sequence[tuple[int, int]]:
         """Base line ranges touched by the hunks (for merge and conflict reporting)."""
         return [(h.start, h.end) for h in self.hunks()]
+
+
+__all__ = [
+    "ENCODINGS",
+    "UTF8",
+    "UTF16",
+    "UTF32",
+    "Edit",
+    "Hunk",
+    "TextBuffer",
+    "apply_edits",
+    "compact_lines",
+    "encoding_name",
+    "index_to_units",
+    "line_edits",
+    "split_text",
+    "units_to_index",
+]

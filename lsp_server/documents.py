@@ -135,9 +135,9 @@ class Documents:
     def open(self, ref: DocumentRef, text: str, version: int, encoding: str) -> OpenDocument:
         """Open a document; ``base_ready`` is set at once when its read is known."""
         loaded, inactive = self._loaded.pop(ref.uri, (None, None))
-        # The editor opens what it read: then the buffer shares the cached lines' strings
-        # (half the memory of an open document) instead of splitting the text again.
-        lines: tuple[str, ...] | None = None
+        # The editor opens what it read: then the buffer shares the cached text (one string,
+        # see adt.text.TextLines) instead of keeping a copy of it.
+        lines: Sequence[str] | None = None
         if loaded is not None and loaded.lines and text == loaded.content:
             lines = loaded.lines
         doc = OpenDocument(ref=ref, buffer=TextBuffer(lines or text, encoding), version=version)

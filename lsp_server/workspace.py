@@ -31,6 +31,7 @@ from lsp_server.features.highlighting import SemanticHighlighting
 from lsp_server.features.hints import ParameterHints
 from lsp_server.features.intelligence import CodeIntelligence
 from lsp_server.features.locks import EditLocks
+from lsp_server.features.memory import FreeMemory
 from lsp_server.features.metadata import MetadataCommands
 from lsp_server.features.objects import Objects
 from lsp_server.features.preview import DataPreview
@@ -76,6 +77,7 @@ class EditorWorkspace:
         self.hints = ParameterHints(self.ctx)
         self.highlighting = SemanticHighlighting(self.ctx)
         self.structure = DocumentStructure(self.ctx)
+        self.memory = FreeMemory(self.ctx)
         self.features: tuple[Feature, ...] = (
             self.objects,
             self.diagnostics,
@@ -102,6 +104,7 @@ class EditorWorkspace:
             self.hints,
             self.highlighting,
             self.structure,
+            self.memory,
         )
         # Told of every keystroke: only the features that listen (the others' hook is empty).
         self._on_change = tuple(

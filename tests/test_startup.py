@@ -46,8 +46,13 @@ def test_the_language_server_starts_without_heavy_modules() -> None:
     at_start, loaded = _snapshots(code)
     assert [m for m in (*HEAVY, "adt.agent.executor") if m in at_start] == []
     assert not [m for m in at_start if m == "mcp" or m.startswith("mcp.")], "no MCP at all"
+    # the semantic tokens' legend is announced at start; the index behind them loads later
+    assert [m for m in ("adt.abap.highlight", "adt.abap.index") if m in at_start] == []
     # the regex engine loads with the first grep, other logon methods when a profile uses them
     later = ("regex", "adt.auth.oauth", "adt.auth.browser", "adt.auth.certificate", "webbrowser")
+    # and the ADT areas beyond reading sources with their first use (3.4 MB together)
+    later += tuple(f"adt.areas.{area}" for area in ("atc", "unit", "refactoring", "navigation"))
+    later += tuple(f"adt.areas.{area}" for area in ("completion", "transports", "dictionary"))
     assert "adt.client" in loaded and [m for m in later if m in loaded] == []
 
 

@@ -12,28 +12,9 @@ from adt.abap.format.tokens import LineKind, TokenKind
 from adt.abap.format.tokens import lex as lex_lines
 from adt.abap.index import ProgramIndex, Unit
 from adt.abap.keywords import ABAP_WORDS
+from adt.abap.legend import MODIFIERS, TYPES
 from adt.abap.lexer import NAME, NUMBER, lex
 from adt.abap.symbols import Occurrence, SymbolKind
-
-#: Token types, named as LSP's standard semantic token types.
-TYPES = (
-    "keyword",
-    "comment",
-    "string",
-    "number",
-    "class",
-    "interface",
-    "method",
-    "property",
-    "parameter",
-    "variable",
-    "type",
-    "function",
-    "event",
-    "macro",
-)
-#: Modifiers, named as LSP's standard modifiers.
-MODIFIERS = ("declaration", "readonly", "static")
 
 _BY_KIND = {
     SymbolKind.CLASS: "class",

@@ -5,13 +5,14 @@ saved at activation) may be it, recognised by the token's change stamp and conte
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from adt.client import AdtClient
 from adt.source.cache import SourceCache
 from adt.source.shared import SharedTexts, text_key
 from adt.source.targets import Target
 from adt.source.token import content_hash, token_changed_at, token_hash
-from adt.text import split_lines
+from adt.text import TextLines
 
 log = logging.getLogger("adt.source")
 
@@ -36,7 +37,7 @@ class BaseTexts:
             key = target.key
             await self._shared.put(text_key(key.system, key.object_url, key.include, token), text)
 
-    async def lines(self, target: Target, token: str) -> tuple[str, ...] | None:
+    async def lines(self, target: Target, token: str) -> Sequence[str] | None:
         """The lines ``token`` named, or ``None`` when no source knows them."""
         known = self._cache.base_lines(target.key, token)
         if known is not None:
@@ -45,14 +46,14 @@ class BaseTexts:
             key = target.key
             text = await self._shared.get(text_key(key.system, key.object_url, key.include, token))
             if text is not None:
-                return tuple(split_lines(text))
+                return TextLines(text)
         try:
             return await self._from_versions(target, token)
         except Exception as exc:  # a kind without versions, a feed we cannot read: unknown
             log.info("no version of %s matches token %s: %s", target.ref.source_url, token, exc)
             return None
 
-    async def _from_versions(self, target: Target, token: str) -> tuple[str, ...] | None:
+    async def _from_versions(self, target: Target, token: str) -> TextLines | None:
         stamp, wanted = token_changed_at(token), token_hash(token)
         if not stamp or wanted in (None, "empty"):
             return None
@@ -62,7 +63,7 @@ class BaseTexts:
         for revision in near[:MAX_VERSION_READS]:
             text = (await self._client.history.read_revision(revision)).text
             if content_hash(text) == wanted:
-                return tuple(split_lines(text))
+                return TextLines(text)
         return None
 
 

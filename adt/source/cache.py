@@ -8,20 +8,22 @@ compares tokens there, so a stale or missing entry can never make a write unsafe
 Beside the entries it keeps the text of every token it hands out, for the same TTL and within
 a character budget (:meth:`SourceCache.base_lines`): a write made against an older token is
 rebased over a colleague's change only when that token's text is known (see
-:mod:`adt.source.rebase`). An entry and its token text share one tuple of lines.
+:mod:`adt.source.rebase`). An entry and its token text share one :class:`~adt.text.TextLines`
+(the text as one string, lines sliced out on demand), and so does the line buffer of an editor
+that opens the read.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from cachetools import LRUCache, TTLCache
 
-from adt.text import split_lines
+from adt.text import TextLines
 
 
 class CacheKey(NamedTuple):
@@ -36,7 +38,7 @@ class CacheEntry:
     """A source as read, kept as its lines so that a range read slices instead of splitting
     the whole text again (the token was computed over the exact text at read time)."""
 
-    lines: tuple[str, ...]
+    lines: TextLines
     token: str
     changed_at_ms: int
     etag: str
@@ -50,8 +52,8 @@ class CacheEntry:
 
     @property
     def text(self) -> str:
-        """The whole canonical text (joined on demand: only whole-source reads need it)."""
-        return "\n".join(self.lines)
+        """The whole canonical text."""
+        return self.lines.text
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,9 @@ BASE_TEXTS_BUDGET = 32_000_000
 """Characters of token texts kept at most (about 1,200 reads of a 10,000-line class)."""
 
 
-def _weight(lines: tuple[str, ...]) -> int:
+def _weight(lines: Sequence[str]) -> int:
+    if isinstance(lines, TextLines):
+        return len(lines.text) + 2
     return sum(map(len, lines)) + len(lines) + 1
 
 
@@ -109,7 +113,7 @@ class SourceCache:
         self._clock = clock
         self._entries = _CountingTTLCache(maxsize=max_size, ttl=ttl_ms / 1000, timer=clock)
         self._issued: LRUCache[str, CacheKey] = LRUCache(maxsize=max(1000, max_size * 10))
-        self._texts: TTLCache[TokenTextKey, tuple[str, ...]] = TTLCache(
+        self._texts: TTLCache[TokenTextKey, Sequence[str]] = TTLCache(
             maxsize=base_budget, ttl=ttl_ms / 1000, timer=clock, getsizeof=_weight
         )
         self._hits = 0
@@ -139,7 +143,7 @@ class SourceCache:
     ) -> CacheEntry:
         now = self.now_ms()
         entry = CacheEntry(
-            lines=tuple(split_lines(text)),
+            lines=TextLines(text),
             token=token,
             changed_at_ms=changed_at_ms,
             etag=etag,
@@ -153,7 +157,7 @@ class SourceCache:
             self._texts[(key.system, key.object_url, key.include, token)] = entry.lines
         return entry
 
-    def base_lines(self, key: CacheKey, token: str) -> tuple[str, ...] | None:
+    def base_lines(self, key: CacheKey, token: str) -> Sequence[str] | None:
         """The lines of the text ``token`` was handed out for, for the source ``key`` names
         (any version), while the cache's TTL lasts; ``None`` when no longer known."""
         return self._texts.get((key.system, key.object_url, key.include, token))
@@ -162,7 +166,7 @@ class SourceCache:
         """Remember the text a token named, known to a caller that holds it (an editor's
         base), so a write made against that token can be rebased after the entry expired."""
         with contextlib.suppress(ValueError):  # a text over the whole budget is not kept
-            self._texts[(key.system, key.object_url, key.include, token)] = tuple(split_lines(text))
+            self._texts[(key.system, key.object_url, key.include, token)] = TextLines(text)
 
     def issued_for(self, token: str) -> CacheKey | None:
         """The key a token was handed out for (remembered beyond the entries' TTL)."""

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adt.source.errors import InvalidArgument, LineOutOfRange, NoUniqueMatch
-from adt.text import split_lines, to_canonical
+from adt.text import TextLines, split_lines, to_canonical
 
 
 def content_lines(content: str) -> list[str]:
@@ -69,6 +69,8 @@ def slice_lines(lines: Sequence[str], start_line: int | None, end_line: int | No
     if end > count:
         note = f"endLine {end} is past the last line; returned lines {start}-{count}"
         end = count
+    if isinstance(lines, TextLines):  # the cache's: one slice of its text
+        return RangeSlice(lines.joined(start - 1, end), start, end, count, note=note)
     return RangeSlice("\n".join(lines[start - 1 : end]), start, end, count, note=note)
 
 

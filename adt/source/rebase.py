@@ -23,7 +23,7 @@ from adt.source.linediff import Block, differences
 from adt.source.lines import Patch, validate_patches
 from adt.source.metadata import MetadataCache, changed_by
 from adt.source.targets import Target
-from adt.text import split_lines
+from adt.text import TextLines, split_lines
 
 
 @dataclass(frozen=True)
@@ -121,11 +121,12 @@ class Rebaser:
                 "be moved over the newer version",
                 {"baseUnknown": True},
             )
+        text = base.text if isinstance(base, TextLines) else "\n".join(base)
         try:
-            patches = change.patches("\n".join(base))
+            patches = change.patches(text)
         except SourceError as exc:
             return Refusal(f"your change does not apply to your token's text ({exc.message})", {})
-        moved = rebase(base, split_lines(current), patches)
+        moved = rebase(list(base), split_lines(current), patches)  # compared line by line
         if isinstance(moved, Overlap):
             return Refusal(
                 f"they changed lines {_ranges(moved.theirs)} of the current version, next to or "

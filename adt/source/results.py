@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from adt.source.grep import GrepMatch
 
 
@@ -38,7 +40,7 @@ class SourceRead:
     next_start_line: int | None = None
     notes: tuple[str, ...] = ()
     symbol: dict[str, Any] | None = None
-    lines: tuple[str, ...] = field(default=(), repr=False)
+    lines: Sequence[str] = field(default=(), repr=False)
     """The whole source's lines as cached (set when the read returned all of it): an editor
     builds its line buffer from them and shares the strings with the cache."""
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from adt.abap.lexer import NAME, OP, Statement, adjacent, lex
-from adt.abap.structure import Block, BlockKind, structure
 from adt.source.errors import InvalidArgument
 from lsp_server.features import Feature
 from lsp_server.features.intelligence import word_at
@@ -23,11 +21,14 @@ from lsp_server.features.nodes import SourceNode
 from lsp_server.uris import make_uri
 
 if TYPE_CHECKING:
+    from adt.abap.lexer import Statement
+    from adt.abap.structure import Block
     from adt.workbench import Workbench
 
 Point = tuple[int, int]
-#: Blocks a call can be made from.
-_CALLERS = (BlockKind.METHOD, BlockKind.FORM, BlockKind.FUNCTION, BlockKind.MODULE)
+#: Blocks a call can be made from (``BlockKind`` values: the ABAP structure loads with the
+#: first call hierarchy, not at start-up).
+_CALLERS = ("method", "form", "function", "module")
 
 #: ``DATA(x)``, ``FINAL(x)``: inline declarations, not calls.
 _INLINE = frozenset({"DATA", "FINAL"})
@@ -170,6 +171,9 @@ def _blocks(blocks: list[Block]) -> list[Block]:
 
 def _block_at(text: str, line: int) -> Block | None:
     """The method, form, function module or module whose lines hold ``line`` (1-based)."""
+    from adt.abap.lexer import lex
+    from adt.abap.structure import structure
+
     unit = structure("unit", lex(text))
     for block in _blocks(unit.blocks):
         if block.kind in _CALLERS and block.first_line <= line <= block.last_line:
@@ -178,6 +182,8 @@ def _block_at(text: str, line: int) -> Block | None:
 
 
 def _node(system: str, source_url: str, block: Block) -> CallNode:
+    from adt.abap.lexer import adjacent
+
     token = block.name_token
     tokens = block.header.tokens
     if token is None:
@@ -197,6 +203,8 @@ def _node(system: str, source_url: str, block: Block) -> CallNode:
 def _call_sites(statements: list[Statement]) -> list[tuple[int, int, int]]:
     """(1-based line, column, end) of every called name: ``name(`` (methods, functional
     calls), ``CALL METHOD name``, ``PERFORM name``; ``CALL FUNCTION 'NAME'``'s literal."""
+    from adt.abap.lexer import NAME, OP, adjacent
+
     sites = []
     for statement in statements:
         tokens = statement.tokens

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from adt.abap.lexer import NAME, Token, adjacent, lex
 from lsp_server.features import Feature
 
 if TYPE_CHECKING:
+    from adt.abap.lexer import Token
     from adt.workbench.code import SymbolInfo
 
 #: Words that start named arguments, and inline declarations that look like calls.
@@ -37,6 +37,8 @@ class Hint:
 def positional_calls(text: str, first: int, last: int) -> list[tuple[Token, Token]]:
     """(called name, first argument) of every call with one unnamed argument whose name is
     on lines ``first``–``last`` (0-based)."""
+    from adt.abap.lexer import NAME, adjacent, lex  # with the first hints, not at start-up
+
     found = []
     for statement in lex(text).statements:
         tokens = statement.tokens

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from adt.abap.testclasses import local_test_classes
 from adt.urls import object_type_for
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.features import Feature
@@ -60,6 +59,8 @@ class Quality(Feature):
         doc = self.ctx.documents.get(uri)
         if doc is None:
             return []
+        from adt.abap.testclasses import local_test_classes  # with the first lenses
+
         lenses = []
         for test_class in local_test_classes(doc.buffer.text):
             lenses.append(TestLens(test_class.line - 1, "Run tests", test_class.name))

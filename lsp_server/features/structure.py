@@ -51,14 +51,14 @@ class DocumentStructure(Feature):
         from lsp_server.merge import marked_blocks, ours_lines
 
         buffer = doc.buffer
-        seen = (buffer.changes, id(buffer.lines))
+        lines = buffer.line_list()  # the chunks keep lines: share the buffer's strings
+        seen = (buffer.changes, id(lines))
         last = self._read.get(doc.uri)
         if last is not None and last[0] == seen:
             return last[1], last[2]  # not changed since: the folds after the outline
         scan = self._scans.get(doc.uri)
         if scan is None:
             scan = self._scans[doc.uri] = ChunkedStatements(outline.HEADS | folding.HEADS)
-        lines = buffer.lines
         since = self._lines_read.pop(doc.uri, None)
         found = scan.read(lines, None if since is None else buffer.changed_since(since))
         blocks = marked_blocks(lines) if found.markers else []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from adt.abap.highlight import MODIFIERS, TYPES
+from adt.abap.legend import MODIFIERS, TYPES
 from lsp_server.features.highlighting import TokensDelta
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adt.source.lines import apply_patches
+from adt.text import TextLines
 from lsp_server.buffer import (
     UTF8,
     UTF16,
@@ -269,3 +270,93 @@ def test_every_change_of_the_lines_is_counted() -> None:
     buffer.apply_change(None, None, "whole")
     buffer.rebase("reloaded")
     assert buffer.changes == counted + 3 and buffer.lines == ["reloaded"]
+
+
+# --- a document kept as one string until its first change (adt.text.TextLines) ------------
+
+crlf_texts = st.text(alphabet=ALPHABET + "\n\r", max_size=40)
+
+
+@settings(max_examples=300)
+@given(text=crlf_texts, data=st.data(), encoding=st.sampled_from(ENCODINGS))
+def test_a_buffer_kept_as_one_string_edits_like_the_list_of_lines(
+    text: str, data: st.DataObject, encoding: str
+) -> None:
+    """The same random edits (positions in the editor's encoding, at line ends and the end of
+    the document included) on a buffer opened from a text, one opened from the cache's
+    lines and one opened from a list of lines give the same text, lines, hunks and mapping
+    to the base, read before and after each change."""
+    canonical = text.replace("\r\n", "\n").replace("\r", "\n")
+    plain = canonical.split("\n")
+    buffers = [
+        TextBuffer(text, encoding),
+        TextBuffer(TextLines(canonical), encoding),
+        TextBuffer(plain, encoding),
+    ]
+    expected = canonical
+    for _ in range(data.draw(st.integers(0, 6))):
+        for buffer in buffers:
+            assert list(buffer.lines) == expected.split("\n") and buffer.text == expected
+            assert buffer.line_count == len(plain) or buffer.changes
+        lines = expected.split("\n")
+        positions = []
+        for _ in range(2):
+            line = data.draw(st.integers(0, len(lines) - 1))
+            positions.append((line, data.draw(st.integers(0, len(lines[line])))))
+        new = data.draw(inserted)
+        units = [(line, _units(lines[line][:index], encoding)) for line, index in positions]
+        for buffer in buffers:
+            buffer.apply_change(units[0], units[1], new)
+        expected = _reference_apply(expected, positions[0], positions[1], new)
+    first = buffers[0]
+    for buffer in buffers:
+        assert buffer.text == expected and list(buffer.lines) == expected.split("\n")
+        assert buffer.base_text == canonical
+        assert buffer.hunks() == first.hunks() and buffer.dirty == (expected != canonical)
+        for line in range(len(buffer.lines)):
+            assert buffer.base_line(line) == first.base_line(line)
+        patches = [hunk.as_patch() for hunk in buffer.hunks()]
+        rebuilt = apply_patches(canonical, patches).text if patches else canonical
+        assert rebuilt == expected
+
+
+def test_an_opened_read_shares_the_cached_text_until_its_first_change() -> None:
+    cached = TextLines("REPORT z.\nWRITE '😀'.\n")
+    buffer = TextBuffer(cached, UTF16)
+    assert buffer.lines is cached and buffer.text is cached.text, "no copy of the text"
+    assert buffer.base_text is cached.text and not buffer.dirty and buffer.hunks() == []
+    assert buffer.base_line(2) == 2 and buffer.line_of_base(1) == 1
+    buffer.apply_change((1, 10), (1, 11), "!")  # the period, in UTF-16 units
+    assert buffer.lines == ["REPORT z.", "WRITE '😀'!", ""]
+    assert buffer.base_text == cached.text
+    assert [(h.start, h.end, h.lines) for h in buffer.hunks()] == [(2, 2, ("WRITE '😀'!",))]
+    buffer.rebase()
+    assert not buffer.dirty and buffer.base_text == "REPORT z.\nWRITE '😀'!\n"
+
+
+def test_a_reader_keeping_the_lines_shares_their_strings_with_the_buffer() -> None:
+    buffer = TextBuffer(TextLines("a\nb\nc"))
+    changes = buffer.changes
+    lines = buffer.line_list()
+    assert buffer.lines is lines and buffer.line_list() is lines and buffer.changes == changes
+    buffer.apply_change((0, 1), (0, 1), "x")
+    assert buffer.lines is lines and lines[1] is buffer.line_list()[1]
+    assert [(h.start, h.end, h.lines) for h in buffer.hunks()] == [(1, 1, ("ax",))]
+
+
+def test_one_string_documents_at_the_edges() -> None:
+    """An empty document is one empty line however it is opened; CRLF and lone CR break
+    lines; an edit at the very end of a document kept as one string."""
+    for empty in ("", TextLines(""), []):
+        buffer = TextBuffer(empty)
+        assert buffer.lines == [""] and buffer.text == ""
+        buffer.apply_change((0, 0), (0, 0), "x\n")
+        assert buffer.text == "x\n" and [(h.start, h.end) for h in buffer.hunks()] == [(1, 0)]
+    buffer = TextBuffer("a\r\nb\rc", UTF8)
+    assert list(buffer.lines) == ["a", "b", "c"] and buffer.line_count == 3
+    buffer.apply_change((2, 1), (2, 1), "\r\nd")
+    assert buffer.text == "a\nb\nc\nd"
+    assert buffer.line_of_base(2) == 2 and buffer.base_line(3) is None
+    whole = TextBuffer("a\nb")
+    whole.apply_change(None, None, "a\r\nb\r\nc")
+    assert whole.text == "a\nb\nc" and [(h.start, h.end) for h in whole.hunks()] == [(3, 2)]
