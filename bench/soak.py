@@ -13,8 +13,9 @@ expiring, the application server "restarting" (every context and its locks gone)
 Now and then an editor's language server restarts with unsaved edits in its buffers while a
 colleague changes the same source: the new server is handed each buffer's base version
 (``adt/restoreDocument``), so the save is a conflict and the merge keeps both. Editors also
-rename the counter's attribute from their buffers (``soak_rename``), sometimes applying only
-part of the rename as the refactor preview allows: nothing of such a rename may be written.
+rename a variable of the counter's test class from their buffers (``soak_rename``), sometimes
+applying only part of the rename as the refactor preview allows: nothing of such a rename may
+be written.
 
 Every edit a caller was told succeeded is accounted for at the end: it must be in the final
 source exactly once (a lost or doubled edit is a failure), and no lock may be left once the
@@ -41,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from soak_rebase import REBASE_OBJECT, rebaser
-from soak_rename import RENAME_OBJECT, mixed, rename
+from soak_rename import RENAME_OBJECT, RENAME_SOURCE, VIOLATION, mixed, rename
 
 from adt import AdtClient, ConnectionProfile, Secret
 from adt.agent import AgentTools
@@ -252,9 +253,7 @@ async def editor(run: EditorRun, closers: list[Any]) -> None:
             logger.warning("editor %s: save of %s failed", run.number, uri, exc_info=True)
             run.tally.counts[f"editor save failed ({type(exc).__name__})"] += 1
         if object_url == RENAME_OBJECT and run.rng.random() < run.rename_chance:
-            # with one more line typed after the save: the rename writes it too
-            _type_marker(editor, uri, f"* editor {run.number} edit {sequence} renaming", run.rng)
-            await rename(workspace, editor, uri, run.tally, run.rng, _markers)
+            await rename(workspace, editor, run.tally, run.rng)
         await asyncio.sleep(run.rng.uniform(0.0, 0.1))
     await workspace.wait_idle()
 
@@ -467,7 +466,7 @@ async def soak(
     sources = {**OBJECTS, REBASE_OBJECT: f"{REBASE_OBJECT}/source/main"}
     final = {url: emulator.source(source) or "" for url, source in sources.items()}
     # a rename is written whole or not at all: never both names in the source
-    renamed_in_part = [RENAME_OBJECT] if mixed(final[RENAME_OBJECT]) else []
+    renamed_in_part = [RENAME_SOURCE] if mixed(emulator.source(RENAME_SOURCE) or "") else []
     lost, doubled = [], []
     for object_url, markers in tally.accepted.items():
         lines = final[object_url].split("\n")
@@ -487,7 +486,7 @@ async def soak(
         "leaked locks": len(leaked),
         "locks after closing": len(after_close),
         "rebase violations": len(violations),
-        "rename violations": len(renamed_in_part),
+        "rename violations": len(renamed_in_part) + tally.counts[VIOLATION],
         "crashed workers": crashed,
         "details": {
             "lost": lost[:20],
@@ -518,7 +517,7 @@ def main() -> int:
         "--rename-chance",
         type=float,
         default=0.1,
-        help="chance that an editor renames the counter's attribute after typing in it",
+        help="chance that an editor renames a variable of the counter's test class after a save",
     )
     parser.add_argument(
         "--no-rebase",
