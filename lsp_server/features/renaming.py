@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from adt.source.errors import InvalidArgument, VersionConflict
 from adt.workbench.object_renaming import moved_object
-from lsp_server.buffer import Edit
+from lsp_server.buffer import Edit, apply_edits
 from lsp_server.context import WorkspaceContext
 from lsp_server.documents import OpenDocument
 from lsp_server.features import Feature
@@ -179,7 +179,7 @@ class Renaming(Feature):
             tuple(edits),
             tuple(r.line for r in affected.replacements),
         )
-        text = _applied(lines, edits)
+        text = apply_edits(lines, edits)
         source = SourceEdit(
             affected.source_url, affected.object_url, affected.name, token, text, len(edits)
         )
@@ -271,18 +271,6 @@ def _placed(doc: OpenDocument | None, lines: list[str], r: TextReplacement, name
 def _before(lines: list[str], first: int, last: int) -> int:
     """How many characters lines ``first``..``last - 1`` take with their line breaks."""
     return sum(len(line) + 1 for line in lines[first:last])
-
-
-def _applied(lines: list[str], edits: list[Edit]) -> str:
-    text = "\n".join(lines)
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        begin = starts[edit.start[0]] + edit.start[1]
-        end = starts[edit.end[0]] + edit.end[1]
-        text = text[:begin] + edit.text + text[end:]
-    return text
 
 
 __all__ = ["DocumentPlan", "Prepared", "RenamePlan", "Renaming"]
