@@ -107,8 +107,9 @@ class Documents:
         # edits (adt/restoreDocument) finds the text it was based on here.
         self._closed_bases: LRUCache[str, str] = LRUCache(maxsize=16)
         self.on_rebase: Callable[[OpenDocument], None] | None = None
-        # set (and replaced) whenever a document opens or changes: see :meth:`next_change`
-        self._changed = asyncio.Event()
+        # set (and dropped) when a document opens or changes while someone waits for it:
+        # see :meth:`next_change`; nothing is made per keystroke when nobody waits
+        self._changed: asyncio.Event | None = None
 
     def __iter__(self) -> Iterator[OpenDocument]:
         return iter(list(self._open.values()))
@@ -150,13 +151,16 @@ class Documents:
         return doc
 
     def _wake(self) -> None:
-        woken, self._changed = self._changed, asyncio.Event()
-        woken.set()
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = None
 
     async def next_change(self, within: float) -> bool:
         """Wait until a document opens or changes, at most ``within`` seconds; whether one
         did. For a server edit the editor reports applied before its ``didChange`` arrives
         (Neovim sends changes debounced)."""
+        if self._changed is None:
+            self._changed = asyncio.Event()
         changed = self._changed
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(changed.wait(), within)
