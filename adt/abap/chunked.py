@@ -52,8 +52,10 @@ class Scanned:
     """One read: ``statements`` (lines 1-based, as the scanner counts) whose first word is
     one of the heads; ``comments``: the runs of full-line comments (0-based, inclusive; a
     run may be one line); ``markers``: a line starts like a merge conflict marker. ``key``
-    is equal for two reads exactly when all of that is (and the lines it starts on), so an
-    answer built from one read serves the other."""
+    is equal for two reads only when all of that is (and the text of the lines it starts
+    on), so an answer built from one read serves the other. It may differ where all of that
+    is equal, when an edit moved a cut point (about one edited line in 64): then an answer
+    is built again, never a wrong one reused."""
 
     def __init__(self, chunks: list[tuple[int, _Chunk]], key: tuple[object, ...]) -> None:
         self._chunks = chunks

@@ -145,15 +145,33 @@ def test_cut_points_respect_the_bounds_and_follow_the_content() -> None:
     assert {c + 1 for c in cuts[5:20]} <= set(shifted)  # the same cuts past the edit
 
 
-def test_the_key_changes_exactly_when_what_readers_see_changes() -> None:
+def test_the_key_follows_what_readers_see_where_the_cut_points_stay() -> None:
     lines = ["CLASS c IMPLEMENTATION.", "  METHOD m.", *['    x = 1. " c'] * 200]
     lines += ["  ENDMETHOD.", "ENDCLASS."]
     scan = ChunkedStatements(HEADS)
     first = scan.read(lines).key
-    lines[100] = '    x = 12. " c'  # not a statement readers keep
+    cuts = cut_points(lines)
+    # an edit readers cannot see, on a line that is no cut point in this process (which
+    # lines are depends on the process's string hashes)
+    lines[100] = next(f'    x = {n}. " c' for n in range(10, 200) if hash(f'    x = {n}. " c') & 63)
+    assert cut_points(lines) == cuts
     assert scan.read(lines).key == first
     lines[1] = '  METHOD m. " é'  # the text of a line a kept statement starts on
     second = scan.read(lines).key
     assert second != first
     lines.insert(50, "    y = 2.")  # the kept statements below move
     assert scan.read(lines).key != second
+
+
+def test_an_edit_that_makes_a_cut_point_changes_chunks_not_statements() -> None:
+    filler = next(f'    x = {n}. " c' for n in range(10, 200) if hash(f'    x = {n}. " c') & 63)
+    lines = ["CLASS c IMPLEMENTATION.", "  METHOD m.", *[filler] * 200]
+    lines += ["  ENDMETHOD.", "ENDCLASS."]
+    scan = ChunkedStatements(HEADS)
+    before = _read(scan, lines)
+    cuts = cut_points(lines)
+    lines[100] = next(
+        f'    x = {n}. " c' for n in range(10, 5000) if not hash(f'    x = {n}. " c') & 63
+    )
+    assert cut_points(lines) != cuts
+    assert _read(scan, lines) == before == _expected(lines)
