@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from adt.abap.lexer import Statement, Token, adjacent, lex
 from adt.abap.structure import Block, BlockKind, structure
@@ -156,8 +156,28 @@ def _walk(block: Block, owner: str) -> Iterator[_Span]:
         yield _span(kind, f"{name} implementation", block.header, last)
     else:
         yield _span(kind, name, block.header, last)
+    if block.kind is BlockKind.INTERFACE:
+        yield from _declared_methods(block, name)
     for child in block.children:
         yield from _walk(child, name)
+
+
+def _declared_methods(block: Block, owner: str) -> Iterator[_Span]:
+    """An interface's methods have no implementation of their own: each one's declaration
+    is the part ``zif_x=>m``; one of a chain (``METHODS: a, b.``) shares its line."""
+    on_line: dict[int, int] = {}
+    for statement in block.body:
+        for line in {statement.line, statement.last_line}:
+            on_line[line] = on_line.get(line, 0) + 1
+    for statement in block.body:
+        words = statement.words(2)
+        if len(words) < 2 or words[0] not in ("METHODS", "CLASS-METHODS"):
+            continue
+        part, first, last = _span(
+            "method declaration", f"{owner}=>{words[1].lower()}", statement, statement
+        )
+        shared = on_line[statement.line] > 1 or on_line[statement.last_line] > 1
+        yield (replace(part, shares_line=True) if shared else part), first, last
 
 
 def _last_statement(block: Block) -> Statement:

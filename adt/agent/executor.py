@@ -132,9 +132,10 @@ class AgentTools:
         if known is not None:
             self.policy.check(tool.name, *known)
             return
-        await self._check_object(
-            tool, service, args.get("objectUrl") or args.get("objectSourceUrl")
-        )
+        url = args.get("objectUrl") or args.get("objectSourceUrl")
+        if url is None and tool.checks_each_write:
+            return
+        await self._check_object(tool, service, url)
 
     async def _check_new(self, tool: ToolDefinition, url: str, name: str, package: str) -> None:
         """The write policy for an object that does not exist yet."""

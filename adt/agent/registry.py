@@ -133,6 +133,10 @@ class ToolDefinition:
     fit: Fit | None = field(default=None, repr=False, compare=False)
     writes_if: WritesIf | None = field(default=None, repr=False, compare=False)
     policy_target: PolicyTarget | None = field(default=None, repr=False, compare=False)
+    #: the handler checks every object it writes itself (``ToolCall.may_write``), as a call
+    #: by name finds them only while it runs: no object named in the arguments is checked
+    #: up front then
+    checks_each_write: bool = False
 
     def changes(self, args: dict[str, Any]) -> bool:
         """Whether this call changes something (and so answers to the write policy)."""

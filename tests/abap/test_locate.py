@@ -90,3 +90,26 @@ def test_parts_that_share_a_line_with_other_code_are_marked() -> None:
     assert found["lcl_b=>other"].shares_line
     assert not found["write_all"].shares_line
     assert (found["write_all"].start_line, found["write_all"].end_line) == (9, 11)
+
+
+def test_an_interface_method_is_its_declaration() -> None:
+    interface = "\n".join(
+        [
+            "INTERFACE zif_y PUBLIC.",
+            "  METHODS greet",
+            "    IMPORTING iv_name TYPE string",
+            "    RETURNING VALUE(rv) TYPE string.",
+            "  CLASS-METHODS make RETURNING VALUE(ro) TYPE REF TO zif_y.",
+            "  METHODS: a, b.",
+            "ENDINTERFACE.",
+        ]
+    )
+    found = {s.name: (s.kind, s.start_line, s.end_line) for s in symbols(interface)}
+    assert found["zif_y=>greet"] == ("method declaration", 2, 4)
+    assert found["zif_y=>make"] == ("method declaration", 5, 5)
+    assert (
+        find_symbol(interface, "greet").start_line,
+        find_symbol(interface, "make").end_line,
+    ) == (2, 5)
+    chained = {s.name: s.shares_line for s in symbols(interface) if s.start_line == 6}
+    assert chained == {"zif_y=>a": True, "zif_y=>b": True}  # a write by name is refused

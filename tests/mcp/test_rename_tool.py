@@ -68,6 +68,23 @@ async def test_rename_answers_to_the_policy_for_every_object(emulator: Emulator)
     assert emulator.locks() == []
 
 
+async def test_a_rename_by_name_answers_to_the_policy_object_by_object(emulator: Emulator) -> None:
+    """By name there is no objectUrl to check up front: each object the rename would write
+    answers to the policy (one allowed, one not; and one allowed alone)."""
+    narrow = WritePolicy(allow=("$ZDEMO",), allow_objects=("ZCL_DEMO_GREETER",))
+    by_name = {"action": "rename", "name": "ZIF_DEMO_GREETING=>GREET", "newName": "salute"}
+    async with bridge(emulator, policy=narrow) as client:
+        refused = await error(client, "navigate", **by_name)
+        assert refused["name"] == "WRITE_REFUSED" and "ZIF_DEMO_GREETING" in refused["error"]
+    assert "salute" not in (emulator.source(MAIN) or "").lower()
+    wide = WritePolicy(allow=("$ZDEMO",))
+    async with bridge(emulator, policy=wide) as client:
+        done = await call(client, "navigate", **by_name)
+        assert done["ok"], done
+    assert "salute" in (emulator.source(MAIN) or "").lower()
+    assert emulator.locks() == []
+
+
 async def test_a_colleagues_lock_writes_nothing(emulator: Emulator) -> None:
     async with bridge(emulator) as client:
         colleague = make_client(emulator, "COLLEAGUE")

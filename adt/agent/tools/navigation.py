@@ -243,5 +243,6 @@ TOOLS = (
         writes_if=lambda args: (
             args.get("action") in ("rename", "extract") and not args.get("preview")
         ),
+        checks_each_write=True,  # rename and extract check each object they write
     ),
 )
