@@ -50,6 +50,7 @@ class ReleaseJournal:
             "could not end the ABAP session that holds the lock on %s; releasing it in the "
             "background until the system answers",
             objects,
+            extra={"journal_adopted": tuple(sorted(session.locks))},
         )
         self._empty.clear()
         self._pending[session] = asyncio.get_running_loop().create_task(self._release(session))

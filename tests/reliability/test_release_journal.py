@@ -32,7 +32,7 @@ def _service(emulator: Emulator) -> tuple[SourceService, AdtClient]:
 
 
 async def test_a_lock_left_by_an_outage_is_released_when_the_system_is_back(
-    emulator: Emulator,
+    emulator: Emulator, caplog: pytest.LogCaptureFixture
 ) -> None:
     service, client = _service(emulator)
     before = emulator.source(SOURCE)
@@ -45,6 +45,9 @@ async def test_a_lock_left_by_an_outage_is_released_when_the_system_is_back(
     assert failed.value.name == "BACKEND_ERROR"
     assert [lock.object_uri for lock in emulator.locks()] == [REPORT], "the outage kept it"
     assert client.release_journal.pending == [REPORT]
+    # the record names the objects, for whoever watches the journals (the soak does)
+    taken = [getattr(r, "journal_adopted", None) for r in caplog.records]
+    assert (REPORT,) in taken
 
     emulator.faults.clear()  # the system is back
     with anyio.fail_after(10):
