@@ -17,8 +17,9 @@
 
 const vscode = require('vscode');
 const { toServerUri } = require('./editorUris');
+const { callProposed } = require('./proposedApi');
 const { errorMessage } = require('./results');
-const { SCHEME } = require('./uris');
+const { SCHEME, objectLabel } = require('./uris');
 const { TIMELINE_SOURCE, timelineEntries } = require('./versionTree');
 const { listVersions } = require('./versionView');
 
@@ -40,7 +41,6 @@ const { listVersions } = require('./versionView');
  * @property {vscode.Command} command
  * @typedef {{uri?: vscode.Uri, reset?: boolean}} TimelineChangeEvent
  * @typedef {{items: TimelineItem[]}} Timeline
- * @typedef {(scheme: string, provider: VersionTimeline) => vscode.Disposable} RegisterProvider
  */
 
 /**
@@ -92,7 +92,9 @@ class VersionTimeline {
       const nodes = await listVersions(this.connection, uri);
       return { items: timelineEntries(nodes, Date.now()).map(timelineItem) };
     } catch (error) {
-      this.output.appendLine(`[timeline] no versions of ${uri.path}: ${errorMessage(error)}`);
+      this.output.appendLine(
+        `[timeline] no versions of ${objectLabel(uri.path)}: ${errorMessage(error)}`,
+      );
       return { items: [] };
     }
   }
@@ -114,30 +116,24 @@ class VersionTimeline {
 }
 
 /**
- * Give the versions to the Timeline when VS Code lets the extension use its proposed API (a
- * try, not a version check: the grant depends on how VS Code was started).
+ * Give the versions to the Timeline when VS Code grants the extension its proposed API.
  * @param {VersionTimeline} timeline
  * @param {string} extensionId
  * @param {{appendLine(value: string): void}} output
  * @returns {vscode.Disposable | undefined} the registration, or nothing when refused
  */
 function registerVersionTimeline(timeline, extensionId, output) {
-  /** @type {{registerTimelineProvider?: RegisterProvider}} */
-  const workspace = /** @type {any} */ (vscode.workspace);
-  try {
-    if (typeof workspace.registerTimelineProvider !== 'function') {
-      throw new Error('this VS Code has no Timeline API');
-    }
-    return workspace.registerTimelineProvider(SCHEME, timeline);
-  } catch (error) {
-    const reason = errorMessage(error).split('\n')[0];
-    output.appendLine(
-      `[timeline] ABAP versions are shown in the ABAP Versions view only: VS Code refused its ` +
-        `Timeline API (${reason}). Start VS Code with --enable-proposed-api ${extensionId} ` +
-        `to see them in the Timeline too.`,
-    );
-    return undefined;
-  }
+  return callProposed(
+    vscode.workspace,
+    'registerTimelineProvider',
+    [SCHEME, timeline],
+    ({ reason }) =>
+      output.appendLine(
+        `[timeline] ABAP versions are shown in the ABAP Versions view only: VS Code refused ` +
+          `its Timeline API (${reason}). Start VS Code with --enable-proposed-api ` +
+          `${extensionId} to see them in the Timeline too.`,
+      ),
+  );
 }
 
 module.exports = { VersionTimeline, registerVersionTimeline };
