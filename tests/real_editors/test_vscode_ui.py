@@ -1112,6 +1112,10 @@ def test_the_timeline_lists_the_versions_opens_one_and_follows_a_save(editor: Ed
     ui.run("ABAP: Activate")
     ui.notification(r"Activated ZDEMO_REPORT")
     ui.until(lambda: not draft.count(), "the draft gone from the Timeline after the activation")
+    # closed again, leaving the Explorer's height to the views of the next steps
+    header = timeline.locator(".pane-header")
+    header.click()
+    ui.until(lambda: "expanded" not in (header.get_attribute("class") or ""), "the Timeline closed")
 
 
 @needs_server("adt.transportRequests", "adt.checkRelease", "adt.objectTransport")
