@@ -31,6 +31,7 @@ else:
     from provision import ARTIFACTS, Tools, provision
     from seed import cds_seed
     from support.emulated import USERS
+    from support.node_deps import EXTENSION
     from workbench import Editor, Workbench
 
     from adt.emulator import Emulator, samples_dir
@@ -85,6 +86,12 @@ def user_settings(emulator_url: str, system: dict[str, object]) -> dict[str, obj
         "git.openRepositoryInParentFolders": "never",
         "remote.autoForwardPorts": False,
     }
+
+
+def extension_id() -> str:
+    """The extension's id (publisher.name), which ``--enable-proposed-api`` names."""
+    manifest = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
+    return f"{manifest['publisher']}.{manifest['name']}"
 
 
 def _ports_by_domain(port: int, env: dict[str, str]) -> list[str]:
@@ -156,6 +163,10 @@ def editor(request: pytest.FixtureRequest, tools: Tools, shots: Path) -> Iterato
             "--disable-telemetry",
             "--disable-update-check",
             "--disable-workspace-trust",
+            # the Timeline's provider API is a proposal: granted as a user of VS Code would
+            # (code-server grants every extension anyway, docs/real-editors.md)
+            "--enable-proposed-api",
+            extension_id(),
             "--reconnection-grace-time",  # a closed browser ends its extension host soon
             str(GRACE_SECONDS),
             str(workspace),

@@ -1073,6 +1073,51 @@ def test_the_versions_view_opens_a_version_and_compares_it_with_the_editor(
     ui.notification(r"Activated ZDEMO_REPORT")
 
 
+@needs_server("adt/versions", "adt/readVersion")
+def test_the_timeline_lists_the_versions_opens_one_and_follows_a_save(editor: Editor) -> None:
+    ui = editor.workbench
+    ui.clear_notifications()
+    ui.run("ABAP: Open Object…")
+    ui.answer("ZDEMO_REPORT")
+    ui.wait_for_tab("ZDEMO_REPORT")
+    timeline = _view(ui, "Timeline")
+    draft = _row(ui, timeline, "inactive version")
+    active = _row(ui, timeline, "active version")
+    ui.until(lambda: active.count(), "the active version in the Timeline")
+    assert not draft.count(), "activated at the end of the versions step"
+    # a save makes a draft: the Timeline lists again by itself
+    ui.type_at_top("* a draft for the timeline\n")
+    ui.save()
+    ui.until(
+        lambda: "* a draft for the timeline" in (editor.emulator.source(REPORT) or ""), "the save"
+    )
+    ui.until(lambda: draft.count(), "the draft in the Timeline after the save")
+    assert "DEVELOPER" in draft.first.inner_text(), draft.first.inner_text()
+    ui.shot("timeline")
+    active.first.click()  # opens it read-only
+    ui.until(lambda: ui.active_tab().startswith("ZDEMO_REPORT (active version"), "its tab")
+    stored = (editor.emulator.source(REPORT, "active") or "").splitlines()
+    ui.until(lambda: ui.editor_lines()[:2] == stored[:2], "the active version's text")
+    assert "* a draft for the timeline" not in ui.editor_lines()
+    # the Timeline follows the active editor: back to the object for its versions
+    ui.open_tab("ZDEMO_REPORT")
+    ui.until(lambda: active.count(), "the versions in the Timeline again")
+    _context_menu(ui, active, "Compare with Editor")
+    diff = ui.page.locator(".editor-group-container.active .monaco-diff-editor")
+    ui.until(lambda: "active version ↔ editor" in ui.active_tab(), "the diff's tab")
+    ui.until(lambda: diff.locator(".line-insert, .char-insert").count(), "the saved line inserted")
+    ui.shot("timeline-compare")
+    ui.page.keyboard.press("Control+w")
+    ui.open_tab("ZDEMO_REPORT")
+    ui.run("ABAP: Activate")
+    ui.notification(r"Activated ZDEMO_REPORT")
+    ui.until(lambda: not draft.count(), "the draft gone from the Timeline after the activation")
+    # closed again, leaving the Explorer's height to the views of the next steps
+    header = timeline.locator(".pane-header")
+    header.click()
+    ui.until(lambda: "expanded" not in (header.get_attribute("class") or ""), "the Timeline closed")
+
+
 @needs_server("adt.transportRequests", "adt.checkRelease", "adt.objectTransport")
 def test_the_transports_view_reveals_an_objects_request_and_releases_it_after_its_checks(
     editor: Editor,

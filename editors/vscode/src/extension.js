@@ -23,13 +23,15 @@ const { EarlyWorkspaceSymbols } = require('./symbols');
 const { UnitTesting } = require('./testing');
 const { TRANSPORTS_VIEW_ID } = require('./transportTree');
 const { TransportTree } = require('./transportView');
-const { VERSIONS_VIEW_ID } = require('./versionTree');
+const { VersionTimeline, registerVersionTimeline } = require('./versionTimeline');
+const { VERSIONS_VIEW_ID, versionOf } = require('./versionTree');
 const { VersionTree } = require('./versionView');
 const { SCHEME } = require('./uris');
 
 /** @typedef {import('./packageTree').PackageNode} PackageNode */
 /** @typedef {import('./transportTree').TransportNode} TransportNode */
 /** @typedef {import('./versionTree').VersionNode} VersionNode */
+/** @typedef {VersionNode | {node: VersionNode}} VersionTarget a view's node or a Timeline item */
 
 /** @type {ServerConnection | undefined} */
 let connection;
@@ -52,6 +54,8 @@ function activate(context) {
   const history = new VersionTree(server, versions);
   const versionView = vscode.window.createTreeView(VERSIONS_VIEW_ID, { treeDataProvider: history });
   history.attach(versionView);
+  const timeline = new VersionTimeline(server, output);
+  const timelineRegistration = registerVersionTimeline(timeline, context.extension.id, output);
   /**
    * A command on the given or active `adt://` document.
    * @param {(server: ServerConnection, resource: unknown) => Promise<void>} run
@@ -81,7 +85,12 @@ function activate(context) {
     transportView,
     versionView,
     vscode.window.onDidChangeActiveTextEditor((editor) => history.follow(editor)),
-    server.onDidChangeBase((/** @type {{uri: string}} */ base) => history.refresh(base.uri)),
+    server.onDidChangeBase((/** @type {{uri: string}} */ base) => {
+      history.refresh(base.uri);
+      timeline.refresh(base.uri);
+    }),
+    timeline,
+    ...(timelineRegistration ? [timelineRegistration] : []),
     vscode.commands.registerCommand('abapAdt.runUnitTests', onResource(devloop.runUnitTests)),
     vscode.commands.registerCommand('abapAdt.runAtc', onResource(devloop.runAtc)),
     vscode.commands.registerCommand(
@@ -165,11 +174,11 @@ function activate(context) {
     ),
     vscode.commands.registerCommand(
       'abapAdt.openVersion',
-      commands.guarded((/** @type {VersionNode} */ node) => history.open(node)),
+      commands.guarded((/** @type {VersionTarget} */ target) => history.open(versionOf(target))),
     ),
     vscode.commands.registerCommand(
       'abapAdt.compareVersion',
-      commands.guarded((/** @type {VersionNode} */ node) => history.compare(node)),
+      commands.guarded((/** @type {VersionTarget} */ target) => history.compare(versionOf(target))),
     ),
     vscode.commands.registerCommand(
       'abapAdt.openObject',

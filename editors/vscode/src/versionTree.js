@@ -4,9 +4,10 @@
 /**
  * The ABAP Versions view's decisions, without VS Code: the versions of the active object's
  * source (`adt/versions`, newest first) as nodes with their author, date and transport, and the
- * titles of a version opened read-only or compared with the editor. VS Code's own Timeline
- * would show the same, but its provider API is still a proposal that a published extension
- * cannot use (docs in the extension's README); versionView.js shows these nodes instead.
+ * titles of a version opened read-only or compared with the editor, and the same versions as
+ * items of VS Code's Timeline. versionView.js shows the nodes in a view of its own, which
+ * works everywhere; versionTimeline.js gives them to the Timeline, whose provider API is a
+ * proposal that VS Code grants only when started with `--enable-proposed-api` (README).
  */
 
 /** @typedef {import('./protocol').Revision} Revision */
@@ -14,6 +15,15 @@
 
 /** The view's id in package.json (contributes.views.explorer). */
 const VERSIONS_VIEW_ID = 'abapAdt.versions';
+
+/** The command a click on a version runs: it opens the version read-only. */
+const OPEN_VERSION = 'abapAdt.openVersion';
+
+/** The Timeline's source id of the versions (also its filter's entry). */
+const TIMELINE_SOURCE = 'abapAdt.versions';
+
+/** A version's `contextValue` in the Timeline (package.json: `timeline/item/context`). */
+const TIMELINE_ITEM = 'abapAdt.version';
 
 /**
  * @typedef {object} VersionNode
@@ -86,4 +96,69 @@ function versionTitles(node, label) {
   return { document: read, diff: `${node.object}: ${label} ↔ editor` };
 }
 
-module.exports = { VERSIONS_VIEW_ID, presentation, shownDate, versionNodes, versionTitles };
+/**
+ * @typedef {object} TimelineEntry a version as VS Code's Timeline shows it
+ * @property {string} id unique among the document's versions
+ * @property {string} label
+ * @property {number} timestamp the version's date (ms); the Timeline shows it and orders by it
+ * @property {string} description the author and the transport (the date is the timestamp's)
+ * @property {string} tooltip
+ * @property {string} icon a codicon name
+ * @property {string} contextValue
+ * @property {{command: string, title: string, arguments: [VersionNode]}} command on a click
+ * @property {VersionNode} node what the commands of the item's context menu take
+ */
+
+/**
+ * The versions as Timeline items, in the view's words. A version without a readable date
+ * stays in its place: it takes `now` when it is the newest, else a moment before the newer
+ * version's timestamp (the Timeline orders by timestamp).
+ * @param {VersionNode[]} nodes newest first (versionNodes)
+ * @param {number} now
+ * @returns {TimelineEntry[]}
+ */
+function timelineEntries(nodes, now) {
+  /** @type {number | undefined} */
+  let newer;
+  return nodes.map((node) => {
+    const { revision } = node;
+    const dated = Date.parse(revision.date ?? '');
+    const timestamp = Number.isNaN(dated) ? (newer === undefined ? now : newer - 1) : dated;
+    newer = timestamp;
+    const shown = presentation(node);
+    return {
+      id: `${node.uri}#${revision.id}`,
+      label: shown.label,
+      timestamp,
+      description: [revision.author, revision.transport].filter(Boolean).join(' · '),
+      tooltip: shown.tooltip,
+      icon: shown.icon,
+      contextValue: TIMELINE_ITEM,
+      command: { command: OPEN_VERSION, title: 'Open Version', arguments: [node] },
+      node,
+    };
+  });
+}
+
+/**
+ * The version a command was run on: a node of the view, or a Timeline item (VS Code passes
+ * the item the provider gave, which carries its node).
+ * @param {VersionNode | {node: VersionNode}} target
+ * @returns {VersionNode}
+ */
+function versionOf(target) {
+  return 'node' in target ? target.node : target;
+}
+
+module.exports = {
+  OPEN_VERSION,
+  TIMELINE_ITEM,
+  TIMELINE_SOURCE,
+  VERSIONS_VIEW_ID,
+  presentation,
+  shownDate,
+  timelineEntries,
+  versionNodes,
+  versionOf,
+  versionTitles,
+};

@@ -3,18 +3,18 @@
 
 /**
  * The ABAP Versions view in the Explorer: the versions of the active `adt://` editor's source
- * (`adt/versions`), each with its author, date and transport, as VS Code's Timeline would show
- * them (its provider API is a proposal a published extension cannot use). A version opens
- * read-only (`adt/readVersion`) on a click; "Compare with Editor" shows it beside the editor's
- * text. The view follows the active ABAP editor and lists again after a save or an activation.
- * The decisions are in versionTree.js.
+ * (`adt/versions`), each with its author, date and transport. It works in every VS Code; the
+ * Timeline (versionTimeline.js, the same listing) only where VS Code grants its proposed API.
+ * A version opens read-only (`adt/readVersion`) on a click; "Compare with Editor" shows it
+ * beside the editor's text. The view follows the active ABAP editor and lists again after a
+ * save or an activation. The decisions are in versionTree.js.
  */
 
 const vscode = require('vscode');
 const { toEditorUri, toServerUri } = require('./editorUris');
 const { READ_VERSION, VERSIONS } = require('./protocol');
 const { errorMessage } = require('./results');
-const { presentation, versionNodes, versionTitles } = require('./versionTree');
+const { OPEN_VERSION, presentation, versionNodes, versionTitles } = require('./versionTree');
 const { SCHEME, objectLabel } = require('./uris');
 
 /** @typedef {import('./connection').ServerConnection} ServerConnection */
@@ -22,6 +22,19 @@ const { SCHEME, objectLabel } = require('./uris');
 /** @typedef {import('./versionTree').VersionNode} VersionNode */
 /** @typedef {import('./protocol').VersionsResult} VersionsResult */
 /** @typedef {import('./protocol').VersionText} VersionText */
+
+/**
+ * The versions of an editor's object, newest first (the view's and the Timeline's listing).
+ * @param {ServerConnection} connection
+ * @param {vscode.Uri} editorUri an `adt://` editor's document
+ * @returns {Promise<VersionNode[]>}
+ */
+async function listVersions(connection, editorUri) {
+  const uri = toServerUri(editorUri);
+  /** @type {VersionsResult} */
+  const result = await connection.request(VERSIONS, { uri });
+  return versionNodes(result, uri, objectLabel(editorUri.path));
+}
 
 /** @implements {vscode.TreeDataProvider<VersionNode>} */
 class VersionTree {
@@ -82,7 +95,7 @@ class VersionTree {
     item.tooltip = shown.tooltip;
     item.contextValue = shown.contextValue;
     item.iconPath = new vscode.ThemeIcon(shown.icon);
-    item.command = { command: 'abapAdt.openVersion', title: 'Open Version', arguments: [node] };
+    item.command = { command: OPEN_VERSION, title: 'Open Version', arguments: [node] };
     return item;
   }
 
@@ -94,14 +107,12 @@ class VersionTree {
       }
       return [];
     }
-    const uri = toServerUri(this.uri);
     try {
-      /** @type {VersionsResult} */
-      const result = await this.connection.request(VERSIONS, { uri });
+      const nodes = await listVersions(this.connection, this.uri);
       if (this.view) {
         this.view.message = undefined;
       }
-      return versionNodes(result, uri, objectLabel(this.uri.path));
+      return nodes;
     } catch (error) {
       if (this.view) {
         this.view.message = `No versions of ${objectLabel(this.uri.path)}: ${errorMessage(error)}`;
@@ -143,4 +154,4 @@ class VersionTree {
   }
 }
 
-module.exports = { VersionTree };
+module.exports = { VersionTree, listVersions };

@@ -142,4 +142,28 @@ describe('package.json', () => {
     );
     assert.ok(menusOf('abapAdt.removeFavouritePackage').every((i) => !matches(i.when, 'package')));
   });
+
+  it("declares the Timeline proposal and offers a version's commands in the Timeline", () => {
+    // the proposal VS Code grants with --enable-proposed-api; without it the view stays
+    assert.deepEqual(manifest.enabledApiProposals, ['timeline']);
+    /** @type {{command: string, when: string, group: string}[]} */
+    const items = manifest.contributes.menus['timeline/item/context'];
+    const [entry] = versionTree.timelineEntries(
+      versionTree.versionNodes(
+        { inactive: false, revisions: [{ id: '1', label: 'active version' }] },
+        'adt://A4H/x',
+        'ZX',
+      ),
+      0,
+    );
+    assert.ok(items.every((item) => item.when === `timelineItem == ${entry.contextValue}`));
+    assert.deepEqual(
+      items.map((item) => [item.command, item.group]),
+      [
+        ['abapAdt.compareVersion', 'inline'],
+        ['abapAdt.compareVersion', '1_compare@1'],
+        [entry.command.command, '1_compare@2'],
+      ],
+    );
+  });
 });
