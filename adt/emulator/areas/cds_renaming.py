@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from adt.abap.cds.renaming import (
     Place,
     RenameRefused,
+    abap_element_at,
     check_new_name,
     element_at,
     element_places,
@@ -23,11 +24,14 @@ from adt.abap.cds.service_renaming import (
     check_alias_name,
 )
 
-from ..cds_language import abap_sources, catalog, is_cds, newest_text, parsed
+from ..cds_language import catalog, is_cds, newest_text, parsed
 from ..documents import refactoring as docs
 from .extraction import refused
 
 if TYPE_CHECKING:
+    from adt.abap.index import ProgramIndex
+
+    from ..intelligence.repository import Repository
     from ..intelligence.requests import Position
     from ..model import RepoObject
     from ..state import SystemState
@@ -42,19 +46,23 @@ __all__ = ["CdsElements", "Target"]
 class CdsElements:
     """Evaluate and preview of an element rename over the catalog of one system."""
 
-    def __init__(self, state: SystemState) -> None:
+    def __init__(self, state: SystemState, repo: Repository) -> None:
         self.state = state
+        self.repo = repo
 
     def at(self, position: Position) -> Target | None:
-        """The element (or a service's alias) at the cursor of a CDS-family source; None
-        for other sources."""
+        """The element (or a service's alias) at the cursor of a CDS-family source, or the
+        element an ABAP cursor names (``SELECT travelid FROM zi_travel``, ``ls-travelid``
+        of data typed by an entity); None for other places."""
         resolved = self.state.resolve(position.path)
-        if resolved is None or not is_cds(resolved[0]):
+        if resolved is None:
             return None
         obj = resolved[0]
-        text = newest_text(obj) or ""
         columns = [position.column] + ([position.end[1]] if position.end else [])
         try:
+            if not is_cds(obj):
+                return self._in_abap(position.path, position.line or 1, columns)
+            text = newest_text(obj) or ""
             for column in columns:
                 found = self._found(obj.kind.r3tr, text, position.line or 1, column)
                 if found is not None:
@@ -63,6 +71,30 @@ class CdsElements:
             raise refused(str(exc)) from exc
         what = "an alias" if obj.kind.r3tr == "SRVD" else "an element's name"
         raise refused(f"Rename is not possible here: place the cursor on {what}")
+
+    def _in_abap(self, path: str, line: int, columns: list[int]) -> Element | None:
+        self.repo.refresh()
+        owner = self.repo.unit_owner(path)
+        if owner is None or owner[1] not in owner[0].parts:
+            return None
+        obj, part = owner
+        index = self.repo.index(self.repo.program(obj))
+        cds = catalog(self.state)
+        for column in columns:
+            found = abap_element_at(index, obj.source_uri(part), line, column, cds)
+            if found is not None:
+                return found
+        return None
+
+    def _programs(self, name: str) -> list[ProgramIndex]:
+        """The indexes of the ABAP programs whose text has ``name`` somewhere."""
+        self.repo.refresh()
+        wanted = name.lower()
+        return [
+            self.repo.index(program)
+            for program in self.repo.programs()
+            if _abap(program.root) and any(wanted in unit.text.lower() for unit in program.units)
+        ]
 
     def _found(self, kind: str, text: str, line: int, column: int) -> Target | None:
         if kind == "SRVD":
@@ -111,8 +143,8 @@ class CdsElements:
             for (_, kind), o in by_name.items()
             if kind == "DCLS" and (text := newest_text(o)) is not None
         }
-        abap = [(obj.source_uri(part), text) for obj, part, text in abap_sources(self.state)]
-        places = element_places(catalog(self.state), element, behaviors, abap, roles)
+        programs = self._programs(element[1])
+        places = element_places(catalog(self.state), element, behaviors, (), roles, programs)
         return self._replacements(places, by_name, old, new)
 
     def _replacements(
@@ -163,3 +195,7 @@ class CdsElements:
             return (resolved[0], place.object) if resolved is not None else None
         obj = by_name.get((place.object.upper(), place.type))
         return (obj, obj.source_uri("main")) if obj is not None else None
+
+
+def _abap(obj: RepoObject) -> bool:
+    return not is_cds(obj) and obj.kind.source_based and obj.kind.language in ("abap", "")

@@ -53,7 +53,7 @@ class Renaming:
         self.serve = serve
         self.state = serve.state
         self.extract = ExtractMethod(serve)
-        self.cds = CdsElements(serve.state)
+        self.cds = CdsElements(serve.state, serve.repo)
 
     def handle(self, call: Call, match: re.Match[str]) -> Response:
         if call.method != "POST":

@@ -1,0 +1,315 @@
+"""Where ABAP names an element of a CDS entity, read over a program's symbol index.
+
+Four forms, each only where the entity behind the name is certain:
+
+* a component of data typed by the entity: ``ls_travel-travelid`` where the variable, the
+  parameter or the field symbol is declared ``TYPE zi_travel`` (also through a local
+  ``TYPES`` of it, ``LIKE`` other such data, an inline ``DATA(ls) = VALUE zi_travel( … )``),
+  and ``lt_travels[ … ]-travelid`` of a table ``TYPE [STANDARD|SORTED|HASHED] TABLE OF
+  zi_travel`` (or ``LIKE LINE OF`` one);
+* a component of the entity's type itself: ``TYPE zi_travel-travelid``;
+* a component named in a constructor of the entity: ``VALUE zi_travel( travelid = … )``
+  (rows of a table type: ``VALUE tt( ( travelid = … ) )``);
+* a name of an ABAP SQL statement reading the entity (after ``FROM`` or ``JOIN``) or of an
+  EML statement on it (``ENTITIES OF``, ``ENTITY``), except the program's own data: host
+  variables (after ``@``), ``INTO``/``APPENDING`` targets and components of other data.
+
+Data whose type the index cannot tell (``LOOP AT … INTO DATA(row)``, a method's returning
+value used in place, a generic type) is never followed. No I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator, Sequence
+
+from adt.abap.index import ProgramIndex
+from adt.abap.lexer import NAME, Token, lex
+from adt.abap.symbols import DATA_KINDS, Scope, Symbol, SymbolKind
+
+#: Is this (upper-case) name one of the entities asked about?
+Wanted = Callable[[str], bool]
+#: (ENTITY, ELEMENT) as written in ABAP (the element as spelled), with its token.
+Named = tuple[str, Token]
+#: Does the entity (upper case) have an element of this name (upper case)?
+Owns = Callable[[str, str], bool]
+#: A place: unit, line, column, length.
+Spot = tuple[str, int, int, int]
+
+_CLAUSES = frozenset(
+    {"FROM", "WHERE", "GROUP", "HAVING", "ORDER", "UP", "FIELDS", "UNION", "BYPASSING"}
+)
+_TARGETS = frozenset({"INTO", "APPENDING"})
+_TABLES = frozenset({"STANDARD", "SORTED", "HASHED", "ANY", "INDEX"})
+_DEPTH = 4  # how many TYPES/LIKE steps are followed
+
+__all__ = ["Named", "Owns", "Spot", "Wanted", "abap_names", "name_at", "typed_by"]
+
+
+def typed_by(symbol: Symbol, wanted: Wanted, depth: int = 0) -> tuple[str, bool] | None:
+    """(ENTITY, is a table) when ``symbol`` (data or a type) is typed by a wanted entity."""
+    words = symbol.typing.upper().split()
+    if depth > _DEPTH or len(words) < 2 or symbol.scope is None:
+        return None
+    if words[0] == "LIKE":
+        return _like(words[1:], symbol.scope, wanted, depth)
+    rest = words[1:] if words[0] == "TYPE" else []
+    while rest and rest[0] in _TABLES:
+        rest = rest[1:]
+    table = rest[:2] == ["TABLE", "OF"]
+    name = (rest[2:] if table else rest)[:1]
+    if not name or name[0] in ("REF", "RANGE", "LINE", "TABLE") or not _plain(name[0]):
+        return None
+    local = _local(symbol.scope, name[0], {SymbolKind.TYPE})
+    if local is None:
+        return (name[0], table) if wanted(name[0]) else None
+    inner = typed_by(local, wanted, depth + 1)
+    if inner is None or (table and inner[1]):
+        return None
+    return inner[0], table or inner[1]
+
+
+def _like(words: list[str], scope: Scope, wanted: Wanted, depth: int) -> tuple[str, bool] | None:
+    row = words[:2] == ["LINE", "OF"]
+    name = (words[2:] if row else words)[:1]
+    other = _local(scope, name[0], DATA_KINDS) if name and _plain(name[0]) else None
+    found = typed_by(other, wanted, depth + 1) if other is not None else None
+    if found is None or (row and not found[1]):
+        return None
+    return (found[0], False) if row else found
+
+
+def _plain(name: str) -> bool:
+    return not any(mark in name for mark in ("-", "=>", "~", "("))
+
+
+def _local(scope: Scope, name: str, kinds: Collection[SymbolKind]) -> Symbol | None:
+    for each in scope.chain():
+        found = each.local(name)
+        if found is not None:
+            return found if found.kind in kinds else None
+    return None
+
+
+def _statements(index: ProgramIndex, unit: str) -> list[list[Token]]:
+    return [s.tokens for s in lex("\n".join(index.lines.get(unit, []))).statements]
+
+
+def _touching(left: Token, right: Token) -> bool:
+    return left.line == right.line and left.column + len(left.text) == right.column
+
+
+def _component_owner(
+    index: ProgramIndex, unit: str, tokens: Sequence[Token], at: int, wanted: Wanted
+) -> str | None:
+    """The entity whose component ``tokens[at]`` is, when it follows ``-`` of data typed
+    by it (``ls-x``, ``lt[ … ]-x``) or of the entity's own type (``TYPE zi_travel-x``)."""
+    if at < 2 or tokens[at - 1].text != "-":
+        return None
+    dash = tokens[at - 1]
+    if not (_touching(dash, tokens[at]) and _touching(tokens[at - 2], dash)):
+        return None
+    before, table = at - 2, tokens[at - 2].text == "]"
+    if table:
+        found = _opening(tokens, before)
+        if found is None or not _touching(tokens[found], tokens[found + 1]):
+            return None
+        before = found
+    owner = tokens[before]
+    if owner.kind != NAME:
+        return None
+    occurrence = index.occurrence_at(unit, owner.line, owner.column)
+    if occurrence is not None and occurrence.column == owner.column:
+        symbol = occurrence.symbol
+        typed = typed_by(symbol, wanted) if symbol.kind in DATA_KINDS else None
+        return typed[0] if typed is not None and typed[1] == table else None
+    leads = before > 0 and tokens[before - 1].upper in ("TYPE", "LIKE")
+    scope = index.scope_at(unit, owner.line)
+    if leads and not table and wanted(owner.upper) and _local(scope, owner.upper, _ANY) is None:
+        return owner.upper
+    return None
+
+
+_ANY = frozenset(SymbolKind)
+
+
+def _opening(tokens: Sequence[Token], close: int) -> int | None:
+    """The index of the name before the ``[`` matching ``tokens[close]`` (``]``)."""
+    depth = 0
+    for index in range(close, -1, -1):
+        text = tokens[index].text
+        depth += text == "]"
+        depth -= text == "["
+        if depth == 0:
+            return index - 1 if index > 0 else None
+    return None
+
+
+def _constructed(
+    index: ProgramIndex, unit: str, tokens: Sequence[Token], wanted: Wanted
+) -> Iterator[tuple[int, str]]:
+    """(token index, ENTITY) of the component names of ``VALUE t( c = … )`` of an entity
+    (or a table of it: ``VALUE tt( ( c = … ) )``)."""
+    for start, token in enumerate(tokens[:-2]):
+        if token.upper != "VALUE" or tokens[start + 2].text != "(":
+            continue
+        typed = _type_named(index, unit, tokens[start + 1], wanted)
+        if typed is None:
+            continue
+        entity, table = typed
+        yield from ((at, entity) for at in _components(tokens, start + 2, 2 if table else 1))
+
+
+def _components(tokens: Sequence[Token], opening: int, level: int) -> Iterator[int]:
+    """Token indexes of ``name =`` at ``level`` inside the parentheses opening at
+    ``opening`` (the names a ``LET … IN`` declares are left out)."""
+    depth, declaring = 0, False
+    for at in range(opening, len(tokens) - 1):
+        token = tokens[at]
+        depth += token.text == "("
+        depth -= token.text == ")"
+        if depth == 0:
+            return
+        if token.upper in ("LET", "IN"):
+            declaring = token.upper == "LET"
+        named = token.kind == NAME and tokens[at - 1].text not in ("-", "~", "->", "=>")
+        if depth == level and named and not declaring and tokens[at + 1].text == "=":
+            yield at
+
+
+_KEY_WORDS = frozenset(
+    {"UNIQUE", "NON", "DEFAULT", "EMPTY", "PRIMARY_KEY", "ALIAS", "SORTED", "HASHED"}
+    | {"KEY", "COMPONENTS", "TABLE_LINE", "WITH", "INITIAL", "SIZE", "READ-ONLY"}
+)
+
+
+def _table_keys(
+    index: ProgramIndex, unit: str, tokens: Sequence[Token], wanted: Wanted
+) -> Iterator[tuple[int, str]]:
+    """(token index, ENTITY) of the key components of ``TABLE OF <entity> WITH … KEY c``
+    (a secondary key's own name, before ``COMPONENTS``, is left out)."""
+    for start in range(len(tokens) - 2):
+        if tokens[start].upper != "TABLE" or tokens[start + 1].upper != "OF":
+            continue
+        typed = _type_named(index, unit, tokens[start + 2], wanted)
+        if typed is None or typed[1]:
+            continue
+        keyed = False
+        for at in range(start + 3, len(tokens)):
+            token = tokens[at]
+            if token.text in (",", "."):
+                break
+            keyed = keyed or token.upper == "KEY"
+            after = tokens[at + 1].upper if at + 1 < len(tokens) else ""
+            plain = token.kind == NAME and tokens[at - 1].text != "-"
+            if keyed and plain and token.upper not in _KEY_WORDS and after != "COMPONENTS":
+                yield at, typed[0]
+
+
+def _type_named(
+    index: ProgramIndex, unit: str, token: Token, wanted: Wanted
+) -> tuple[str, bool] | None:
+    if token.kind != NAME or not _plain(token.text):
+        return None
+    local = _local(index.scope_at(unit, token.line), token.upper, _ANY)
+    if local is None:
+        return (token.upper, False) if wanted(token.upper) else None
+    return typed_by(local, wanted) if local.kind == SymbolKind.TYPE else None
+
+
+def _read_entities(tokens: Sequence[Token], wanted: Wanted) -> list[str]:
+    """The wanted entities an SQL or EML statement reads (``FROM``/``JOIN`` x, ``ENTITIES
+    OF`` x, ``ENTITY`` x), in order. None for an EML statement naming an entity by its
+    behavior's alias (``ENTITY Travel``): which entity that is, the behavior tells."""
+    found: list[str] = []
+    for at, token in enumerate(tokens[1:], start=1):
+        lead = tokens[at - 1].upper
+        eml = lead == "ENTITY" or (lead == "OF" and at > 1 and tokens[at - 2].upper == "ENTITIES")
+        if lead in ("FROM", "JOIN") or eml:
+            name = token.text.lstrip("@").upper()
+            if lead == "ENTITY" and not wanted(name):
+                return []
+            if wanted(name) and name not in found:
+                found.append(name)
+    return found
+
+
+def _statement_names(
+    tokens: Sequence[Token], wanted: Wanted, owns: Owns
+) -> Iterator[tuple[int, str]]:
+    """(token index, ENTITY) of the names of a statement reading wanted entities, except
+    the program's data: host variables, ``INTO``/``APPENDING`` targets, components; a
+    name qualified by another data source (``a~name``) is that source's."""
+    entities = _read_entities(tokens, wanted)
+    if not entities:
+        return
+    sources = _aliases(tokens)
+    target = False
+    for at, token in enumerate(tokens):
+        target = token.upper in _TARGETS or (target and token.upper not in _CLAUSES)
+        previous = tokens[at - 1].text if at else ""
+        if target or token.kind != NAME or previous in ("@", "-", "->", "=>"):
+            continue
+        qualified = sources.get(tokens[at - 2].upper) if previous == "~" and at > 1 else None
+        candidates = [qualified] if qualified is not None else entities
+        owner = next((e for e in candidates if wanted(e) and owns(e, token.upper)), None)
+        if owner is not None:
+            yield at, owner
+
+
+def _aliases(tokens: Sequence[Token]) -> dict[str, str]:
+    """Alias (or name) → data source of every ``FROM``/``JOIN``, upper case."""
+    found: dict[str, str] = {}
+    for at, token in enumerate(tokens[:-1]):
+        if token.upper in ("FROM", "JOIN"):
+            name = tokens[at + 1].text.lstrip("@").upper()
+            found[name] = name
+            if at + 3 < len(tokens) and tokens[at + 2].upper == "AS":
+                found[tokens[at + 3].upper] = name
+    return found
+
+
+def _named_in(
+    index: ProgramIndex, unit: str, tokens: Sequence[Token], wanted: Wanted, owns: Owns
+) -> Iterator[tuple[int, str]]:
+    """(token index, ENTITY) of every name of the statement that names an element."""
+    yield from _statement_names(tokens, wanted, owns)
+    yield from _constructed(index, unit, tokens, wanted)
+    yield from _table_keys(index, unit, tokens, wanted)
+    for at, token in enumerate(tokens):
+        if token.kind == NAME:
+            owner = _component_owner(index, unit, tokens, at, wanted)
+            if owner is not None:
+                yield at, owner
+
+
+def _everything(entity: str, name: str) -> bool:
+    return True
+
+
+def abap_names(index: ProgramIndex, wanted: Wanted, name: str) -> Iterator[Spot]:
+    """Every place of the element ``name`` (upper case) of a wanted entity in the
+    program's units (a SQL statement's name only once its data source has the name)."""
+    for unit in index.unit_ids:
+        for tokens in _statements(index, unit):
+            if not any(t.upper == name for t in tokens):
+                continue
+            for at, _entity in _named_in(index, unit, tokens, wanted, _everything):
+                token = tokens[at]
+                if token.upper == name:
+                    yield unit, token.line, token.column, len(token.text)
+
+
+def name_at(
+    index: ProgramIndex, unit: str, line: int, column: int, wanted: Wanted, owns: Owns
+) -> Named | None:
+    """The entity and the token of an element name the cursor is on; None elsewhere."""
+    for tokens in _statements(index, unit):
+        first, last = tokens[0], tokens[-1]
+        if (first.line, first.column) > (line, column) or (last.line, last.end) < (line, column):
+            continue
+        hits = [
+            (tokens[at], entity)
+            for at, entity in _named_in(index, unit, tokens, wanted, owns)
+            if tokens[at].line == line and tokens[at].column <= column <= tokens[at].end
+        ]
+        return (hits[0][1], hits[0][0]) if hits else None
+    return None
