@@ -14,8 +14,9 @@ from adt.abap.index import ProgramIndex, Unit
 
 TRAVEL_ID = ("ZI_TRAVEL", "TRAVELID")
 
-#: Every ``travelid`` marked ``#`` in a comment below it is the element; the others not.
-REPORT = """REPORT zr_components.
+#: A report naming ZI_Travel's TravelID (carried by ZC_Travel) in every form, and other
+#: ``travelid`` that are not it; :data:`EXPECTED` lists the places of the element.
+REPORT = r"""REPORT zr_components.
 TYPES ty_travels TYPE SORTED TABLE OF zc_travel WITH UNIQUE KEY travelid.
 TYPES ty_travel TYPE zi_travel.
 DATA ls_travel TYPE zi_travel.
@@ -48,7 +49,9 @@ START-OF-SELECTION.
   SELECT SINGLE t~travelid, b~travelid FROM zi_travel AS t INNER JOIN zi_booking AS b
     ON b~travelid = t~travelid WHERE t~travelid = @ls_booking-travelid
     INTO @DATA(found).
-  READ ENTITIES OF zi_travel ENTITY Travel FIELDS ( travelid ) WITH VALUE #( ) RESULT DATA(r).
+  READ ENTITIES OF zi_travel ENTITY Travel FIELDS ( travelid ) WITH VALUE #( ) RESULT DATA(r)
+    ENTITY Travel BY \_Booking FIELDS ( travelid ) WITH VALUE #( ) RESULT DATA(b)
+    ENTITY Booking FIELDS ( travelid ) WITH VALUE #( ) RESULT DATA(c).
 """
 #: (line, column) of each place that must change (1-based line, 0-based column).
 EXPECTED = {
@@ -67,6 +70,7 @@ EXPECTED = {
     (31, 18),  # t~travelid
     (32, 22),  # t~travelid of the join condition (b~travelid is ZI_Booking's)
     (32, 39),
+    (34, 52),  # EML: ENTITY Travel (the behavior's alias of ZI_Travel) FIELDS ( travelid )
 }
 
 
@@ -90,7 +94,8 @@ def test_every_component_of_data_typed_by_a_carrying_entity_is_placed() -> None:
         ("ls_booking-travelid", "ZI_Booking's own TravelID is another element"),
         ("lr_travel->travelid", "a reference, not a structure"),
         ("b~travelid", "qualified by another data source"),
-        ("( travelid )", "EML through the behavior's alias (ENTITY Travel)"),
+        ("_Booking FIELDS ( travelid )", "EML: BY \\_Booking reads ZI_Booking's fields"),
+        ("Booking FIELDS ( travelid )", "EML: ENTITY Booking is ZI_Booking"),
         ("DATA travelid", "the program's variable of the same name"),
         ("travelid agencyid", "a value given in VALUE, the variable"),
     ],

@@ -10,9 +10,12 @@ Four forms, each only where the entity behind the name is certain:
 * a component of the entity's type itself: ``TYPE zi_travel-travelid``;
 * a component named in a constructor of the entity: ``VALUE zi_travel( travelid = … )``
   (rows of a table type: ``VALUE tt( ( travelid = … ) )``);
-* a name of an ABAP SQL statement reading the entity (after ``FROM`` or ``JOIN``) or of an
-  EML statement on it (``ENTITIES OF``, ``ENTITY``), except the program's own data: host
-  variables (after ``@``), ``INTO``/``APPENDING`` targets and components of other data.
+* a name of an ABAP SQL statement reading the entity (after ``FROM`` or ``JOIN``), except
+  the program's own data: host variables (after ``@``), ``INTO``/``APPENDING`` targets,
+  components of other data, names qualified by another data source (``a~name``);
+* a name of an EML statement after ``ENTITY x``, x the entity or its alias in the behavior
+  of the ``ENTITIES OF`` root (``ENTITY Travel FIELDS ( TravelID )``), up to a ``BY
+  \\_association`` or the results (``RESULT``, ``FAILED``, …).
 
 Data whose type the index cannot tell (``LOOP AT … INTO DATA(row)``, a method's returning
 value used in place, a generic type) is never followed. No I/O."""
@@ -31,6 +34,9 @@ Wanted = Callable[[str], bool]
 Named = tuple[str, Token]
 #: Does the entity (upper case) have an element of this name (upper case)?
 Owns = Callable[[str, str], bool]
+#: The entity (upper case) a behavior of the root entity calls ``name`` (``ENTITY Travel``
+#: of ``… ENTITIES OF zi_travel``), None when it calls none so.
+Behaves = Callable[[str, str], str | None]
 #: A place: unit, line, column, length.
 Spot = tuple[str, int, int, int]
 
@@ -41,7 +47,7 @@ _TARGETS = frozenset({"INTO", "APPENDING"})
 _TABLES = frozenset({"STANDARD", "SORTED", "HASHED", "ANY", "INDEX"})
 _DEPTH = 4  # how many TYPES/LIKE steps are followed
 
-__all__ = ["Named", "Owns", "Spot", "Wanted", "abap_names", "name_at", "typed_by"]
+__all__ = ["Behaves", "Named", "Owns", "Spot", "Wanted", "abap_names", "name_at", "typed_by"]
 
 
 def typed_by(symbol: Symbol, wanted: Wanted, depth: int = 0) -> tuple[str, bool] | None:
@@ -216,28 +222,54 @@ def _type_named(
 
 
 def _read_entities(tokens: Sequence[Token], wanted: Wanted) -> list[str]:
-    """The wanted entities an SQL or EML statement reads (``FROM``/``JOIN`` x, ``ENTITIES
-    OF`` x, ``ENTITY`` x), in order. None for an EML statement naming an entity by its
-    behavior's alias (``ENTITY Travel``): which entity that is, the behavior tells."""
+    """The wanted entities an SQL statement reads (``FROM``/``JOIN`` x), in order."""
     found: list[str] = []
     for at, token in enumerate(tokens[1:], start=1):
-        lead = tokens[at - 1].upper
-        eml = lead == "ENTITY" or (lead == "OF" and at > 1 and tokens[at - 2].upper == "ENTITIES")
-        if lead in ("FROM", "JOIN") or eml:
+        if tokens[at - 1].upper in ("FROM", "JOIN"):
             name = token.text.lstrip("@").upper()
-            if lead == "ENTITY" and not wanted(name):
-                return []
             if wanted(name) and name not in found:
                 found.append(name)
     return found
 
 
+#: Where the names of an EML statement stop being the entity's: its result and responses.
+_EML_TARGETS = frozenset({"RESULT", "FAILED", "REPORTED", "MAPPED", "LINK"})
+
+
+def _eml_names(
+    tokens: Sequence[Token], wanted: Wanted, owns: Owns, behaves: Behaves
+) -> Iterator[tuple[int, str]]:
+    """(token index, ENTITY) of the names of an EML statement after ``ENTITY x``: x is the
+    entity or its alias in the behavior of the ``ENTITIES OF`` root; what follows ``BY
+    \\_assoc`` (another entity) or starts the results is left out."""
+    words = [t.upper for t in tokens]
+    pairs = range(len(words) - 2)
+    root = next((words[i + 2] for i in pairs if words[i : i + 2] == ["ENTITIES", "OF"]), "")
+    current: str | None = None
+    for at, token in enumerate(tokens):
+        previous = tokens[at - 1].text if at else ""
+        if previous.upper() == "ENTITY":
+            current = behaves(root, token.upper) if root else None
+            current = current or (token.upper if wanted(token.upper) else None)
+            continue
+        if token.upper in _EML_TARGETS or (token.upper == "BY" and at + 1 < len(tokens)):
+            current = None
+        if current is None or token.kind != NAME or previous in ("@", "-", "->", "=>", "~"):
+            continue
+        if wanted(current) and owns(current, token.upper):
+            yield at, current
+
+
 def _statement_names(
-    tokens: Sequence[Token], wanted: Wanted, owns: Owns
+    tokens: Sequence[Token], wanted: Wanted, owns: Owns, behaves: Behaves
 ) -> Iterator[tuple[int, str]]:
     """(token index, ENTITY) of the names of a statement reading wanted entities, except
     the program's data: host variables, ``INTO``/``APPENDING`` targets, components; a
     name qualified by another data source (``a~name``) is that source's."""
+    words = {t.upper for t in tokens}
+    if "ENTITY" in words or "ENTITIES" in words:
+        yield from _eml_names(tokens, wanted, owns, behaves)
+        return
     entities = _read_entities(tokens, wanted)
     if not entities:
         return
@@ -268,10 +300,15 @@ def _aliases(tokens: Sequence[Token]) -> dict[str, str]:
 
 
 def _named_in(
-    index: ProgramIndex, unit: str, tokens: Sequence[Token], wanted: Wanted, owns: Owns
+    index: ProgramIndex,
+    unit: str,
+    tokens: Sequence[Token],
+    wanted: Wanted,
+    owns: Owns,
+    behaves: Behaves,
 ) -> Iterator[tuple[int, str]]:
     """(token index, ENTITY) of every name of the statement that names an element."""
-    yield from _statement_names(tokens, wanted, owns)
+    yield from _statement_names(tokens, wanted, owns, behaves)
     yield from _constructed(index, unit, tokens, wanted)
     yield from _table_keys(index, unit, tokens, wanted)
     for at, token in enumerate(tokens):
@@ -285,21 +322,27 @@ def _everything(entity: str, name: str) -> bool:
     return True
 
 
-def abap_names(index: ProgramIndex, wanted: Wanted, name: str) -> Iterator[Spot]:
+def abap_names(index: ProgramIndex, wanted: Wanted, name: str, behaves: Behaves) -> Iterator[Spot]:
     """Every place of the element ``name`` (upper case) of a wanted entity in the
     program's units (a SQL statement's name only once its data source has the name)."""
     for unit in index.unit_ids:
         for tokens in _statements(index, unit):
             if not any(t.upper == name for t in tokens):
                 continue
-            for at, _entity in _named_in(index, unit, tokens, wanted, _everything):
+            for at, _entity in _named_in(index, unit, tokens, wanted, _everything, behaves):
                 token = tokens[at]
                 if token.upper == name:
                     yield unit, token.line, token.column, len(token.text)
 
 
 def name_at(
-    index: ProgramIndex, unit: str, line: int, column: int, wanted: Wanted, owns: Owns
+    index: ProgramIndex,
+    unit: str,
+    line: int,
+    column: int,
+    wanted: Wanted,
+    owns: Owns,
+    behaves: Behaves,
 ) -> Named | None:
     """The entity and the token of an element name the cursor is on; None elsewhere."""
     for tokens in _statements(index, unit):
@@ -308,7 +351,7 @@ def name_at(
             continue
         hits = [
             (tokens[at], entity)
-            for at, entity in _named_in(index, unit, tokens, wanted, owns)
+            for at, entity in _named_in(index, unit, tokens, wanted, owns, behaves)
             if tokens[at].line == line and tokens[at].column <= column <= tokens[at].end
         ]
         return (hits[0][1], hits[0][0]) if hits else None

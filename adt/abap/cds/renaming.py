@@ -15,7 +15,7 @@ catalog, the behavior texts and the ABAP programs (texts or indexes)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from adt.abap.cds.abap_elements import abap_names, name_at
@@ -90,7 +90,10 @@ def abap_element_at(
         found = catalog.entity(entity)
         return found is not None and not found.opaque and found.field(name) is not None
 
-    found = name_at(index, unit, line, column, lambda e: catalog.entity(e) is not None, owns)
+    def exists(entity: str) -> bool:
+        return catalog.entity(entity) is not None
+
+    found = name_at(index, unit, line, column, exists, owns, _behaving(catalog))
     if found is None or not owns(found[0], found[1].upper):
         return None
     field = catalog.entity(found[0])
@@ -98,6 +101,22 @@ def abap_element_at(
     spelled = field.field(found[1].upper)
     assert spelled is not None
     return _renamable(catalog, spelled.owner, spelled.name)
+
+
+def _behaving(catalog: Catalog) -> Callable[[str, str], str | None]:
+    """(root entity, name after ``ENTITY``) → the entity the root's behavior (or its
+    projection's) calls so: its alias or its own name."""
+    found: dict[tuple[str, str], str] = {}
+    for obj in catalog.sources():
+        definition = obj.source.definition
+        if definition is None or definition.kind != "behavior" or not definition.behaviors:
+            continue
+        root = definition.behaviors[0].entity.upper()
+        for behavior in definition.behaviors:
+            for called in (behavior.alias, behavior.entity):
+                if called:
+                    found.setdefault((root, called.upper()), behavior.entity.upper())
+    return lambda root, name: found.get((root, name))
 
 
 def _renamable(catalog: Catalog, owner: str, name: str) -> Element:
@@ -195,7 +214,9 @@ def element_places(
     for index in [*indexes, *programs]:
         found |= {
             Place(unit, "ABAP", line, column, length)
-            for unit, line, column, length in abap_names(index, entities.__contains__, start[1])
+            for unit, line, column, length in abap_names(
+                index, entities.__contains__, start[1], _behaving(catalog)
+            )
         }
     return sorted(found, key=lambda p: (p.type, p.object, p.line, p.column))
 
