@@ -93,6 +93,8 @@ def abap_element_at(
     def exists(entity: str) -> bool:
         return catalog.entity(entity) is not None
 
+    if not _element_word(index.line_text(unit, line), column, catalog):
+        return None  # most ABAP renames: no statement to read
     found = name_at(index, unit, line, column, exists, owns, _behaving(catalog))
     if found is None or not owns(found[0], found[1].upper):
         return None
@@ -101,6 +103,23 @@ def abap_element_at(
     spelled = field.field(found[1].upper)
     assert spelled is not None
     return _renamable(catalog, spelled.owner, spelled.name)
+
+
+def _element_word(text: str, column: int, catalog: Catalog) -> bool:
+    """Whether the word at ``column`` is the name of an element of some definition."""
+    words = [m for m in _WORD.finditer(text) if m.start() <= column <= m.end()]
+    if not words:
+        return False
+    word = words[0].group().upper()
+    return any(
+        e.name.upper() == word
+        for obj in catalog.sources()
+        if (definition := obj.source.definition) is not None
+        for e in definition.elements
+    )
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _behaving(catalog: Catalog) -> Callable[[str, str], str | None]:
