@@ -139,3 +139,20 @@ def test_a_table_field_read_in_sql_is_refused() -> None:
     index = ProgramIndex("ZR", [Unit("ZR", report)])
     with pytest.raises(RenameRefused, match="description is a field of ztravel"):
         abap_element_at(index, "ZR", 2, 16, cs.catalog())
+
+
+def test_sql_result_names_and_names_of_other_sources_keep_their_names() -> None:
+    report = (
+        "REPORT zr_sums.\n"
+        "SELECT travelid, SUM( totalprice ) AS totalprice FROM zi_travel\n"
+        "  WHERE agencyid IN ( SELECT agencyid FROM zi_agency )\n"
+        "  GROUP BY travelid INTO TABLE @DATA(sums).\n"
+    )
+    price = element_places(cs.catalog(), ("ZI_TRAVEL", "TOTALPRICE"), {}, [("ZR", report)])
+    assert [(p.line, p.column) for p in price if p.type == "ABAP"] == [(2, 22)], (
+        "not the result's name after AS"
+    )
+    agency = element_places(cs.catalog(), ("ZI_TRAVEL", "AGENCYID"), {}, [("ZR", report)])
+    assert [(p.line, p.column) for p in agency if p.type == "ABAP"] == [], (
+        "agencyid is ZI_Travel's or ZI_Agency's: an unqualified name of two sources is left"
+    )

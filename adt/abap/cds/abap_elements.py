@@ -221,13 +221,13 @@ def _type_named(
     return typed_by(local, wanted) if local.kind == SymbolKind.TYPE else None
 
 
-def _read_entities(tokens: Sequence[Token], wanted: Wanted) -> list[str]:
-    """The wanted entities an SQL statement reads (``FROM``/``JOIN`` x), in order."""
+def _read_entities(tokens: Sequence[Token]) -> list[str]:
+    """The data sources an SQL statement reads (``FROM``/``JOIN`` x), in order."""
     found: list[str] = []
     for at, token in enumerate(tokens[1:], start=1):
         if tokens[at - 1].upper in ("FROM", "JOIN"):
             name = token.text.lstrip("@").upper()
-            if wanted(name) and name not in found:
+            if name not in found:
                 found.append(name)
     return found
 
@@ -264,27 +264,28 @@ def _statement_names(
     tokens: Sequence[Token], wanted: Wanted, owns: Owns, behaves: Behaves
 ) -> Iterator[tuple[int, str]]:
     """(token index, ENTITY) of the names of a statement reading wanted entities, except
-    the program's data: host variables, ``INTO``/``APPENDING`` targets, components; a
-    name qualified by another data source (``a~name``) is that source's."""
+    the program's data: host variables, ``INTO``/``APPENDING`` targets, result names
+    after ``AS``, components; a name qualified by a data source (``a~name``) is that
+    source's, an unqualified one the only source's that has it (else it is left alone)."""
     words = {t.upper for t in tokens}
     if "ENTITY" in words or "ENTITIES" in words:
         yield from _eml_names(tokens, wanted, owns, behaves)
         return
-    entities = _read_entities(tokens, wanted)
-    if not entities:
+    entities = _read_entities(tokens)
+    if not any(wanted(e) for e in entities):
         return
     sources = _aliases(tokens)
     target = False
     for at, token in enumerate(tokens):
         target = token.upper in _TARGETS or (target and token.upper not in _CLAUSES)
-        previous = tokens[at - 1].text if at else ""
-        if target or token.kind != NAME or previous in ("@", "-", "->", "=>"):
+        previous = tokens[at - 1].upper if at else ""
+        if target or token.kind != NAME or previous in ("@", "-", "->", "=>", "AS"):
             continue
         qualified = sources.get(tokens[at - 2].upper) if previous == "~" and at > 1 else None
         candidates = [qualified] if qualified is not None else entities
-        owner = next((e for e in candidates if wanted(e) and owns(e, token.upper)), None)
-        if owner is not None:
-            yield at, owner
+        owners = [e for e in candidates if owns(e, token.upper)]
+        if len(owners) == 1 and wanted(owners[0]):
+            yield at, owners[0]
 
 
 def _aliases(tokens: Sequence[Token]) -> dict[str, str]:
@@ -318,18 +319,16 @@ def _named_in(
                 yield at, owner
 
 
-def _everything(entity: str, name: str) -> bool:
-    return True
-
-
-def abap_names(index: ProgramIndex, wanted: Wanted, name: str, behaves: Behaves) -> Iterator[Spot]:
+def abap_names(
+    index: ProgramIndex, wanted: Wanted, name: str, owns: Owns, behaves: Behaves
+) -> Iterator[Spot]:
     """Every place of the element ``name`` (upper case) of a wanted entity in the
-    program's units (a SQL statement's name only once its data source has the name)."""
+    program's units."""
     for unit in index.unit_ids:
         for tokens in _statements(index, unit):
             if not any(t.upper == name for t in tokens):
                 continue
-            for at, _entity in _named_in(index, unit, tokens, wanted, _everything, behaves):
+            for at, _entity in _named_in(index, unit, tokens, wanted, owns, behaves):
                 token = tokens[at]
                 if token.upper == name:
                     yield unit, token.line, token.column, len(token.text)

@@ -86,9 +86,7 @@ def abap_element_at(
     component of data typed by one; :mod:`adt.abap.cds.abap_elements`), as from its DDLS;
     None when the cursor is on no such name (an ABAP symbol, perhaps)."""
 
-    def owns(entity: str, name: str) -> bool:
-        found = catalog.entity(entity)
-        return found is not None and not found.opaque and found.field(name) is not None
+    owns = _owning(catalog)
 
     def exists(entity: str) -> bool:
         return catalog.entity(entity) is not None
@@ -103,6 +101,16 @@ def abap_element_at(
     spelled = field.field(found[1].upper)
     assert spelled is not None
     return _renamable(catalog, spelled.owner, spelled.name)
+
+
+def _owning(catalog: Catalog) -> Callable[[str, str], bool]:
+    """Whether an entity (or table) of the catalog has an element of that name."""
+
+    def owns(entity: str, name: str) -> bool:
+        found = catalog.entity(entity)
+        return found is not None and not found.opaque and found.field(name) is not None
+
+    return owns
 
 
 def _element_word(text: str, column: int, catalog: Catalog) -> bool:
@@ -234,7 +242,7 @@ def element_places(
         found |= {
             Place(unit, "ABAP", line, column, length)
             for unit, line, column, length in abap_names(
-                index, entities.__contains__, start[1], _behaving(catalog)
+                index, entities.__contains__, start[1], _owning(catalog), _behaving(catalog)
             )
         }
     return sorted(found, key=lambda p: (p.type, p.object, p.line, p.column))
