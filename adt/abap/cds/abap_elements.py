@@ -96,7 +96,10 @@ def _local(scope: Scope, name: str, kinds: Collection[SymbolKind]) -> Symbol | N
 
 
 def _statements(index: ProgramIndex, unit: str) -> list[list[Token]]:
-    return [s.tokens for s in lex("\n".join(index.lines.get(unit, []))).statements]
+    """The unit's statements as the index lexed them (lexed again once it let them go)."""
+    kept = next((s.lexed for s in index.structures if s.unit == unit), None)
+    lexed = kept or lex("\n".join(index.lines.get(unit, [])))
+    return [s.tokens for s in lexed.statements]
 
 
 def _touching(left: Token, right: Token) -> bool:

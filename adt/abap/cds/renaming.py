@@ -30,6 +30,8 @@ _NO_ELEMENTS = frozenset({"behavior", "service", "role", "metadata extension"})
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MAX_NAME = 30
 Element = tuple[str, str]  # (ENTITY, ELEMENT), upper case
+#: Given entity names (upper case), the indexes of the ABAP programs naming one of them.
+Programs = Callable[[set[str]], Iterable[ProgramIndex]]
 
 __all__ = [
     "Place",
@@ -93,7 +95,7 @@ def abap_element_at(
 
     if not _element_word(index.line_text(unit, line), column, catalog):
         return None  # most ABAP renames: no statement to read
-    found = name_at(index, unit, line, column, exists, owns, _behaving(catalog))
+    found = name_at(index, unit, line, column, exists, owns, _called(_behavior_map(catalog)))
     if found is None or not owns(found[0], found[1].upper):
         return None
     field = catalog.entity(found[0])
@@ -130,7 +132,7 @@ def _element_word(text: str, column: int, catalog: Catalog) -> bool:
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _behaving(catalog: Catalog) -> Callable[[str, str], str | None]:
+def _behavior_map(catalog: Catalog) -> dict[tuple[str, str], str]:
     """(root entity, name after ``ENTITY``) → the entity the root's behavior (or its
     projection's) calls so: its alias or its own name."""
     found: dict[tuple[str, str], str] = {}
@@ -143,6 +145,10 @@ def _behaving(catalog: Catalog) -> Callable[[str, str], str | None]:
             for called in (behavior.alias, behavior.entity):
                 if called:
                     found.setdefault((root, called.upper()), behavior.entity.upper())
+    return found
+
+
+def _called(found: dict[tuple[str, str], str]) -> Callable[[str, str], str | None]:
     return lambda root, name: found.get((root, name))
 
 
@@ -225,12 +231,14 @@ def element_places(
     behaviors: Mapping[str, str],
     abap: Iterable[tuple[str, str]],
     roles: Mapping[str, str] | None = None,
-    programs: Iterable[ProgramIndex] = (),
+    programs: Programs | None = None,
 ) -> list[Place]:
     """Every place of the element ``start`` and of those carrying its name on.
     ``behaviors``: BDEF name → text; ``abap``: (key, text) of ABAP sources, each read as
-    a program of its own; ``programs``: indexes of ABAP programs (places keyed by unit);
-    ``roles``: DCLS name → text (the conditions of ``grant select on`` those entities)."""
+    a program of its own; ``programs``: given the names a program must mention (the
+    entities carrying the element, the roots of their behaviors), the indexes of those
+    programs (places keyed by unit); ``roles``: DCLS name → text (the conditions of
+    ``grant select on`` those entities)."""
     targets = _carriers(catalog, start)
     found = set(_annotations_and_behaviors(catalog, targets, behaviors))
     found |= set(_view_places(catalog, targets, start[1]))
@@ -238,11 +246,13 @@ def element_places(
     for role, text in (roles or {}).items():
         found |= set(_role_places(role, text, entities, start[1]))
     indexes = [ProgramIndex(key, [Unit(key, text)]) for key, text in abap]
-    for index in [*indexes, *programs]:
+    behaving = _behavior_map(catalog)
+    roots = {root for (root, _), entity in behaving.items() if entity in entities}
+    for index in [*indexes, *(programs(entities | roots) if programs is not None else ())]:
         found |= {
             Place(unit, "ABAP", line, column, length)
             for unit, line, column, length in abap_names(
-                index, entities.__contains__, start[1], _owning(catalog), _behaving(catalog)
+                index, entities.__contains__, start[1], _owning(catalog), _called(behaving)
             )
         }
     return sorted(found, key=lambda p: (p.type, p.object, p.line, p.column))

@@ -86,15 +86,19 @@ class CdsElements:
                 return found
         return None
 
-    def _programs(self, name: str) -> list[ProgramIndex]:
-        """The indexes of the ABAP programs whose text has ``name`` somewhere."""
+    def _programs(self, name: str, entities: set[str]) -> list[ProgramIndex]:
+        """The indexes of the ABAP programs whose text has ``name`` and one of
+        ``entities`` (a word search first: only those are indexed)."""
         self.repo.refresh()
-        wanted = name.lower()
-        return [
-            self.repo.index(program)
-            for program in self.repo.programs()
-            if _abap(program.root) and any(wanted in unit.text.lower() for unit in program.units)
-        ]
+        wanted, named = name.lower(), [e.lower() for e in entities]
+        found = []
+        for program in self.repo.programs():
+            if not _abap(program.root):
+                continue
+            text = "\n".join(unit.text for unit in program.units).lower()
+            if wanted in text and any(entity in text for entity in named):
+                found.append(self.repo.index(program))
+        return found
 
     def _found(self, kind: str, text: str, line: int, column: int) -> Target | None:
         if kind == "SRVD":
@@ -143,8 +147,14 @@ class CdsElements:
             for (_, kind), o in by_name.items()
             if kind == "DCLS" and (text := newest_text(o)) is not None
         }
-        programs = self._programs(element[1])
-        places = element_places(catalog(self.state), element, behaviors, (), roles, programs)
+        places = element_places(
+            catalog(self.state),
+            element,
+            behaviors,
+            (),
+            roles,
+            lambda entities: self._programs(element[1], entities),
+        )
         return self._replacements(places, by_name, old, new)
 
     def _replacements(
