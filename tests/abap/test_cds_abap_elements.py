@@ -156,3 +156,17 @@ def test_sql_result_names_and_names_of_other_sources_keep_their_names() -> None:
     assert [(p.line, p.column) for p in agency if p.type == "ABAP"] == [], (
         "agencyid is ZI_Travel's or ZI_Agency's: an unqualified name of two sources is left"
     )
+
+
+def test_eml_control_components_follow_the_element() -> None:
+    report = (
+        "REPORT zr_eml.\n"
+        "MODIFY ENTITIES OF zi_travel ENTITY Travel\n"
+        "  CREATE FROM VALUE #( ( %cid = 'T1' TravelID = '1'\n"
+        "    %control-TravelID = if_abap_behv=>mk-on %data-TravelID = '1' ) )\n"
+        "  MAPPED DATA(mapped).\n"
+    )
+    places = element_places(cs.catalog(), TRAVEL_ID, {}, [("ZR", report)])
+    lines = report.split("\n")
+    before = [lines[p.line - 1][: p.column].split()[-1] for p in places if p.type == "ABAP"]
+    assert before == ["'T1'", "%control-", "%data-"]

@@ -257,10 +257,21 @@ def _eml_names(
             continue
         if token.upper in _EML_TARGETS or (token.upper == "BY" and at + 1 < len(tokens)):
             current = None
-        if current is None or token.kind != NAME or previous in ("@", "-", "->", "=>", "~"):
-            continue
-        if wanted(current) and owns(current, token.upper):
+        named = current is not None and _eml_word(tokens, at)
+        if named and current is not None and wanted(current) and owns(current, token.upper):
             yield at, current
+
+
+def _eml_word(tokens: Sequence[Token], at: int) -> bool:
+    """A name of the EML statement itself: not the program's (after ``@``, ``->``, ``=>``,
+    ``~``, a component of data) — but ``%control-x`` and ``%data-x``, components of EML's
+    derived types, are the entity's element ``x``."""
+    if tokens[at].kind != NAME or at == 0:
+        return tokens[at].kind == NAME
+    previous = tokens[at - 1].text
+    if previous == "-":
+        return at > 1 and tokens[at - 2].upper in ("%CONTROL", "%DATA")
+    return previous not in ("@", "->", "=>", "~")
 
 
 def _statement_names(
