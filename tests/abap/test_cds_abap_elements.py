@@ -52,6 +52,16 @@ START-OF-SELECTION.
   READ ENTITIES OF zi_travel ENTITY Travel FIELDS ( travelid ) WITH VALUE #( ) RESULT DATA(r)
     ENTITY Travel BY \_Booking FIELDS ( travelid ) WITH VALUE #( ) RESULT DATA(b)
     ENTITY Booking FIELDS ( travelid ) WITH VALUE #( ) RESULT DATA(c).
+  READ TABLE lt_travels WITH KEY travelid = travelid INTO DATA(hit).
+  SORT lt_travels BY agencyid travelid DESCENDING.
+  DELETE lt_travels WHERE travelid = travelid OR NOT ( travelid IS INITIAL ).
+  WRITE / lt_travels[ travelid = travelid ]-agencyid && hit-travelid.
+  LOOP AT lt_travels REFERENCE INTO DATA(ref).
+    WRITE / ref->travelid.
+  ENDLOOP.
+  LOOP AT lt_travels INTO DATA(grouped) GROUP BY grouped-agencyid INTO DATA(group).
+    WRITE / group-travelid.
+  ENDLOOP.
 """
 #: (line, column) of each place that must change (1-based line, 0-based column).
 EXPECTED = {
@@ -71,6 +81,13 @@ EXPECTED = {
     (32, 22),  # t~travelid of the join condition (b~travelid is ZI_Booking's)
     (32, 39),
     (34, 52),  # EML: ENTITY Travel (the behavior's alias of ZI_Travel) FIELDS ( travelid )
+    (21, 18),  # row-travelid: LOOP AT it_travels INTO DATA(row)
+    (37, 33),  # READ TABLE lt_travels WITH KEY travelid = (the variable travelid after =)
+    (38, 30),  # SORT lt_travels BY agencyid travelid
+    (39, 26),  # DELETE lt_travels WHERE travelid = travelid OR NOT ( travelid IS INITIAL )
+    (39, 55),
+    (40, 22),  # lt_travels[ travelid = travelid ]
+    (40, 60),  # hit-travelid (READ TABLE … INTO DATA(hit))
 }
 
 
@@ -90,7 +107,8 @@ def test_every_component_of_data_typed_by_a_carrying_entity_is_placed() -> None:
 @pytest.mark.parametrize(
     ("needle", "why"),
     [
-        (" row-travelid", "LOOP AT … INTO DATA(row): the type is not followed"),
+        ("ref->travelid", "LOOP AT … REFERENCE INTO DATA(ref): a reference"),
+        ("group-travelid", "LOOP AT … GROUP BY … INTO DATA(group): a group"),
         ("ls_booking-travelid", "ZI_Booking's own TravelID is another element"),
         ("lr_travel->travelid", "a reference, not a structure"),
         ("b~travelid", "qualified by another data source"),
@@ -123,13 +141,20 @@ def _cursor(needle: str) -> tuple[int, int]:
 
 @pytest.mark.parametrize(
     "needle",
-    ["ls_travel-travelid", "it_travels[ 1 ]-travelid", "VALUE zi_travel( travelid", "t~travelid"],
+    [
+        "ls_travel-travelid",
+        "it_travels[ 1 ]-travelid",
+        "VALUE zi_travel( travelid",
+        "t~travelid",
+        " row-travelid",
+        "WHERE travelid",
+    ],
 )
 def test_a_rename_starts_from_the_element_in_abap(needle: str) -> None:
     assert abap_element_at(_index(), "ZR", *_cursor(needle), cs.catalog()) == TRAVEL_ID
 
 
-@pytest.mark.parametrize("needle", [" row-travelid", "DATA travelid", "lr_travel->travelid"])
+@pytest.mark.parametrize("needle", ["group-travelid", "DATA travelid", "lr_travel->travelid"])
 def test_other_names_are_left_to_the_abap_rename(needle: str) -> None:
     assert abap_element_at(_index(), "ZR", *_cursor(needle), cs.catalog()) is None
 

@@ -6,7 +6,8 @@ Four forms, each only where the entity behind the name is certain:
   parameter or the field symbol is declared ``TYPE zi_travel`` (also through a local
   ``TYPES`` of it, ``LIKE`` other such data, an inline ``DATA(ls) = VALUE zi_travel( … )``),
   and ``lt_travels[ … ]-travelid`` of a table ``TYPE [STANDARD|SORTED|HASHED] TABLE OF
-  zi_travel`` (or ``LIKE LINE OF`` one);
+  zi_travel`` (or ``LIKE LINE OF`` one), ``row-travelid`` of its row declared inline by
+  ``LOOP AT``/``READ TABLE``;
 * a component of the entity's type itself: ``TYPE zi_travel-travelid``;
 * a component named in a constructor of the entity: ``VALUE zi_travel( travelid = … )``
   (rows of a table type: ``VALUE tt( ( travelid = … ) )``);
@@ -15,21 +16,33 @@ Four forms, each only where the entity behind the name is certain:
   components of other data, names qualified by another data source (``a~name``);
 * a name of an EML statement after ``ENTITY x``, x the entity or its alias in the behavior
   of the ``ENTITIES OF`` root (``ENTITY Travel FIELDS ( TravelID )``), up to a ``BY
-  \\_association`` or the results (``RESULT``, ``FAILED``, …).
+  \\_association`` or the results (``RESULT``, ``FAILED``, …); ``%control-x`` and
+  ``%data-x`` included.
 
-Data whose type the index cannot tell (``LOOP AT … INTO DATA(row)``, a method's returning
-value used in place, a generic type) is never followed. No I/O."""
+And the components an internal table of the entity names bare (:mod:`.abap_tables`). Data
+whose type the index cannot tell (:mod:`.abap_typing`: a method's returning value used in
+place, a generic type, an inline declaration other than a row of such a table or ``VALUE
+e( )``) is never followed. No I/O."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
+from adt.abap.cds.abap_tables import table_names
+from adt.abap.cds.abap_typing import (
+    ANY_KIND,
+    Wanted,
+    data_typed,
+    local,
+    plain,
+    statements,
+    touching,
+    typed_by,
+)
 from adt.abap.index import ProgramIndex
-from adt.abap.lexer import NAME, Token, lex
-from adt.abap.symbols import DATA_KINDS, Scope, Symbol, SymbolKind
+from adt.abap.lexer import NAME, Token
+from adt.abap.symbols import SymbolKind
 
-#: Is this (upper-case) name one of the entities asked about?
-Wanted = Callable[[str], bool]
 #: (ENTITY, ELEMENT) as written in ABAP (the element as spelled), with its token.
 Named = tuple[str, Token]
 #: Does the entity (upper case) have an element of this name (upper case)?
@@ -44,66 +57,8 @@ _CLAUSES = frozenset(
     {"FROM", "WHERE", "GROUP", "HAVING", "ORDER", "UP", "FIELDS", "UNION", "BYPASSING"}
 )
 _TARGETS = frozenset({"INTO", "APPENDING"})
-_TABLES = frozenset({"STANDARD", "SORTED", "HASHED", "ANY", "INDEX"})
-_DEPTH = 4  # how many TYPES/LIKE steps are followed
 
-__all__ = ["Behaves", "Named", "Owns", "Spot", "Wanted", "abap_names", "name_at", "typed_by"]
-
-
-def typed_by(symbol: Symbol, wanted: Wanted, depth: int = 0) -> tuple[str, bool] | None:
-    """(ENTITY, is a table) when ``symbol`` (data or a type) is typed by a wanted entity."""
-    words = symbol.typing.upper().split()
-    if depth > _DEPTH or len(words) < 2 or symbol.scope is None:
-        return None
-    if words[0] == "LIKE":
-        return _like(words[1:], symbol.scope, wanted, depth)
-    rest = words[1:] if words[0] == "TYPE" else []
-    while rest and rest[0] in _TABLES:
-        rest = rest[1:]
-    table = rest[:2] == ["TABLE", "OF"]
-    name = (rest[2:] if table else rest)[:1]
-    if not name or name[0] in ("REF", "RANGE", "LINE", "TABLE") or not _plain(name[0]):
-        return None
-    local = _local(symbol.scope, name[0], {SymbolKind.TYPE})
-    if local is None:
-        return (name[0], table) if wanted(name[0]) else None
-    inner = typed_by(local, wanted, depth + 1)
-    if inner is None or (table and inner[1]):
-        return None
-    return inner[0], table or inner[1]
-
-
-def _like(words: list[str], scope: Scope, wanted: Wanted, depth: int) -> tuple[str, bool] | None:
-    row = words[:2] == ["LINE", "OF"]
-    name = (words[2:] if row else words)[:1]
-    other = _local(scope, name[0], DATA_KINDS) if name and _plain(name[0]) else None
-    found = typed_by(other, wanted, depth + 1) if other is not None else None
-    if found is None or (row and not found[1]):
-        return None
-    return (found[0], False) if row else found
-
-
-def _plain(name: str) -> bool:
-    return not any(mark in name for mark in ("-", "=>", "~", "("))
-
-
-def _local(scope: Scope, name: str, kinds: Collection[SymbolKind]) -> Symbol | None:
-    for each in scope.chain():
-        found = each.local(name)
-        if found is not None:
-            return found if found.kind in kinds else None
-    return None
-
-
-def _statements(index: ProgramIndex, unit: str) -> list[list[Token]]:
-    """The unit's statements as the index lexed them (lexed again once it let them go)."""
-    kept = next((s.lexed for s in index.structures if s.unit == unit), None)
-    lexed = kept or lex("\n".join(index.lines.get(unit, [])))
-    return [s.tokens for s in lexed.statements]
-
-
-def _touching(left: Token, right: Token) -> bool:
-    return left.line == right.line and left.column + len(left.text) == right.column
+__all__ = ["Behaves", "Named", "Owns", "Spot", "Wanted", "abap_names", "name_at"]
 
 
 def _component_owner(
@@ -114,12 +69,12 @@ def _component_owner(
     if at < 2 or tokens[at - 1].text != "-":
         return None
     dash = tokens[at - 1]
-    if not (_touching(dash, tokens[at]) and _touching(tokens[at - 2], dash)):
+    if not (touching(dash, tokens[at]) and touching(tokens[at - 2], dash)):
         return None
     before, table = at - 2, tokens[at - 2].text == "]"
     if table:
         found = _opening(tokens, before)
-        if found is None or not _touching(tokens[found], tokens[found + 1]):
+        if found is None or not touching(tokens[found], tokens[found + 1]):
             return None
         before = found
     owner = tokens[before]
@@ -127,17 +82,13 @@ def _component_owner(
         return None
     occurrence = index.occurrence_at(unit, owner.line, owner.column)
     if occurrence is not None and occurrence.column == owner.column:
-        symbol = occurrence.symbol
-        typed = typed_by(symbol, wanted) if symbol.kind in DATA_KINDS else None
+        typed = data_typed(index, unit, owner, wanted)
         return typed[0] if typed is not None and typed[1] == table else None
     leads = before > 0 and tokens[before - 1].upper in ("TYPE", "LIKE")
     scope = index.scope_at(unit, owner.line)
-    if leads and not table and wanted(owner.upper) and _local(scope, owner.upper, _ANY) is None:
+    if leads and not table and wanted(owner.upper) and local(scope, owner.upper, ANY_KIND) is None:
         return owner.upper
     return None
-
-
-_ANY = frozenset(SymbolKind)
 
 
 def _opening(tokens: Sequence[Token], close: int) -> int | None:
@@ -208,20 +159,20 @@ def _table_keys(
                 break
             keyed = keyed or token.upper == "KEY"
             after = tokens[at + 1].upper if at + 1 < len(tokens) else ""
-            plain = token.kind == NAME and tokens[at - 1].text != "-"
-            if keyed and plain and token.upper not in _KEY_WORDS and after != "COMPONENTS":
+            bare = token.kind == NAME and tokens[at - 1].text != "-"
+            if keyed and bare and token.upper not in _KEY_WORDS and after != "COMPONENTS":
                 yield at, typed[0]
 
 
 def _type_named(
     index: ProgramIndex, unit: str, token: Token, wanted: Wanted
 ) -> tuple[str, bool] | None:
-    if token.kind != NAME or not _plain(token.text):
+    if token.kind != NAME or not plain(token.text):
         return None
-    local = _local(index.scope_at(unit, token.line), token.upper, _ANY)
-    if local is None:
+    declared = local(index.scope_at(unit, token.line), token.upper, ANY_KIND)
+    if declared is None:
         return (token.upper, False) if wanted(token.upper) else None
-    return typed_by(local, wanted) if local.kind == SymbolKind.TYPE else None
+    return typed_by(declared, wanted) if declared.kind == SymbolKind.TYPE else None
 
 
 def _read_entities(tokens: Sequence[Token]) -> list[str]:
@@ -326,6 +277,7 @@ def _named_in(
     yield from _statement_names(tokens, wanted, owns, behaves)
     yield from _constructed(index, unit, tokens, wanted)
     yield from _table_keys(index, unit, tokens, wanted)
+    yield from table_names(index, unit, tokens, wanted)
     for at, token in enumerate(tokens):
         if token.kind == NAME:
             owner = _component_owner(index, unit, tokens, at, wanted)
@@ -339,7 +291,7 @@ def abap_names(
     """Every place of the element ``name`` (upper case) of a wanted entity in the
     program's units."""
     for unit in index.unit_ids:
-        for tokens in _statements(index, unit):
+        for tokens in statements(index, unit):
             if not any(t.upper == name for t in tokens):
                 continue
             for at, _entity in _named_in(index, unit, tokens, wanted, owns, behaves):
@@ -358,7 +310,7 @@ def name_at(
     behaves: Behaves,
 ) -> Named | None:
     """The entity and the token of an element name the cursor is on; None elsewhere."""
-    for tokens in _statements(index, unit):
+    for tokens in statements(index, unit):
         first, last = tokens[0], tokens[-1]
         if (first.line, first.column) > (line, column) or (last.line, last.end) < (line, column):
             continue
