@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from support import cds_samples as cs
+from support.flight import checkouts, object_name, read
 
 from adt.abap.cds.renaming import RenameRefused
 from adt.abap.cds.service_renaming import (
@@ -81,3 +82,33 @@ def test_a_free_name_a_case_change_and_another_services_name_pass() -> None:
     check_alias_name(SERVICES, TRAVEL, "TRAVEL")
     check_alias_name(SERVICES, ServiceAlias("ZUI_OTHER", "TRAVEL"), "Booking")
     check_alias_name(SERVICES, TRAVEL, "/ZNS/Trip")
+
+
+FLIGHT = [path for path in checkouts() if (path / "src").is_dir()]
+
+
+@pytest.mark.skipif(not FLIGHT, reason="flight scenario not checked out (ADT_FLIGHT_SCENARIO)")
+def test_the_flight_scenarios_agency_service_and_its_extension() -> None:
+    """/DMO/UI_AGENCY exposes Agency; its extension exposes the review entity as
+    /DMO/ZZ_Review: the extension's name is taken for the service, and every alias of the
+    scenario is found where it is written and is free for its own name."""
+    services = {
+        object_name(path): read(path) for path in (FLIGHT[0] / "src").rglob("*.srvd.srvdsrv")
+    }
+    agency = ServiceAlias("/DMO/UI_AGENCY", "AGENCY")
+    with pytest.raises(RenameRefused, match=r"/DMO/ZZ_Review already \(in /DMO/ZZ_X_REVIEW"):
+        check_alias_name(services, agency, "/dmo/zz_review")
+    check_alias_name(services, agency, "TravelAgency")
+    aliases = 0
+    for name, text in services.items():
+        for number, line in enumerate(text.split("\n"), start=1):
+            if "expose" not in line or " as " not in line:
+                continue
+            alias = alias_at(text, number, line.rindex(" as ") + 4)
+            assert alias is not None, (name, line)
+            [place] = [p for p in alias_places(services, alias) if p.object == name]
+            written = line[place.column : place.column + place.length]
+            assert place.line == number and written.upper() == alias.name
+            check_alias_name(services, alias, written)
+            aliases += 1
+    assert aliases >= 40
