@@ -62,6 +62,9 @@ START-OF-SELECTION.
   LOOP AT lt_travels INTO DATA(grouped) GROUP BY grouped-agencyid INTO DATA(group).
     WRITE / group-travelid.
   ENDLOOP.
+  LOOP AT lt_travels ASSIGNING FIELD-SYMBOL(<row>) WHERE travelid IS NOT INITIAL.
+    <row>-travelid = 1.
+  ENDLOOP.
 """
 #: (line, column) of each place that must change (1-based line, 0-based column).
 EXPECTED = {
@@ -88,6 +91,8 @@ EXPECTED = {
     (39, 55),
     (40, 22),  # lt_travels[ travelid = travelid ]
     (40, 60),  # hit-travelid (READ TABLE … INTO DATA(hit))
+    (47, 57),  # LOOP AT lt_travels ASSIGNING FIELD-SYMBOL(<row>) WHERE travelid …
+    (48, 10),  # <row>-travelid
 }
 
 

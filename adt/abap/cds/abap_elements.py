@@ -1,6 +1,6 @@
 """Where ABAP names an element of a CDS entity, read over a program's symbol index.
 
-Four forms, each only where the entity behind the name is certain:
+The forms, each only where the entity behind the name is certain:
 
 * a component of data typed by the entity: ``ls_travel-travelid`` where the variable, the
   parameter or the field symbol is declared ``TYPE zi_travel`` (also through a local

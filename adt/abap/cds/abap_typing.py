@@ -130,14 +130,15 @@ def _row_target(tokens: Sequence[Token], where: tuple[int, int]) -> bool:
     if len(tokens) < 4 or tuple(words[:2]) not in _ROW_STATEMENTS or tokens[2].kind != NAME:
         return False
     declared = next((i for i, t in enumerate(tokens) if (t.line, t.column) == where), 0)
-    if declared < 4:
+    if declared < 4 or words[declared - 1] != "(":
         return False
-    return (
-        words[declared - 1] == "("
-        and words[declared - 3] in ("INTO", "ASSIGNING")
-        and words[declared - 4] != "REFERENCE"
-        and "GROUP" not in words[:declared]
-    )
+    kind = declared - 2  # DATA( or FIELD-SYMBOL(
+    if words[kind] == "SYMBOL" and words[kind - 2 : kind] == ["FIELD", "-"]:
+        kind -= 2
+    elif words[kind] != "DATA":
+        return False
+    lead, before = words[kind - 1], words[kind - 2] if kind >= 2 else ""
+    return lead in ("INTO", "ASSIGNING") and before != "REFERENCE" and "GROUP" not in words
 
 
 def _holds(tokens: Sequence[Token], line: int, column: int) -> bool:
