@@ -185,3 +185,40 @@ async def test_the_new_class_answers_to_the_policy_too(emulator: Emulator) -> No
     assert emulator.source("/sap/bc/adt/oo/classes/zcl_demo_hello/source/main") is None
     assert emulator.source(MAIN) is not None
     assert emulator.locks() == []
+
+
+async def test_a_service_alias_and_an_element_from_abap_are_renamed(tmp_path: Path) -> None:
+    emulator = cds_emulator(tmp_path)
+    service = "/sap/bc/adt/ddic/srvd/sources/zui_travel"
+    report = "/sap/bc/adt/programs/programs/zr_travels"
+    async with bridge(emulator) as client:
+        alias = await call(
+            client,
+            "navigate",
+            action="rename",
+            objectUrl=service,
+            line=3,
+            identifier="Travel",
+            newName="Trips",
+        )
+        assert alias["ok"], alias
+        assert [o["name"] for o in alias["data"]["objects"]] == ["ZUI_TRAVEL"]
+        assert "expose ZC_Travel as Trips;" in (
+            emulator.source(f"{service}/source/main", "active") or ""
+        )
+        element = await call(
+            client,
+            "navigate",
+            action="rename",
+            objectUrl=report,
+            line=2,
+            identifier="totalprice",
+            newName="GrossPrice",
+        )
+        assert element["ok"], element
+        names = {o["name"] for o in element["data"]["objects"]}
+        assert names == {"ZI_TRAVEL", "ZC_TRAVEL", "ZR_TRAVELS"}
+        assert "SELECT travelid, GrossPrice FROM zc_travel" in (
+            emulator.source(f"{report}/source/main", "active") or ""
+        )
+    assert emulator.locks() == []

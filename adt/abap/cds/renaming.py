@@ -7,29 +7,40 @@ alias itself, every path step resolving to one of those elements (element lists,
 conditions, ``$projection.X``), the elements of metadata extensions annotating them, the
 names in the behavior of those entities (``field ( … )`` lists, ``field X`` of
 determinations and validations, the left side of mappings), the ``where`` conditions of
-access controls on those entities, and in ABAP every name of a statement that reads one of
-those entities (``SELECT AgencyID FROM zi_travel``). No I/O:
-the caller gives the catalog, the behavior texts and the ABAP texts."""
+access controls on those entities, and in ABAP the names of statements reading those
+entities (``SELECT AgencyID FROM zi_travel``) and the components of data typed by them
+(``ls_travel-agencyid``; :mod:`adt.abap.cds.abap_elements`). No I/O: the caller gives the
+catalog, the behavior texts and the ABAP programs (texts or indexes)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from adt.abap.cds.abap_elements import abap_names, name_at
 from adt.abap.cds.catalog import FIELD, Catalog, Scope
 from adt.abap.cds.locate import ELEMENT, _paths, _scope, locate
 from adt.abap.cds.model import Definition, PathStep, Source
 from adt.abap.cds.tokens import NAME, Token, tokenize
-from adt.abap.lexer import lex
+from adt.abap.index import ProgramIndex, Unit
 
 #: Definitions without an element list of their own.
 _NO_ELEMENTS = frozenset({"behavior", "service", "role", "metadata extension"})
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MAX_NAME = 30
 Element = tuple[str, str]  # (ENTITY, ELEMENT), upper case
+#: Given entity names (upper case), the indexes of the ABAP programs naming one of them.
+Programs = Callable[[set[str]], Iterable[ProgramIndex]]
 
-__all__ = ["Place", "RenameRefused", "check_new_name", "element_at", "element_places"]
+__all__ = [
+    "Place",
+    "RenameRefused",
+    "abap_element_at",
+    "check_new_name",
+    "element_at",
+    "element_places",
+]
 
 
 class RenameRefused(ValueError):
@@ -68,6 +79,77 @@ def element_at(source: Source, catalog: Catalog, line: int, column: int) -> Elem
                 return None
             return _renamable(catalog, definition.name, element.name)
     return None
+
+
+def abap_element_at(
+    index: ProgramIndex, unit: str, line: int, column: int, catalog: Catalog
+) -> Element | None:
+    """The element an ABAP cursor is on (a name of a statement reading an entity, a
+    component of data typed by one; :mod:`adt.abap.cds.abap_elements`), as from its DDLS;
+    None when the cursor is on no such name (an ABAP symbol, perhaps)."""
+
+    owns = _owning(catalog)
+
+    def exists(entity: str) -> bool:
+        return catalog.entity(entity) is not None
+
+    if not _element_word(index.line_text(unit, line), column, catalog):
+        return None  # most ABAP renames: no statement to read
+    found = name_at(index, unit, line, column, exists, owns, _called(_behavior_map(catalog)))
+    if found is None or not owns(found[0], found[1].upper):
+        return None
+    field = catalog.entity(found[0])
+    assert field is not None
+    spelled = field.field(found[1].upper)
+    assert spelled is not None
+    return _renamable(catalog, spelled.owner, spelled.name)
+
+
+def _owning(catalog: Catalog) -> Callable[[str, str], bool]:
+    """Whether an entity (or table) of the catalog has an element of that name."""
+
+    def owns(entity: str, name: str) -> bool:
+        found = catalog.entity(entity)
+        return found is not None and not found.opaque and found.field(name) is not None
+
+    return owns
+
+
+def _element_word(text: str, column: int, catalog: Catalog) -> bool:
+    """Whether the word at ``column`` is the name of an element of some definition."""
+    words = [m for m in _WORD.finditer(text) if m.start() <= column <= m.end()]
+    if not words:
+        return False
+    word = words[0].group().upper()
+    return any(
+        e.name.upper() == word
+        for obj in catalog.sources()
+        if (definition := obj.source.definition) is not None
+        for e in definition.elements
+    )
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _behavior_map(catalog: Catalog) -> dict[tuple[str, str], str]:
+    """(root entity, name after ``ENTITY``) → the entity the root's behavior (or its
+    projection's) calls so: its alias or its own name."""
+    found: dict[tuple[str, str], str] = {}
+    for obj in catalog.sources():
+        definition = obj.source.definition
+        if definition is None or definition.kind != "behavior" or not definition.behaviors:
+            continue
+        root = definition.behaviors[0].entity.upper()
+        for behavior in definition.behaviors:
+            for called in (behavior.alias, behavior.entity):
+                if called:
+                    found.setdefault((root, called.upper()), behavior.entity.upper())
+    return found
+
+
+def _called(found: dict[tuple[str, str], str]) -> Callable[[str, str], str | None]:
+    return lambda root, name: found.get((root, name))
 
 
 def _renamable(catalog: Catalog, owner: str, name: str) -> Element:
@@ -149,18 +231,30 @@ def element_places(
     behaviors: Mapping[str, str],
     abap: Iterable[tuple[str, str]],
     roles: Mapping[str, str] | None = None,
+    programs: Programs | None = None,
 ) -> list[Place]:
     """Every place of the element ``start`` and of those carrying its name on.
-    ``behaviors``: BDEF name → text; ``abap``: (key, text) of ABAP sources; ``roles``:
-    DCLS name → text (the conditions of ``grant select on`` those entities)."""
+    ``behaviors``: BDEF name → text; ``abap``: (key, text) of ABAP sources, each read as
+    a program of its own; ``programs``: given the names a program must mention (the
+    entities carrying the element, the roots of their behaviors), the indexes of those
+    programs (places keyed by unit); ``roles``: DCLS name → text (the conditions of
+    ``grant select on`` those entities)."""
     targets = _carriers(catalog, start)
     found = set(_annotations_and_behaviors(catalog, targets, behaviors))
     found |= set(_view_places(catalog, targets, start[1]))
     entities = {owner for owner, _ in targets}
     for role, text in (roles or {}).items():
         found |= set(_role_places(role, text, entities, start[1]))
-    for key, text in abap:
-        found |= set(_abap_places(key, text, entities, start[1]))
+    indexes = [ProgramIndex(key, [Unit(key, text)]) for key, text in abap]
+    behaving = _behavior_map(catalog)
+    roots = {root for (root, _), entity in behaving.items() if entity in entities}
+    for index in [*indexes, *(programs(entities | roots) if programs is not None else ())]:
+        found |= {
+            Place(unit, "ABAP", line, column, length)
+            for unit, line, column, length in abap_names(
+                index, entities.__contains__, start[1], _owning(catalog), _called(behaving)
+            )
+        }
     return sorted(found, key=lambda p: (p.type, p.object, p.line, p.column))
 
 
@@ -246,30 +340,3 @@ def _role_places(role: str, text: str, entities: set[str], name: str) -> Iterato
                     if t.kind == NAME and t.text.upper() == name:
                         yield Place(role, "DCLS", t.line, t.column, len(t.text))
         statement = []
-
-
-#: Where an ``INTO``/``APPENDING`` target ends: the next clause of the statement.
-_CLAUSES = frozenset(
-    {"FROM", "WHERE", "GROUP", "HAVING", "ORDER", "UP", "FIELDS", "UNION", "BYPASSING"}
-)
-_TARGETS = frozenset({"INTO", "APPENDING"})
-
-
-def _abap_places(key: str, text: str, entities: set[str], name: str) -> Iterator[Place]:
-    """The name in every ABAP statement that reads one of ``entities``, except where it
-    names the program's own data: a host variable (after ``@``) or an ``INTO`` target
-    (``INTO (travel_id)``), which keep their names."""
-    for statement in lex(text).statements:
-        words = [t.upper for t in statement.tokens]
-        if not any(w.lstrip("@") in entities for w in words):
-            continue
-        target, previous = False, ""
-        for token in statement.tokens:
-            target = token.upper in _TARGETS or (target and token.upper not in _CLAUSES)
-            host, previous = previous == "@", token.text
-            if target or host:
-                continue
-            part = token.text.rsplit("~", 1)[-1]
-            if part.upper() == name:
-                column = token.column + len(token.text) - len(part)
-                yield Place(key, "ABAP", token.line, column, len(part))

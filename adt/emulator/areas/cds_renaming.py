@@ -12,59 +12,131 @@ from typing import TYPE_CHECKING
 from adt.abap.cds.renaming import (
     Place,
     RenameRefused,
+    abap_element_at,
     check_new_name,
     element_at,
     element_places,
 )
+from adt.abap.cds.service_renaming import (
+    ServiceAlias,
+    alias_at,
+    alias_places,
+    check_alias_name,
+)
 
-from ..cds_language import abap_sources, catalog, is_cds, newest_text, parsed
+from ..cds_language import catalog, is_cds, newest_text, parsed
 from ..documents import refactoring as docs
 from .extraction import refused
 
 if TYPE_CHECKING:
+    from adt.abap.index import ProgramIndex
+
+    from ..intelligence.repository import Repository
     from ..intelligence.requests import Position
     from ..model import RepoObject
     from ..state import SystemState
 
 Element = tuple[str, str]
+#: What a CDS rename renames: an element (ENTITY, ELEMENT) or a service's alias.
+Target = Element | ServiceAlias
 
-__all__ = ["CdsElements"]
+__all__ = ["CdsElements", "Target"]
 
 
 class CdsElements:
     """Evaluate and preview of an element rename over the catalog of one system."""
 
-    def __init__(self, state: SystemState) -> None:
+    def __init__(self, state: SystemState, repo: Repository) -> None:
         self.state = state
+        self.repo = repo
 
-    def at(self, position: Position) -> Element | None:
-        """The element at the cursor of a CDS-family source; None for other sources."""
+    def at(self, position: Position) -> Target | None:
+        """The element (or a service's alias) at the cursor of a CDS-family source, or the
+        element an ABAP cursor names (``SELECT travelid FROM zi_travel``, ``ls-travelid``
+        of data typed by an entity); None for other places."""
         resolved = self.state.resolve(position.path)
-        if resolved is None or not is_cds(resolved[0]):
+        if resolved is None:
             return None
         obj = resolved[0]
-        source = parsed(obj.kind.r3tr, newest_text(obj) or "")
         columns = [position.column] + ([position.end[1]] if position.end else [])
         try:
+            if not is_cds(obj):
+                return self._in_abap(position.path, position.line or 1, columns)
+            text = newest_text(obj) or ""
             for column in columns:
-                found = element_at(source, catalog(self.state), position.line or 1, column)
+                found = self._found(obj.kind.r3tr, text, position.line or 1, column)
                 if found is not None:
                     return found
         except RenameRefused as exc:
             raise refused(str(exc)) from exc
-        raise refused("Rename is not possible here: place the cursor on an element's name")
+        what = "an alias" if obj.kind.r3tr == "SRVD" else "an element's name"
+        raise refused(f"Rename is not possible here: place the cursor on {what}")
 
-    def check(self, element: Element, new: str) -> None:
+    def _in_abap(self, path: str, line: int, columns: list[int]) -> Element | None:
+        self.repo.refresh()
+        owner = self.repo.unit_owner(path)
+        if owner is None or owner[1] not in owner[0].parts:
+            return None
+        obj, part = owner
+        index = self.repo.index(self.repo.program(obj))
+        cds = catalog(self.state)
+        for column in columns:
+            found = abap_element_at(index, obj.source_uri(part), line, column, cds)
+            if found is not None:
+                return found
+        return None
+
+    def _programs(self, name: str, entities: set[str]) -> list[ProgramIndex]:
+        """The indexes of the ABAP programs whose text has ``name`` and one of
+        ``entities`` (a word search first: only those are indexed)."""
+        self.repo.refresh()
+        wanted, named = name.lower(), [e.lower() for e in entities]
+        found = []
+        for program in self.repo.programs():
+            if not _abap(program.root):
+                continue
+            text = "\n".join(unit.text for unit in program.units).lower()
+            if wanted in text and any(entity in text for entity in named):
+                found.append(self.repo.index(program))
+        return found
+
+    def _found(self, kind: str, text: str, line: int, column: int) -> Target | None:
+        if kind == "SRVD":
+            return alias_at(text, line, column)
+        return element_at(parsed(kind, text), catalog(self.state), line, column)
+
+    @staticmethod
+    def name_of(target: Target) -> str:
+        """The renamed name, upper case."""
+        return target.name if isinstance(target, ServiceAlias) else target[1]
+
+    def check(self, target: Target, new: str) -> None:
         try:
-            check_new_name(catalog(self.state), element, new)
+            if isinstance(target, ServiceAlias):
+                check_alias_name(self._texts("SRVD"), target, new)
+            else:
+                check_new_name(catalog(self.state), target, new)
         except RenameRefused as exc:
             raise refused(str(exc)) from exc
 
-    def affected(self, element: Element, old: str, new: str) -> list[docs.Affected]:
-        """Every source with a place of the element's name, as text replacements."""
+    def _texts(self, kind: str) -> dict[str, str]:
+        """Object name → newest text of every source of one CDS type."""
+        with self.state.lock:
+            objects = list(self.state.objects.values())
+        return {
+            o.name: text
+            for o in objects
+            if o.kind.r3tr == kind and (text := newest_text(o)) is not None
+        }
+
+    def affected(self, target: Target, old: str, new: str) -> list[docs.Affected]:
+        """Every source with a place of the name, as text replacements."""
         with self.state.lock:
             objects = list(self.state.objects.values())
         by_name = {(o.name.upper(), o.kind.r3tr): o for o in objects if is_cds(o)}
+        if isinstance(target, ServiceAlias):
+            return self._replacements(alias_places(self._texts("SRVD"), target), by_name, old, new)
+        element = target
         behaviors = {
             o.name: text
             for (_, kind), o in by_name.items()
@@ -75,8 +147,24 @@ class CdsElements:
             for (_, kind), o in by_name.items()
             if kind == "DCLS" and (text := newest_text(o)) is not None
         }
-        abap = [(obj.source_uri(part), text) for obj, part, text in abap_sources(self.state)]
-        places = element_places(catalog(self.state), element, behaviors, abap, roles)
+        places = element_places(
+            catalog(self.state),
+            element,
+            behaviors,
+            (),
+            roles,
+            lambda entities: self._programs(element[1], entities),
+        )
+        return self._replacements(places, by_name, old, new)
+
+    def _replacements(
+        self,
+        places: list[Place],
+        by_name: dict[tuple[str, str], RepoObject],
+        old: str,
+        new: str,
+    ) -> list[docs.Affected]:
+        """The places grouped by source, each still reading ``old`` there."""
         units: dict[str, tuple[RepoObject, list[Place]]] = {}
         for place in places:
             owner = self._owner(place, by_name)
@@ -96,8 +184,15 @@ class CdsElements:
                 affected.append(docs.Affected(unit, obj.uri, obj.name, obj.kind.code, deltas))
         return affected
 
-    def spelled(self, element: Element) -> str:
-        """The element's name as its entity writes it."""
+    def spelled(self, target: Target) -> str:
+        """The name as its entity (or service) writes it."""
+        if isinstance(target, ServiceAlias):
+            texts = self._texts("SRVD")
+            for place in alias_places(texts, target):
+                line = texts[place.object].split("\n")[place.line - 1]
+                return line[place.column : place.column + place.length]
+            return target.name
+        element = target
         found = catalog(self.state).entity(element[0])
         field = found.field(element[1]) if found is not None else None
         return field.name if field is not None else element[1]
@@ -110,3 +205,7 @@ class CdsElements:
             return (resolved[0], place.object) if resolved is not None else None
         obj = by_name.get((place.object.upper(), place.type))
         return (obj, obj.source_uri("main")) if obj is not None else None
+
+
+def _abap(obj: RepoObject) -> bool:
+    return not is_cds(obj) and obj.kind.source_based and obj.kind.language in ("abap", "")

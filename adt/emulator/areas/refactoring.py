@@ -53,7 +53,7 @@ class Renaming:
         self.serve = serve
         self.state = serve.state
         self.extract = ExtractMethod(serve)
-        self.cds = CdsElements(serve.state)
+        self.cds = CdsElements(serve.state, serve.repo)
 
     def handle(self, call: Call, match: re.Match[str]) -> Response:
         if call.method != "POST":
@@ -101,7 +101,10 @@ class Renaming:
     def _previewed(self, position: Position, old: str, new: str) -> list[docs.Affected]:
         """The places for ``new`` of what is still named ``old`` at the position."""
         element = self.cds.at(position)
-        name = element[1] if element is not None else self._target(position)[0].symbol.name
+        if element is not None:
+            name = self.cds.name_of(element)
+        else:
+            name = self._target(position)[0].symbol.name
         if name != old.upper():
             raise refused(
                 f"The source changed: there is no {old} at {position.path} any more; evaluate again"
