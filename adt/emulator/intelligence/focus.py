@@ -95,6 +95,11 @@ class FocusedIndexes:
             return self.repo.scratch_index(focused(edited, unit, line))
         return found
 
+    def prepare(self, program: Program) -> None:
+        """Build the skeleton index of ``program`` as stored, which the first request whose
+        text differs from it inside method bodies then starts from (:mod:`.prepared`)."""
+        self._base(program, [self._skeleton(self._stored, u.id, u.text, ()) for u in program.units])
+
     def _skeleton(
         self,
         kept: dict[str, tuple[str, Skeleton]],
