@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 from support.emulated import make_client
 
+from adt.abap.index import ProgramIndex
 from adt.emulator import Emulator
+from adt.emulator.intelligence.bodies import Skeleton
+from adt.emulator.intelligence.focus import FocusedIndexes
 from adt.emulator.intelligence.prepared import PREPARED_LINES, PreparedLoads
+from adt.emulator.intelligence.repository import Program
 
 PROGRAMS = "/sap/bc/adt/programs/programs"
 LONG, SHORT = "zprep_long", "zprep_short"
@@ -95,3 +99,43 @@ async def test_a_short_source_read_starts_nothing(folder: Path) -> None:
     )
     assert _loads(emulator).threads == []
     assert _loads(emulator).focus.built == 1
+
+
+async def test_a_source_saved_during_the_build_is_not_answered_from_the_old_text(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A colleague saves a method more while the read's build lexes the old text (outside
+    the state lock): that build is not kept (it could serve no request on the new text),
+    and requests on the new text answer from it."""
+    emulator = Emulator(seed_dirs=[folder])
+    url = f"{PROGRAMS}/{LONG}/source/main"
+    stored = emulator.source(url)
+    assert stored is not None
+    added = stored.replace("  PUBLIC SECTION.\n", "  PUBLIC SECTION.\n    METHODS mnew.\n", 1)
+    added = (
+        added.rstrip("\n").removesuffix("ENDCLASS.") + "  METHOD mnew.\n  ENDMETHOD.\nENDCLASS.\n"
+    )
+    unresolved = FocusedIndexes.unresolved
+
+    def saved_meanwhile(program: Program) -> tuple[list[Skeleton], ProgramIndex]:
+        built = unresolved(program)
+        emulator.write_as("DEVELOPER", url, added)
+        return built
+
+    monkeypatch.setattr(FocusedIndexes, "unresolved", staticmethod(saved_meanwhile))
+    client = make_client(emulator)
+    try:
+        assert (await client.read_source(url)).text == stored
+        for thread in _loads(emulator).threads:
+            thread.join()
+        assert _loads(emulator).focus.built == 0, "the build of the old text was not kept"
+        lines = added.split("\n")
+        at = lines.index("    METHODS mnew.") + 1  # the saved text, as an editor shows it
+        info = await client.navigation.element_info(url, added, at, len("    METHODS mn"))
+        assert info is not None and info.name.upper() == "MNEW"
+        lines.insert(lines.index("  METHOD mnew.") + 1, "    me->mn")
+        typed = lines.index("    me->mn") + 1
+        found = await client.completion.proposals(url, "\n".join(lines), typed, 10)
+        assert [p.identifier for p in found] == ["MNEW"]
+    finally:
+        await client.close()
