@@ -11,7 +11,6 @@ reaching their components).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from adt.abap.index import ProgramIndex
@@ -58,53 +57,70 @@ def prefix_at(text: str, column: int) -> str:
     return prefix if any(ch.isalnum() or ch == "_" for ch in prefix) or prefix == "<" else ""
 
 
+#: A proposal before it is chosen: (location, identifier, symbol) — sorted and filtered as
+#: plain tuples, so a class of thousands of members costs a sort, not thousands of objects.
+_Candidate = tuple[int, str, "Symbol | None"]
+_SORTED_KEYWORDS = sorted(KEYWORDS)
+
+
 def complete(index: ProgramIndex, unit: str, line: int, column: int, limit: int = 50) -> Completion:
     """The proposals at (line, column) of ``unit`` (column = characters before the cursor)."""
     text = index.line_text(unit, line)
     column = max(0, min(column, len(text)))
     prefix = prefix_at(text, column)
+    wanted = prefix.upper()
     before = text[: column - len(prefix)]
     scope = index.scope_at(unit, line)
     selector = next((s for s in ("->", "=>", "~") if before.endswith(s)), "")
     if not selector and before.endswith("-") and len(before) > 1 and before[-2].isalnum():
         selector = "-"
+    found: list[_Candidate]
     if selector:
         owner = index.context_at(unit, line, len(before) - len(selector))
-        found = _members(owner, selector, scope) if owner is not None else []
+        found = _members(owner, selector, scope, wanted) if owner is not None else []
     else:
-        found = _visible(scope, prefix)
+        found = _visible(scope, wanted)
         if prefix and index.library is not None:
-            found += [Proposal(s.name, s, GLOBAL) for s in index.library.global_names(prefix)]
+            found += [(GLOBAL, s.name, s) for s in index.library.global_names(prefix)]
         if prefix and not prefix.startswith("<"):
-            found += [Proposal(k, None, KEYWORD) for k in sorted(KEYWORDS)]
-    chosen = _filter(found, prefix, (unit, line, column - len(prefix)))
-    return Completion(prefix, chosen[:limit], truncated=len(chosen) > limit)
+            found += [(KEYWORD, k, None) for k in _SORTED_KEYWORDS if k.startswith(wanted)]
+    chosen, more = _filter(found, wanted, (unit, line, column - len(prefix)), limit)
+    return Completion(prefix, chosen, truncated=more)
 
 
-def _filter(found: Iterable[Proposal], prefix: str, cursor: tuple[str, int, int]) -> list[Proposal]:
-    wanted = prefix.upper()
+def _filter(
+    found: list[_Candidate], wanted: str, cursor: tuple[str, int, int], limit: int
+) -> tuple[list[Proposal], bool]:
+    """The first ``limit`` proposals starting with ``wanted`` (upper case), best first, each
+    identifier once; and whether more were left out."""
     seen: set[str] = set()
     chosen: list[Proposal] = []
-    for proposal in sorted(found, key=lambda p: (p.location, p.identifier)):
-        where = proposal.symbol.location if proposal.symbol is not None else None
+    candidates = [c for c in found if c[1].startswith(wanted)]
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    for location, identifier, symbol in candidates:
+        where = symbol.location if symbol is not None else None
         if where is not None and (where.unit, where.line, where.column) == cursor:
             continue  # the name being declared right here
-        if proposal.identifier.startswith(wanted) and proposal.identifier not in seen:
-            seen.add(proposal.identifier)
-            chosen.append(proposal)
-    return chosen
+        if identifier not in seen:
+            if len(chosen) == limit:
+                return chosen, True
+            seen.add(identifier)
+            chosen.append(Proposal(identifier, symbol, location))
+    return chosen, False
 
 
-def _visible(scope: Scope, prefix: str) -> list[Proposal]:
-    """Names visible in ``scope``, innermost first."""
-    found: list[Proposal] = []
+def _visible(scope: Scope, wanted: str) -> list[_Candidate]:
+    """Names visible in ``scope`` starting with ``wanted``, innermost first."""
+    found: list[_Candidate] = []
     for current in scope.chain():
         location = {
             ScopeKind.PROGRAM: PROGRAM,
             ScopeKind.CLASS: MEMBER,
             ScopeKind.INTERFACE: MEMBER,
         }.get(current.kind, LOCAL)
-        found += [Proposal(s.name, s, location) for s in _scope_symbols(current)]
+        found += [
+            (location, s.name, s) for s in _scope_symbols(current) if s.name.startswith(wanted)
+        ]
     return found
 
 
@@ -128,8 +144,9 @@ def _inherited(cls: Symbol) -> list[Symbol]:
     return found
 
 
-def _members(owner: Symbol, selector: str, scope: Scope) -> list[Proposal]:
-    """Components of ``owner`` that code at ``scope`` may name after ``selector``."""
+def _members(owner: Symbol, selector: str, scope: Scope, wanted: str) -> list[_Candidate]:
+    """Components of ``owner`` starting with ``wanted`` that code at ``scope`` may name
+    after ``selector``."""
     if owner.members is None:
         return []
     symbols = list(owner.members.symbols.values())
@@ -137,15 +154,15 @@ def _members(owner: Symbol, selector: str, scope: Scope) -> list[Proposal]:
         symbols += _inherited(owner)
     inside = enclosing_class(scope)
     own = inside is not None and inside.key == owner.key
-    chosen = [
-        s
+    found: list[_Candidate] = [
+        (MEMBER, s.name, s)
         for s in symbols
-        if s.kind is not SymbolKind.PARAMETER
+        if s.name.startswith(wanted)
+        and s.kind is not SymbolKind.PARAMETER
         and (own or s.visibility in ("public", ""))
         and (selector != "=>" or s.static or s.kind in _STATIC_KINDS)
     ]
-    found = [Proposal(s.name, s, MEMBER) for s in chosen]
-    return found + [Proposal(f"{i.name}~", i, MEMBER) for i in _interfaces(owner)]
+    return found + [(MEMBER, f"{i.name}~", i) for i in _interfaces(owner)]
 
 
 def _interfaces(owner: Symbol) -> list[Symbol]:

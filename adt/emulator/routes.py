@@ -237,6 +237,8 @@ class Resources:
             if picked is None:
                 raise errors.not_found(obj.kind.resource_word, obj.name)
             version, active = picked
+            for listener in self.state.source_read:
+                listener(obj, version.text)
             headers = {
                 "etag": stamps.source_etag(version.changed_at, active=active),
                 "last-modified": stamps.http_date(version.changed_at),

@@ -12,7 +12,7 @@ import collections
 import fnmatch
 import hashlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -117,6 +117,9 @@ class SystemState:
         self.where_used_prefix = "usageReferences"
         #: Seeded table contents (table name → rows) the data preview reads.
         self.table_rows: dict[str, list[dict[str, str]]] = {}
+        #: Told of each source text a client reads, with its object (under the lock): code
+        #: intelligence prepares long programs' indexes (``intelligence.prepared``).
+        self.source_read: list[Callable[[RepoObject, str], None]] = []
 
     # repository ------------------------------------------------------------------------
     def add_package(self, package: Package) -> None:

@@ -95,6 +95,30 @@ class FocusedIndexes:
             return self.repo.scratch_index(focused(edited, unit, line))
         return found
 
+    @staticmethod
+    def unresolved(program: Program) -> tuple[list[Skeleton], ProgramIndex]:
+        """The skeletons of ``program``'s texts and their index before names are resolved:
+        lexing and declaring read nothing but the texts, so this may run outside the state
+        lock (:mod:`.prepared`); :meth:`install` resolves it."""
+        skeletons = [Skeleton.of(u.id, u.text) for u in program.units]
+        units = [Unit(s.unit, "\n".join(s.blanked)) for s in skeletons]
+        return skeletons, ProgramIndex(program.name, units, resolve=False)
+
+    def install(self, program: Program, skeletons: list[Skeleton], index: ProgramIndex) -> None:
+        """Keep ``index`` (from :meth:`unresolved` of ``program`` as stored), resolved against
+        the repository, as the skeleton index the first request whose text differs from the
+        stored one inside method bodies starts from. Nothing when one is kept already."""
+        for unit, skeleton in zip(program.units, skeletons, strict=True):
+            self._stored[unit.id] = (unit.text, skeleton)
+        base = self._bases.get(program.root.uri)
+        if base is None or base.shapes != tuple(s.shape for s in skeletons):
+            index.library = self.repo
+            self._keep(program.root.uri, skeletons, index)
+
+    def has_base(self, program: Program) -> bool:
+        """Whether a skeleton index of ``program`` is kept (for any texts)."""
+        return program.root.uri in self._bases
+
     def _skeleton(
         self,
         kept: dict[str, tuple[str, Skeleton]],
@@ -123,13 +147,7 @@ class FocusedIndexes:
         base = self._bases.get(key)
         if base is None or base.shapes != shapes:
             units = [Unit(s.unit, "\n".join(s.blanked)) for s in skeletons]
-            index = ProgramIndex(program.name, units, self.repo)
-            index.keep_answers_only()
-            self.built += 1
-            bodies = {s.unit: s.bodies for s in skeletons}
-            size = sum(len(s.lines) for s in skeletons)
-            base = _Base(shapes, bodies, index, list(own_symbols(index)), size)
-            self._bases[key] = base
+            base = self._keep(key, skeletons, ProgramIndex(program.name, units, self.repo))
         for skeleton in skeletons:
             before = base.bodies.get(skeleton.unit, ())
             if before != skeleton.bodies:
@@ -137,11 +155,27 @@ class FocusedIndexes:
                 relocate(base.index, skeleton.unit, moved, skeleton.blanked, base.symbols)
                 base.bodies[skeleton.unit] = skeleton.bodies
         self._bases.move_to_end(key)
+        self._evict()
+        return base.index
+
+    def _keep(self, key: str, skeletons: list[Skeleton], index: ProgramIndex) -> _Base:
+        """Resolve ``index`` (of ``skeletons``) and keep it as the base of program ``key``."""
+        index.keep_answers_only()
+        self.built += 1
+        bodies = {s.unit: s.bodies for s in skeletons}
+        size = sum(len(s.lines) for s in skeletons)
+        shapes = tuple(s.shape for s in skeletons)
+        base = self._bases[key] = _Base(shapes, bodies, index, list(own_symbols(index)), size)
+        self._bases.move_to_end(key)
+        self._evict()
+        return base
+
+    def _evict(self) -> None:
+        """Least recently asked skeletons go first, beyond the programs' and lines' limits."""
         while len(self._bases) > _PROGRAMS or (
             len(self._bases) > 1 and sum(b.lines for b in self._bases.values()) > _LINES
         ):
             self._bases.popitem(last=False)
-        return base.index
 
 
 def _mapping(

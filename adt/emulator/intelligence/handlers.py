@@ -24,6 +24,7 @@ from .cds import CdsIntelligence
 from .elements import call_pattern, completion_record, display_name, element_info, wb_type
 from .focus import FocusedIndexes
 from .fragments import locate, parse_fragment
+from .prepared import PreparedLoads
 from .repository import Program, Repository
 from .requests import Position, body_text, parse_uri
 from .whereused import WhereUsed, collector_paused
@@ -75,6 +76,7 @@ class CodeIntelligence:
         self.state = state
         self.repo = Repository(state)
         self.focus = FocusedIndexes(self.repo)
+        self.prepared = PreparedLoads(state, self.repo, self.focus)
         self.where = WhereUsed(self.repo)
         self.cds = CdsIntelligence(state)
 
