@@ -45,7 +45,7 @@ def _alternation(words: Iterable[str]) -> str:
 
 _HEAD = r"[^ \t\"'`|.:,\n\x80-\U0010ffff]++(?=[ \t.:,])"
 _ONE_STATEMENT = rf"(?!(?i:{_alternation(SIGNIFICANT)})[ \t.:,]){_HEAD}[^\"'`|.\n]*+\.[ \t]*+"
-#: Lines (each ending with a line break) that change no block where the lexer rests: a star
+#: Lines (each ending with a line break; maybe none) that change no block where the lexer rests: a star
 #: comment, or blanks, then one statement of words and punctuation whose first word is not
 #: significant (or none), then a ``"`` comment (or none). Possessive: a run never gives back.
 _RUN = re.compile(rf"(?:\*[^\n]*+\n|[ \t]*+(?:{_ONE_STATEMENT})?+(?:\"[^\n]*+)?+\n)*+")
@@ -66,36 +66,41 @@ Part = TokenStatement | Run
 
 @dataclass(frozen=True)
 class Skim:
-    """The parts of a source in order, its lexed statements, and the line of the last
-    statement's end (0 when there is none)."""
+    """The parts of a source in order, its lexed statements, the lines lexed (each keeps
+    its number), and the line of the last statement's end (0 when there is none)."""
 
     parts: list[Part]
     statements: list[TokenStatement]
+    lexed: list[SourceLine]
     last_line: int
 
 
 def skim(lines: Sequence[str]) -> Skim:
     """``lines`` as statements and runs (see the module doc)."""
     text = "\n".join(lines) + "\n"
-    runs = text.count("\n") == len(lines)  # a line holding a line break is lexed as it is
+    # a line holding a line break is lexed as it is (the text's lines would not be its)
+    blocked = 0 if text.count("\n") == len(lines) else len(text)
     parts: list[Part] = []
     statements: list[TokenStatement] = []
     lexer = Lexer()
     done = 0  # lexed lines whose statements are in parts
-    position, number = 0, 1
-    while number <= len(lines):
-        if runs and lexer.resting and not _open(lexer.lines, done):
-            found = _RUN.match(text, position)
-            assert found is not None  # every line may be left out of a run
-            if found.end() > position:
-                ready = token_statements(lexer.lines[done:])
-                parts += ready
-                statements += ready
-                done = len(lexer.lines)
-                count = text.count("\n", position, found.end())
-                parts.append(Run(number, number + count))
-                position, number = found.end(), number + count
-                continue
+    position, number, count = 0, 1, len(lines)
+    # (and run-like lines up to ``blocked`` are inside an open statement: lexed too)
+    match = _RUN.match
+    while number <= count:
+        found = match(text, position) if position >= blocked and lexer.resting else None
+        end = 0 if found is None else found.end()
+        if end > position and _open(lexer.lines, done):
+            blocked, end = end, 0
+        if end > position:
+            ready = token_statements(lexer.lines[done:])
+            parts += ready
+            statements += ready
+            done = len(lexer.lines)
+            taken = text.count("\n", position, end)
+            parts.append(Run(number, number + taken))
+            position, number = end, number + taken
+            continue
         lexer.add(number, lines[number - 1])
         position = text.find("\n", position) + 1
         number += 1
@@ -103,7 +108,7 @@ def skim(lines: Sequence[str]) -> Skim:
     ready = token_statements(lexer.lines[done:])
     parts += ready
     statements += ready
-    return Skim(parts, statements, _last_line(lines, parts))
+    return Skim(parts, statements, lexer.lines, _last_line(lines, parts))
 
 
 def _open(lexed: list[SourceLine], done: int) -> bool:
