@@ -45,9 +45,10 @@ def _alternation(words: Iterable[str]) -> str:
 
 _HEAD = r"[^ \t\"'`|.:,\n\x80-\U0010ffff]++(?=[ \t.:,])"
 _ONE_STATEMENT = rf"(?!(?i:{_alternation(SIGNIFICANT)})[ \t.:,]){_HEAD}[^\"'`|.\n]*+\.[ \t]*+"
-#: Lines (each ending with a line break; maybe none) that change no block where the lexer rests: a star
-#: comment, or blanks, then one statement of words and punctuation whose first word is not
-#: significant (or none), then a ``"`` comment (or none). Possessive: a run never gives back.
+#: Lines (each ending with a line break; maybe none) that change no block where the lexer
+#: rests: a star comment, or blanks, then one statement of words and punctuation whose first
+#: word is not significant (or none), then a ``"`` comment (or none). Possessive: a run
+#: never gives back.
 _RUN = re.compile(rf"(?:\*[^\n]*+\n|[ \t]*+(?:{_ONE_STATEMENT})?+(?:\"[^\n]*+)?+\n)*+")
 #: A line of a run that holds a statement.
 _CODE = re.compile(r"[ \t]*[^ \t\"]")
