@@ -73,19 +73,22 @@ def _statement(number: int, text: str, style: RunStyle) -> str:
 
 
 def _may_change(text: str, style: RunStyle) -> bool:
-    """Whether a word of the statement may be written in another case."""
-    if style.keywords is None and style.names is None:
+    """Whether a word of the statement may be written in another case (where unsure: yes;
+    the line is then lexed alone)."""
+    keywords, names = style.keywords, style.names
+    if keywords is None and names is None:
         return False
     code = text.split('"', 1)[0]
-    for word in WORD.findall(code):
-        if "(" in word:
-            return True
-        cases = [style.names]
-        if word.upper() in _MAY_BE_KEYWORDS:
-            cases.append(style.keywords)
-        if any(case is not None and to_case(word, case) != word for case in cases):
-            return True
-    return False
+    if "(" in code or not code.isascii():  # a glued keyword; case folding beyond ASCII
+        return True
+    if names is not None and to_case(code, names) != code:
+        return True  # a word not written as a name is (unless a keyword)
+    found = _MAY_BE_KEYWORDS.intersection(WORD.findall(code.upper()))
+    if not found or keywords is None:
+        return False
+    return any(
+        to_case(word, keywords) != word for word in WORD.findall(code) if word.upper() in found
+    )
 
 
 def _recased(number: int, text: str, style: RunStyle) -> str:
