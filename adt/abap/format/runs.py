@@ -13,18 +13,23 @@ source) where a word of it may change case.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adt.abap.lexer import WORD
 
 from .casing import keyword_map, recased_text, to_case
-from .keywords import KEYWORDS
+from .keywords import GLUED, KEYWORDS
 from .skim import Run
 from .tokens import BLANKS, Lexer, token_statements
 
 #: Words a position may make keywords (anything else is a name).
 _MAY_BE_KEYWORDS = KEYWORDS | {"OTHERS"}
+#: A word that starts with a keyword glued to a parenthesis (:func:`casing.glued_keyword`).
+_GLUED_WORD = re.compile(
+    r"(?:^|[ \t.:,])@?(?:" + "|".join(sorted(map(re.escape, GLUED))) + r")\(", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,9 @@ def _may_change(text: str, style: RunStyle) -> bool:
     if keywords is None and names is None:
         return False
     code = text.split('"', 1)[0]
-    if "(" in code or not code.isascii():  # a glued keyword; case folding beyond ASCII
+    if not code.isascii():  # case folding beyond ASCII
+        return True
+    if "(" in code and _GLUED_WORD.search(code) is not None:  # ``DATA(x)``, ``VALUE(rv)``
         return True
     if names is not None and to_case(code, names) != code:
         return True  # a word not written as a name is (unless a keyword)

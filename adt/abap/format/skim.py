@@ -8,7 +8,7 @@ block (:data:`adt.abap.format.blocks.SIGNIFICANT`): ``rv_y = iv_x * 2.``. Such a
 leaves every block as it found it, and the next statement starts on a later line, so all a
 scan needs of it is its line. Lexing it (tokens, statements) cost about 60 µs a line, so
 a first format of 100,000 lines spent seconds before sending anything; matching runs of such
-lines with one expression over the joined text costs well under a microsecond a line.
+lines with one expression over the joined text costs about a microsecond a line.
 
 A run is only taken where the lexer rests (no template, native section or statement open),
 so the lexer sees every other line as it would in a whole lexing, and its statements are the
