@@ -106,6 +106,10 @@ EDGES = {
     "a macro": "REPORT x.\nDEFINE m.\n x = 1.\n ENDIF.\nEND-OF-DEFINITION.\ny = 1.",
     "select loops": "REPORT x.\nSELECT * FROM t INTO s.\n x = 1.\nENDSELECT.\ny = 1.",
     "an end of another piece's loop": "REPORT x.\nx = 1.\nENDSELECT.\ny = 1.",
+    "glued keywords": (
+        "REPORT x.\ndata(lv) = 1.\nlv = value #( ).\nlv = lo->value( ).\nx = @data(y)."
+        "\nfinal(z) = 2.\nlv = lines( lt ).\nlv = VaLuE(1)."
+    ),
 }
 
 
