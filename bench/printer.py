@@ -9,7 +9,8 @@ times where the checkout has it. With ``--before DIR`` (a checkout of another co
 ``git worktree add DIR fa54eac``) the two checkouts alternate, three processes each, so a
 loaded machine weighs on both alike: the anchor.
 
-Run: ``python bench/printer.py --before DIR`` (writes bench/results/printer.md).
+Run: ``python bench/printer.py --before DIR`` (writes bench/results/printer.md, or
+``--out NAME``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ def main() -> int:
     parser.add_argument("--lines", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--before", type=Path, help="a checkout to alternate with")
+    parser.add_argument("--out", default="printer", help="results file name (without .md)")
     args = parser.parse_args()
     checkouts = {"this checkout": ROOT}
     if args.before:
@@ -96,7 +98,7 @@ def main() -> int:
         rows.append(f"| {name} | {_cell(values['print'])} | {_cell(values.get('scan', []))} |")
     text = "\n".join(rows) + "\n"
     (HERE / "results").mkdir(exist_ok=True)
-    (HERE / "results" / "printer.md").write_text(text)
+    (HERE / "results" / f"{args.out}.md").write_text(text)
     print(text)
     return 0
 

@@ -43,6 +43,20 @@ MIDDLE_WORDS = frozenset({*_MIDDLE, "WHEN", "PUBLIC", "PROTECTED", "PRIVATE"})
 _AGGREGATES = ("COUNT(", "SUM(", "MIN(", "MAX(", "AVG(")
 EVENT = "EVENT"
 STRUCT = "STRUCT"
+#: The first words (upper case) of the statements that may open, close or change a block,
+#: make a loop, open a native section or change a structure: any other statement leaves the
+#: blocks open as it found them (:class:`Nester`), which lets a scan pass over it unlexed.
+SIGNIFICANT = frozenset(
+    {
+        *CLOSERS,
+        *OPENERS,
+        *MIDDLE_WORDS,
+        *EVENTS,
+        *_DECLARATIONS,
+        *("AT", "ON", "CATCH", "SELECT", "WITH", "CLASS", "INTERFACE", "INCLUDE"),
+        *("EXEC", "METHOD"),
+    }
+)
 #: The open blocks at a point between statements, outermost first: each block's kind, its
 #: level and the level of its body — all that the levels of the statements after it depend
 #: on (besides which ``SELECT``/``WITH`` statements are loops).

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from .keywords import AFTER_OF, AFTER_TYPE, ASSIGNMENTS, DECLARING, GLUED, KEYWORDS, words
-from .tokens import Token, TokenKind, TokenStatement
+from .tokens import SourceLine, Token, TokenKind, TokenStatement
 
 _UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 _LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
@@ -152,3 +152,21 @@ def recase(token: Token, keyword: bool, keywords: bool | None, names: bool | Non
         prefix, head, rest = glued
         return prefix + to_case(head, keywords) + to_case(rest, names)
     return to_case(token.text, keywords if keyword else names)
+
+
+def recased_text(
+    line: SourceLine, keywords: dict[Token, bool], keyword_case: bool | None, names: bool | None
+) -> str:
+    """The text of ``line`` with its words in keyword case ``keyword_case`` or identifier
+    case ``names`` (``keywords`` says which is which); every word keeps its length."""
+    text = line.text
+    for token in line.tokens:
+        if token.kind is TokenKind.WORD:
+            keyword = keywords.get(token, False)
+            case = keyword_case if keyword else names
+            if (case is None or (case and token.text == token.upper)) and "(" not in token.text:
+                continue  # as it should be already (most words): no glued keyword either
+            new = recase(token, keyword, keyword_case, names)
+            if new != token.text:  # most words are written as they should be already
+                text = text[: token.column] + new + text[token.column + len(new) :]
+    return text

@@ -27,7 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .blocks import Layout, analyse
-from .casing import keyword_map, recase
+from .casing import keyword_map, recased_text
+from .runs import RunStyle, print_run
+from .skim import Run, skim
 from .tokens import (
     BLANKS,
     LineKind,
@@ -105,29 +107,21 @@ def _case_plan(settings: PrinterSettings, source: Source) -> tuple[bool | None, 
     return keywords, (None if settings.keep_identifier else names)
 
 
-def recased_lines(source: Source, settings: PrinterSettings) -> list[str]:
+def recased_lines(
+    source: Source, settings: PrinterSettings, texts: list[str] | None = None
+) -> list[str]:
     """Each line's text with the case style applied to its words (verbatim lines as they
-    are); every word keeps its length, so token columns stay valid."""
+    are); every word keeps its length, so token columns stay valid. ``texts``: the texts of
+    all lines of the source, where those of ``source.lines`` are replaced (a skimmed source
+    lexed only some of them)."""
     keyword_case, name_case = _case_plan(settings, source)
-    texts = [line.text for line in source.lines]
+    if texts is None:
+        texts = [line.text for line in source.lines]
     if keyword_case is None and name_case is None:
         return texts
     for line in source.lines:
-        if line.verbatim:
-            continue
-        text = line.text
-        for token in line.tokens:
-            if token.kind is TokenKind.WORD:
-                keyword = source.keywords.get(token, False)
-                case = keyword_case if keyword else name_case
-                if (case is None or (case and token.text == token.upper)) and (
-                    "(" not in token.text
-                ):
-                    continue  # as it should be already (most words): no glued keyword either
-                new = recase(token, keyword, keyword_case, name_case)
-                if new != token.text:  # most words are written as they should be already
-                    text = text[: token.column] + new + text[token.column + len(new) :]
-        texts[line.number - 1] = text
+        if not line.verbatim:
+            texts[line.number - 1] = recased_text(line, source.keywords, keyword_case, name_case)
     return texts
 
 
@@ -148,7 +142,7 @@ class _Printer:
 
     def _next_statements(self) -> list[int | None]:
         """For each line, the statement whose first token comes next (at or after it)."""
-        following: list[int | None] = [None] * (len(self.source.lines) + 1)
+        following: list[int | None] = [None] * (len(self.texts) + 1)
         upcoming: int | None = None
         firsts = self.firsts
         for line in reversed(self.source.lines):
@@ -267,9 +261,45 @@ def _element_depths(statement: TokenStatement) -> dict[Token, int]:
 
 
 def printed_by_line(lines: Sequence[str], settings: PrinterSettings) -> list[list[str]]:
-    """For each of ``lines``, its printed form (one line, or more where statements split)."""
+    """For each of ``lines``, its printed form (one line, or more where statements split).
+
+    The runs of lines that change no block (:mod:`adt.abap.format.skim`) are printed without
+    lexing them (:mod:`adt.abap.format.runs`); ``keywordAuto`` weighs the case of every
+    keyword of the source, so it lexes all."""
+    if settings.style == "keywordAuto":
+        return printed_lexing_all(lines, settings)
+    skimmed = skim(lines)
+    statements = skimmed.statements
+    layout = analyse(statements)
+    source = Source(skimmed.lexed, statements, layout, keyword_map(statements))
+    printer = _Printer(source, recased_lines(source, settings, list(lines)), settings)
+    printed: list[list[str]] = [[]] * len(lines)
+    for line, out in zip(source.lines, printer.run(), strict=True):
+        printed[line.number - 1] = out
+    case = _case_plan(settings, source)
+    after = 0  # lexed statements before the part
+    for part in skimmed.parts:
+        if isinstance(part, Run):
+            level, tail = _run_levels(layout, statements, after)
+            style = RunStyle(level * INDENT, tail * INDENT, settings.indentation, *case)
+            printed[part.first - 1 : part.end - 1] = print_run(lines, part, style)
+        else:
+            after += 1
+    return printed
+
+
+def printed_lexing_all(lines: Sequence[str], settings: PrinterSettings) -> list[list[str]]:
+    """:func:`printed_by_line` with every line lexed (what it does for ``keywordAuto``)."""
     source = Source.parse(lines)
     return _Printer(source, recased_lines(source, settings), settings).run()
+
+
+def _run_levels(layout: Layout, statements: list[TokenStatement], after: int) -> tuple[int, int]:
+    """The level of the statements of a run after ``after`` lexed statements (the body
+    there: they open nothing), and that of a comment line after its last statement."""
+    if after >= len(statements):
+        return layout.final, layout.final
+    return layout.inner[after], layout.comment_level(after, statements[after].words)
 
 
 def pretty_print_lines(lines: Sequence[str], settings: PrinterSettings) -> list[str]:

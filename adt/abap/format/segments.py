@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .blocks import Nester, State, loop_event
-from .tokens import TokenStatement, lex, native_closer, token_statements
+from .skim import Part, Run, skim, statement_lines
+from .tokens import TokenStatement, native_closer
 
 TOP: State = ()
 _CONTEXT = "lcl_abap_adt_context"
@@ -62,15 +63,6 @@ class Scan:
     reaches_back: bool
 
 
-def _ends_line(statements: list[TokenStatement], index: int) -> bool:
-    """Whether a cut may follow statement ``index`` on the next line."""
-    statement = statements[index]
-    if not statement.terminated or native_closer(statement.words) is not None:
-        return False
-    following = statements[index + 1] if index + 1 < len(statements) else None
-    return following is None or following.first.line > statement.last.line
-
-
 class _Loops:
     """The ``SELECT``/``WITH`` statements of each piece still waiting for their end; a cut
     whose piece has an end without its opener is taken back (the pieces join)."""
@@ -103,33 +95,51 @@ class _Loops:
 
 def scan(lines: Sequence[str], state: State = TOP) -> Scan:
     """The pieces of ``lines`` (which start after a cut, in ``state``); see the module doc."""
-    statements = token_statements(lex(list(lines)))
-    nester = Nester(statements, state)
+    skimmed = skim(lines)
+    parts, last_line = skimmed.parts, skimmed.last_line
+    nester = Nester(skimmed.statements, state)
     pieces = [Piece(0, state)]
     loops = _Loops()
+    now: State = state
     open_after: State | None = state
-    for index, statement in enumerate(statements):
-        loops.feed(statement, pieces)
-        nester.add(index, statement)
-        if not _ends_line(statements, index):
+    index = 0  # of the next lexed statement
+    for position, part in enumerate(parts):
+        if isinstance(part, Run):
+            # its statements change no block and end their lines (open_after stays now)
+            if now in CONTEXTS:
+                for cut in statement_lines(lines, part):
+                    if cut < last_line:  # not after the last statement
+                        pieces.append(Piece(cut, now))
+                        loops.cut()
+            continue
+        loops.feed(part, pieces)
+        nester.add(index, part)
+        index += 1
+        now = nester.state
+        if not _ends_line(part, parts[position + 1] if position + 1 < len(parts) else None):
             open_after = None
             continue
-        now = nester.state
         open_after = now
-        cut = statement.last.line  # the 0-based index of the line after it
-        if now in CONTEXTS and index + 1 < len(statements):
+        cut = part.last.line  # the 0-based index of the line after it
+        if now in CONTEXTS and cut < last_line:
             pieces.append(Piece(cut, now))
             loops.cut()
-    end = _end(lines, statements, open_after)
-    return Scan(pieces, end, loops.reaches_back)
+    return Scan(pieces, _end(lines, last_line, open_after), loops.reaches_back)
 
 
-def _end(
-    lines: Sequence[str], statements: list[TokenStatement], after: State | None
-) -> State | None:
+def _ends_line(statement: TokenStatement, following: Part | None) -> bool:
+    """Whether a cut may follow ``statement`` on the next line."""
+    if not statement.terminated or native_closer(statement.words) is not None:
+        return False
+    if following is None or isinstance(following, Run):
+        return True  # a run starts on a later line
+    return following.first.line > statement.last.line
+
+
+def _end(lines: Sequence[str], last: int, after: State | None) -> State | None:
     """The state after ``lines``, if a piece may follow them: after the last statement
-    only blank lines and lines with a star may come (they print the same anywhere)."""
-    last = statements[-1].last.line if statements else 0
+    (which ends on line ``last``) only blank lines and lines with a star may come (they
+    print the same anywhere)."""
     if after is None or not all(_free(line) for line in lines[last:]):
         return None
     return after

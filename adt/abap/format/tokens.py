@@ -167,8 +167,11 @@ class TokenStatement:
 
 @dataclass
 class _Template:
-    """A template still open at the end of a line (inside an embedded expression)."""
+    """A template still open at the end of a line (inside an embedded expression);
+    ``index``: its first line's place in the lexer's lines (a lexer may be given only some
+    lines of a source, :mod:`adt.abap.format.segments`)."""
 
+    index: int
     line: int
     column: int
     parts: list[str]
@@ -197,13 +200,21 @@ def _starts_word(text: str, word: str) -> bool:
     )
 
 
-class _Lexer:
+class Lexer:
+    """Lexes lines fed one at a time (:func:`lex` feeds all of a source's); a caller may
+    leave out lines while :attr:`resting` (:mod:`adt.abap.format.segments`)."""
+
     def __init__(self) -> None:
         self.lines: list[SourceLine] = []
         self._template: _Template | None = None
         self._words: list[str] = []
         self._native: str | None = None  # the word that ends a native (non-ABAP) section
         self._opened_at: int | None = None  # where the native section opened on this line
+
+    @property
+    def resting(self) -> bool:
+        """No template and no native section open: a line fed next is lexed afresh."""
+        return self._template is None and self._native is None
 
     # lines -------------------------------------------------------------------------------
     def add(self, number: int, text: str) -> None:
@@ -297,7 +308,7 @@ class _Lexer:
         if ch in "'`":
             return self._literal(line, i)
         if ch == "|":
-            self._template = _Template(line.number, i, [], [])
+            self._template = _Template(len(self.lines) - 1, line.number, i, [], [])
             return self._continue_template(line, i)
         if ch == ".":
             self._emit(line, TokenKind.PERIOD, i, ch)
@@ -379,7 +390,7 @@ class _Lexer:
         return i + 1
 
     def _emit_template(self, template: _Template) -> None:
-        owner = self.lines[template.line - 1]
+        owner = self.lines[template.index]
         owner.add(
             Token(TokenKind.TEMPLATE, "\n".join(template.parts), template.line, template.column)
         )
@@ -389,9 +400,9 @@ class _Lexer:
         template = self._template
         assert template is not None
         self._template = None
-        for touched in self.lines[template.line - 1 : line.number]:
+        for touched in self.lines[template.index :]:  # up to the current line, the last
             touched.verbatim = True
-        owner = self.lines[template.line - 1]
+        owner = self.lines[template.index]
         owner.add(
             Token(TokenKind.BROKEN, "\n".join(template.parts), template.line, template.column)
         )
@@ -399,7 +410,7 @@ class _Lexer:
 
 def lex(lines: list[str]) -> list[SourceLine]:
     """The lines of a source (already split, without line ends) with their tokens."""
-    lexer = _Lexer()
+    lexer = Lexer()
     for number, text in enumerate(lines, start=1):
         lexer.add(number, text)
     lexer.finish()
