@@ -211,12 +211,23 @@ def measure_paced(
         server.close()
 
 
+def server_from(tree: str) -> list[str]:
+    """The language server of another checkout (``git archive REV adt lsp_server`` unpacked
+    in ``tree``, first on the path): the "before" of a change, measured in the same run."""
+    code = (
+        f"import sys, runpy; sys.path.insert(0, {tree!r}); "
+        "runpy.run_module('lsp_server', run_name='__main__')"
+    )
+    return [sys.executable, "-c", code]
+
+
 def run_paced(
-    sizes: list[int], changes: int, anchor_changes: int, rounds: int
+    sizes: list[int], changes: int, anchor_changes: int, rounds: int, before: str | None = None
 ) -> list[tuple[float, ...]]:
     """Ours, the bare pygls anchor and the floor, paced, per size (:func:`measure_paced`):
-    ours and the floor alternate ``rounds`` times and their medians are reported, so a
-    neighbour's load on the shared machine weighs on both alike."""
+    ours and the floor (and ``before``, another checkout's server) alternate ``rounds`` times
+    and their medians are reported, so a neighbour's load on the shared machine weighs on
+    all alike."""
     rows: list[tuple[float, ...]] = []
     emulator, seeded = seeded_emulator(sizes)
     names = dict(zip(sizes, seeded, strict=True))
@@ -229,8 +240,11 @@ def run_paced(
         for size in sizes:
             uri = f"adt://A4H/sap/bc/adt/programs/programs/{names[size]}/source/main"
             text = emulator.source(f"/sap/bc/adt/programs/programs/{names[size]}/source/main") or ""
-            ours, threaded, floor, idle, first = [], [], [], [], []
+            ours, threaded, floor, idle, first, previous = [], [], [], [], [], []
             for _ in range(rounds):
+                if before:
+                    old = measure_paced(server_from(before), uri, "", changes, options)
+                    previous.append(old[0])
                 cost, quiet, first_key = measure_paced(
                     [sys.executable, "-m", "lsp_server"], uri, "", changes, options
                 )
@@ -260,10 +274,11 @@ def run_paced(
                 None,
             )
             row = (size, median(ours), bare, median(floor), median(idle), min(ours), max(ours))
-            rows.append((*row, median(threaded), median(first)))
+            rows.append((*row, median(threaded), median(first), median(previous or [0.0])))
             print(
                 f"{size:>7} lines paced: ours {row[1]:6.1f} µs ({min(ours):.1f}-{max(ours):.1f}), "
                 f"first key {median(first) / 1000:.1f} ms, "
+                f"previous checkout {median(previous or [0.0]):6.1f} µs, "
                 f"reader thread {median(threaded):6.1f} µs, bare pygls {bare:8.1f} µs, "
                 f"floor {row[3]:6.1f} µs",
                 flush=True,
@@ -272,7 +287,11 @@ def run_paced(
 
 
 def paced_report(
-    rows: list[tuple[float, ...]], changes: int, anchor_changes: int, rounds: int
+    rows: list[tuple[float, ...]],
+    changes: int,
+    anchor_changes: int,
+    rounds: int,
+    before: str | None = None,
 ) -> str:
     lines = [
         "# Keystroke cost paced (server CPU per didChange, one frame per key, over stdio)",
@@ -284,14 +303,17 @@ def paced_report(
         "| lines | ours (µs CPU / change) | ours, lowest–highest run "
         "| ours with stdin read by a thread (before) | bare pygls (µs) "
         "| floor: asyncio reader (µs) | ours − floor (µs) | server idle CPU (µs / change) "
-        "| ours, the first key (ms) |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| ours, the first key (ms) | previous checkout (µs) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for size, ours, bare, floor, idle, low, high, threaded, first in rows:
+    for size, ours, bare, floor, idle, low, high, threaded, first, previous in rows:
         lines.append(
             f"| {size:,.0f} | {ours:.1f} | {low:.1f}–{high:.1f} | {threaded:.1f} | {bare:,.1f} "
-            f"| {floor:.1f} | {ours - floor:.1f} | {idle:.1f} | {first / 1000:.1f} |"
+            f"| {floor:.1f} | {ours - floor:.1f} | {idle:.1f} | {first / 1000:.1f} "
+            f"| {f'{previous:.1f}' if before else '—'} |"
         )
+    if before:
+        lines += ["", f"Previous checkout: the server unpacked in `{before}` (`--before`)."]
     return "\n".join(lines) + "\n"
 
 
@@ -374,11 +396,23 @@ def main() -> int:
     parser.add_argument("--paced-anchor-changes", type=int, default=200)
     parser.add_argument("--paced-rounds", type=int, default=3)
     parser.add_argument("--paced-only", action="store_true")
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="also run, paced and alternating with ours, the server of another checkout "
+        "(`git archive REV adt lsp_server | tar -x -C DIR`)",
+    )
     args = parser.parse_args()
     paced = run_paced(
-        args.paced_sizes, args.paced_changes, args.paced_anchor_changes, args.paced_rounds
+        args.paced_sizes,
+        args.paced_changes,
+        args.paced_anchor_changes,
+        args.paced_rounds,
+        args.before,
     )
-    text = paced_report(paced, args.paced_changes, args.paced_anchor_changes, args.paced_rounds)
+    text = paced_report(
+        paced, args.paced_changes, args.paced_anchor_changes, args.paced_rounds, args.before
+    )
     RESULTS.mkdir(exist_ok=True)
     if not args.paced_only:
         rows = run(args.sizes, args.changes, args.anchor_budget)
