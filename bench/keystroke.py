@@ -26,7 +26,10 @@ what the later keys reuse (our buffer keeps an opened text as one string and spl
 lines then), so the per-key figure is the cost of typing and the first key has its own column.
 
 Run: ``python bench/keystroke.py`` (writes bench/results/keystroke.md and keystroke.png;
-matplotlib from ``pip install -e '.[bench]'``); ``--paced-only`` for the paced table.
+matplotlib from ``pip install -e '.[bench]'``); ``--paced-only`` for the paced table alone
+(written to bench/results/keystroke_paced.md). ``--before DIR`` runs the server of another
+checkout (``git archive REV adt lsp_server`` unpacked in DIR) in every paced round too,
+alternating with ours: a change's effect measured in one run.
 """
 
 from __future__ import annotations
@@ -274,16 +277,22 @@ def run_paced(
                 None,
             )
             row = (size, median(ours), bare, median(floor), median(idle), min(ours), max(ours))
-            rows.append((*row, median(threaded), median(first), median(previous or [0.0])))
+            rows.append((*row, median(threaded), median(first), *_spread(previous)))
             print(
                 f"{size:>7} lines paced: ours {row[1]:6.1f} µs ({min(ours):.1f}-{max(ours):.1f}), "
                 f"first key {median(first) / 1000:.1f} ms, "
-                f"previous checkout {median(previous or [0.0]):6.1f} µs, "
+                f"previous checkout {median(previous or [0.0]):6.1f} µs "
+                f"({min(previous or [0.0]):.1f}-{max(previous or [0.0]):.1f}), "
                 f"reader thread {median(threaded):6.1f} µs, bare pygls {bare:8.1f} µs, "
                 f"floor {row[3]:6.1f} µs",
                 flush=True,
             )
     return rows
+
+
+def _spread(runs: list[float]) -> tuple[float, float, float]:
+    """Median, lowest and highest of ``runs`` (zeros when there are none)."""
+    return (median(runs), min(runs), max(runs)) if runs else (0.0, 0.0, 0.0)
 
 
 def paced_report(
@@ -303,14 +312,14 @@ def paced_report(
         "| lines | ours (µs CPU / change) | ours, lowest–highest run "
         "| ours with stdin read by a thread (before) | bare pygls (µs) "
         "| floor: asyncio reader (µs) | ours − floor (µs) | server idle CPU (µs / change) "
-        "| ours, the first key (ms) | previous checkout (µs) |",
+        "| ours, the first key (ms) | previous checkout (µs; lowest–highest run) |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for size, ours, bare, floor, idle, low, high, threaded, first, previous in rows:
+    for size, ours, bare, floor, idle, low, high, threaded, first, *previous in rows:
+        old = f"{previous[0]:.1f} ({previous[1]:.1f}–{previous[2]:.1f})" if before else "—"
         lines.append(
             f"| {size:,.0f} | {ours:.1f} | {low:.1f}–{high:.1f} | {threaded:.1f} | {bare:,.1f} "
-            f"| {floor:.1f} | {ours - floor:.1f} | {idle:.1f} | {first / 1000:.1f} "
-            f"| {f'{previous:.1f}' if before else '—'} |"
+            f"| {floor:.1f} | {ours - floor:.1f} | {idle:.1f} | {first / 1000:.1f} | {old} |"
         )
     if before:
         lines += ["", f"Previous checkout: the server unpacked in `{before}` (`--before`)."]
@@ -402,6 +411,11 @@ def main() -> int:
         help="also run, paced and alternating with ours, the server of another checkout "
         "(`git archive REV adt lsp_server | tar -x -C DIR`)",
     )
+    parser.add_argument(
+        "--out",
+        help="the results file in bench/results/ (default keystroke.md, with --paced-only "
+        "keystroke_paced.md, so a paced run leaves the burst table alone)",
+    )
     args = parser.parse_args()
     paced = run_paced(
         args.paced_sizes,
@@ -418,7 +432,8 @@ def main() -> int:
         rows = run(args.sizes, args.changes, args.anchor_budget)
         text = report(rows, args.changes) + "\n" + text
         plot(rows, RESULTS / "keystroke.png")
-    (RESULTS / "keystroke.md").write_text(text)
+    out = args.out or ("keystroke_paced.md" if args.paced_only else "keystroke.md")
+    (RESULTS / out).write_text(text)
     print(text)
     return 0
 
