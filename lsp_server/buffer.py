@@ -199,7 +199,8 @@ class TextBuffer:
         if text is not None:
             self.lines = compact_lines(text)
             self.changes += 1
-            self._logged(0, 0)
+            self._log.append((self.changes, 0, 0))  # every line replaced
+            del self._log[:-_LOG_SIZE]
         lines = self.lines
         self._base: Sequence[str] = lines if isinstance(lines, TextLines) else list(lines)
         # _origin[i] is the base index line i still is, or -1 once it has been touched (a
@@ -288,15 +289,10 @@ class TextBuffer:
         if origin is None:
             origin = self._origin = _identity(len(lines))
         last = len(lines) - 1
+        if end < start:
+            start, end = end, start
         start_line, start_units = start
         end_line, end_units = end
-        if (end_line, end_units) < (start_line, start_units):
-            start_line, start_units, end_line, end_units = (
-                end_line,
-                end_units,
-                start_line,
-                start_units,
-            )
         # A position past the end of the document means the end of the document.
         start_past, end_past = start_line > last, end_line > last
         if start_past:
@@ -322,12 +318,6 @@ class TextBuffer:
         else:
             origin[start_line : end_line + 1] = _untouched(len(replacement))
         self._touch(start_line, end_line, old_count)
-
-    def _logged(self, first: int, untouched_tail: int) -> None:
-        log = self._log
-        log.append((self.changes, first, untouched_tail))
-        if len(log) > _LOG_SIZE:
-            del log[: _LOG_SIZE // 2]
 
     def changed_since(self, changes: int) -> tuple[int, int] | None:
         """``(top, bottom)``: since the lines were as at count ``changes``, their first
