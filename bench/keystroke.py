@@ -23,10 +23,15 @@ with its stdin a socket instead of a pipe, which it reads with a thread handing 
 to the event loop, as it read every stdin before (the "before" column). The session's first
 key is sent and measured apart, before the idle CPU: a document's first change pays once for
 what the later keys reuse (our buffer keeps an opened text as one string and splits it into
-lines then), so the per-key figure is the cost of typing and the first key has its own column.
+lines then), so the per-key figure is the cost of typing and the first key has its own column
+(with the request that confirms it was handled: on a loaded machine a server waiting for a
+core looks idle, and the key's work would otherwise land in the idle second).
 
 Run: ``python bench/keystroke.py`` (writes bench/results/keystroke.md and keystroke.png;
-matplotlib from ``pip install -e '.[bench]'``); ``--paced-only`` for the paced table.
+matplotlib from ``pip install -e '.[bench]'``); ``--paced-only`` for the paced table alone
+(written to bench/results/keystroke_paced.md). ``--before DIR`` runs the server of another
+checkout (``git archive REV adt lsp_server`` unpacked in DIR) in every paced round too,
+alternating with ours: a change's effect measured in one run.
 """
 
 from __future__ import annotations
@@ -191,6 +196,9 @@ def measure_paced(
         _settle(server)
         first_cpu = server.cpu_seconds()
         server.send_many(frames.pop(0))
+        # answered only after the key: a server that waited for a core meanwhile has not
+        # left the key's work to the idle second below (where it was taken off every key)
+        server.request("bench/ping", None)
         _settle(server)
         first = (server.cpu_seconds() - first_cpu) * 1e6
         idle_started, idle_cpu = time.perf_counter(), server.cpu_seconds()
@@ -211,12 +219,23 @@ def measure_paced(
         server.close()
 
 
+def server_from(tree: str) -> list[str]:
+    """The language server of another checkout (``git archive REV adt lsp_server`` unpacked
+    in ``tree``, first on the path): the "before" of a change, measured in the same run."""
+    code = (
+        f"import sys, runpy; sys.path.insert(0, {tree!r}); "
+        "runpy.run_module('lsp_server', run_name='__main__')"
+    )
+    return [sys.executable, "-c", code]
+
+
 def run_paced(
-    sizes: list[int], changes: int, anchor_changes: int, rounds: int
+    sizes: list[int], changes: int, anchor_changes: int, rounds: int, before: str | None = None
 ) -> list[tuple[float, ...]]:
     """Ours, the bare pygls anchor and the floor, paced, per size (:func:`measure_paced`):
-    ours and the floor alternate ``rounds`` times and their medians are reported, so a
-    neighbour's load on the shared machine weighs on both alike."""
+    ours and the floor (and ``before``, another checkout's server) alternate ``rounds`` times
+    and their medians are reported, so a neighbour's load on the shared machine weighs on
+    all alike."""
     rows: list[tuple[float, ...]] = []
     emulator, seeded = seeded_emulator(sizes)
     names = dict(zip(sizes, seeded, strict=True))
@@ -229,8 +248,11 @@ def run_paced(
         for size in sizes:
             uri = f"adt://A4H/sap/bc/adt/programs/programs/{names[size]}/source/main"
             text = emulator.source(f"/sap/bc/adt/programs/programs/{names[size]}/source/main") or ""
-            ours, threaded, floor, idle, first = [], [], [], [], []
+            ours, threaded, floor, idle, first, previous = [], [], [], [], [], []
             for _ in range(rounds):
+                if before:
+                    old = measure_paced(server_from(before), uri, "", changes, options)
+                    previous.append(old[0])
                 cost, quiet, first_key = measure_paced(
                     [sys.executable, "-m", "lsp_server"], uri, "", changes, options
                 )
@@ -260,10 +282,12 @@ def run_paced(
                 None,
             )
             row = (size, median(ours), bare, median(floor), median(idle), min(ours), max(ours))
-            rows.append((*row, median(threaded), median(first)))
+            rows.append((*row, median(threaded), median(first), *_spread(previous)))
             print(
                 f"{size:>7} lines paced: ours {row[1]:6.1f} µs ({min(ours):.1f}-{max(ours):.1f}), "
                 f"first key {median(first) / 1000:.1f} ms, "
+                f"previous checkout {median(previous or [0.0]):6.1f} µs "
+                f"({min(previous or [0.0]):.1f}-{max(previous or [0.0]):.1f}), "
                 f"reader thread {median(threaded):6.1f} µs, bare pygls {bare:8.1f} µs, "
                 f"floor {row[3]:6.1f} µs",
                 flush=True,
@@ -271,8 +295,17 @@ def run_paced(
     return rows
 
 
+def _spread(runs: list[float]) -> tuple[float, float, float]:
+    """Median, lowest and highest of ``runs`` (zeros when there are none)."""
+    return (median(runs), min(runs), max(runs)) if runs else (0.0, 0.0, 0.0)
+
+
 def paced_report(
-    rows: list[tuple[float, ...]], changes: int, anchor_changes: int, rounds: int
+    rows: list[tuple[float, ...]],
+    changes: int,
+    anchor_changes: int,
+    rounds: int,
+    before: str | None = None,
 ) -> str:
     lines = [
         "# Keystroke cost paced (server CPU per didChange, one frame per key, over stdio)",
@@ -284,14 +317,17 @@ def paced_report(
         "| lines | ours (µs CPU / change) | ours, lowest–highest run "
         "| ours with stdin read by a thread (before) | bare pygls (µs) "
         "| floor: asyncio reader (µs) | ours − floor (µs) | server idle CPU (µs / change) "
-        "| ours, the first key (ms) |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| ours, the first key (ms) | previous checkout (µs; lowest–highest run) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for size, ours, bare, floor, idle, low, high, threaded, first in rows:
+    for size, ours, bare, floor, idle, low, high, threaded, first, *previous in rows:
+        old = f"{previous[0]:.1f} ({previous[1]:.1f}–{previous[2]:.1f})" if before else "—"
         lines.append(
             f"| {size:,.0f} | {ours:.1f} | {low:.1f}–{high:.1f} | {threaded:.1f} | {bare:,.1f} "
-            f"| {floor:.1f} | {ours - floor:.1f} | {idle:.1f} | {first / 1000:.1f} |"
+            f"| {floor:.1f} | {ours - floor:.1f} | {idle:.1f} | {first / 1000:.1f} | {old} |"
         )
+    if before:
+        lines += ["", f"Previous checkout: the server unpacked in `{before}` (`--before`)."]
     return "\n".join(lines) + "\n"
 
 
@@ -374,17 +410,35 @@ def main() -> int:
     parser.add_argument("--paced-anchor-changes", type=int, default=200)
     parser.add_argument("--paced-rounds", type=int, default=3)
     parser.add_argument("--paced-only", action="store_true")
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="also run, paced and alternating with ours, the server of another checkout "
+        "(`git archive REV adt lsp_server | tar -x -C DIR`)",
+    )
+    parser.add_argument(
+        "--out",
+        help="the results file in bench/results/ (default keystroke.md, with --paced-only "
+        "keystroke_paced.md, so a paced run leaves the burst table alone)",
+    )
     args = parser.parse_args()
     paced = run_paced(
-        args.paced_sizes, args.paced_changes, args.paced_anchor_changes, args.paced_rounds
+        args.paced_sizes,
+        args.paced_changes,
+        args.paced_anchor_changes,
+        args.paced_rounds,
+        args.before,
     )
-    text = paced_report(paced, args.paced_changes, args.paced_anchor_changes, args.paced_rounds)
+    text = paced_report(
+        paced, args.paced_changes, args.paced_anchor_changes, args.paced_rounds, args.before
+    )
     RESULTS.mkdir(exist_ok=True)
     if not args.paced_only:
         rows = run(args.sizes, args.changes, args.anchor_budget)
         text = report(rows, args.changes) + "\n" + text
         plot(rows, RESULTS / "keystroke.png")
-    (RESULTS / "keystroke.md").write_text(text)
+    out = args.out or ("keystroke_paced.md" if args.paced_only else "keystroke.md")
+    (RESULTS / out).write_text(text)
     print(text)
     return 0
 

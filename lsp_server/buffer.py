@@ -199,7 +199,8 @@ class TextBuffer:
         if text is not None:
             self.lines = compact_lines(text)
             self.changes += 1
-            self._logged(0, 0)
+            self._log.append((self.changes, 0, 0))  # every line replaced
+            del self._log[:-_LOG_SIZE]
         lines = self.lines
         self._base: Sequence[str] = lines if isinstance(lines, TextLines) else list(lines)
         # _origin[i] is the base index line i still is, or -1 once it has been touched (a
@@ -255,8 +256,32 @@ class TextBuffer:
             self.lines = compact_lines(text)
             self._origin = _untouched(len(self.lines))
             self._touch(0, old - 1, old)
-            self._logged(0, 0)
             return
+        lines = self.lines
+        origin = self._origin
+        line = start[0]
+        if (
+            origin is not None
+            and line == end[0]
+            and "\n" not in text
+            and "\r" not in text
+            and isinstance(lines, list)
+            and line < len(lines)
+        ):
+            current = lines[line]
+            head, tail = start[1], end[1]
+            if current.isascii() and 0 <= head <= tail <= len(current):
+                # A key inside one ASCII line (most keys): a code unit is a str index in
+                # every encoding, so the line is cut where the editor says, nothing else read.
+                lines[line] = current[:head] + text + current[tail:]
+                origin[line] = -1
+                self._touch(line, line, len(lines))
+                return
+        self._splice(start, end, text)
+
+    def _splice(self, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+        """:meth:`apply_change` of a range: the general case (positions in any order, past
+        the end, in non-ASCII lines; line breaks added or removed)."""
         lines = self.lines
         if not isinstance(lines, list):
             lines = self.line_list()  # the first change: one string per line from now on
@@ -264,15 +289,10 @@ class TextBuffer:
         if origin is None:
             origin = self._origin = _identity(len(lines))
         last = len(lines) - 1
+        if end < start:
+            start, end = end, start
         start_line, start_units = start
         end_line, end_units = end
-        if (end_line, end_units) < (start_line, start_units):
-            start_line, start_units, end_line, end_units = (
-                end_line,
-                end_units,
-                start_line,
-                start_units,
-            )
         # A position past the end of the document means the end of the document.
         start_past, end_past = start_line > last, end_line > last
         if start_past:
@@ -298,13 +318,6 @@ class TextBuffer:
         else:
             origin[start_line : end_line + 1] = _untouched(len(replacement))
         self._touch(start_line, end_line, old_count)
-        self._logged(start_line, old_count - 1 - end_line)
-
-    def _logged(self, first: int, untouched_tail: int) -> None:
-        log = self._log
-        log.append((self.changes, first, untouched_tail))
-        if len(log) > _LOG_SIZE:
-            del log[: _LOG_SIZE // 2]
 
     def changed_since(self, changes: int) -> tuple[int, int] | None:
         """``(top, bottom)``: since the lines were as at count ``changes``, their first
@@ -340,14 +353,22 @@ class TextBuffer:
         return index
 
     def _touch(self, first: int, last: int, old_count: int) -> None:
-        """Record that lines ``first..last`` (of ``old_count``) were replaced."""
+        """Record that lines ``first..last`` (of ``old_count``) were replaced: in the window
+        touched since the base and in the log of changes."""
         untouched_tail = old_count - 1 - last
         self._runs = None
-        if self._top is None:
+        top = self._top
+        if top is None:
             self._top, self._bottom = first, untouched_tail
         else:
-            self._top = min(self._top, first)
-            self._bottom = min(self._bottom, untouched_tail)
+            if first < top:
+                self._top = first
+            if untouched_tail < self._bottom:
+                self._bottom = untouched_tail
+        log = self._log
+        log.append((self.changes, first, untouched_tail))
+        if len(log) > _LOG_SIZE:
+            del log[: _LOG_SIZE // 2]
 
     # --- comparison with the base ---------------------------------------------------------
 

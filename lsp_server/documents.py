@@ -175,8 +175,11 @@ class Documents:
         if self.on_rebase is not None and self._open.get(doc.uri) is doc:
             self.on_rebase(doc)
 
-    def change(self, uri: str, version: int, changes: Sequence[Change]) -> OpenDocument:
-        doc = self.require(uri)
+    def change(self, uri: str, version: int, changes: Sequence[Change]) -> OpenDocument | None:
+        """Apply an editor's change; ``None`` when the document is not open here."""
+        doc = self._open.get(uri)
+        if doc is None:
+            return None
         for start, end, text in changes:
             doc.buffer.apply_change(start, end, text)
         doc.version = version

@@ -310,12 +310,12 @@ class AdtLanguageServer(LanguageServer):
         to the workspace; everything else through pygls."""
         change = parse_did_change(body)
         if change is not None:
-            uri, version, changes = change
-            if uri in self.adt.documents:
+            workspace = self._workspace  # none yet: no document is open
+            if workspace is not None:
                 try:
-                    self.adt.did_change(uri, version, changes)
+                    workspace.did_change(*change)
                 except Exception as exc:  # as pygls would: log it, tell the client
-                    log.exception("applying a change to %s failed", uri)
+                    log.exception("applying a change to %s failed", change[0])
                     self.report_server_error(exc, JsonRpcException)
             return
         try:

@@ -32,6 +32,7 @@ from lsp_server.documents import Change
 
 DID_CHANGE = "textDocument/didChange"
 _MARKER = DID_CHANGE.encode()
+_SEARCHED = 4096  # bodies longer than this are searched for the method's name first
 MAX_FRAME = 256 * 1024 * 1024
 
 
@@ -70,8 +71,11 @@ def parse_did_change(body: bytes) -> tuple[str, int, list[Change]] | None:
     message (or one whose shape is not exactly what the protocol says).
 
     One function without helpers: a key arrives after the server was idle, with its caches
-    cold, and each further Python call it runs costs a few microseconds more then."""
-    if _MARKER not in body:
+    cold, and each further Python call it runs costs a few microseconds more then. A body
+    of a key's size is parsed without looking for the method's name first (other small
+    messages are rare, and parsing one twice costs microseconds); a large one (an opened
+    text) is parsed here only if it names the method."""
+    if len(body) > _SEARCHED and _MARKER not in body:
         return None
     try:
         message = orjson.loads(body)
@@ -80,22 +84,28 @@ def parse_did_change(body: bytes) -> tuple[str, int, list[Change]] | None:
         params = message["params"]
         document = params["textDocument"]
         uri, version = document["uri"], document["version"]
-        if not isinstance(uri, str) or type(version) is not int:
+        if type(uri) is not str or type(version) is not int:
             return None
         changes: list[Change] = []
         for change in params["contentChanges"]:
             text, span = change["text"], change.get("range")
-            if not isinstance(text, str):
+            if type(text) is not str:
                 return None
             if span is None:
                 changes.append((None, None, text))
                 continue
             start, end = span["start"], span["end"]
-            points = (start["line"], start["character"], end["line"], end["character"])
-            for value in points:
-                if type(value) is not int or value < 0:
-                    return None
-            changes.append(((points[0], points[1]), (points[2], points[3]), text))
+            line, column = start["line"], start["character"]
+            end_line, end_column = end["line"], end["character"]
+            if (
+                type(line) is not int
+                or type(column) is not int
+                or type(end_line) is not int
+                or type(end_column) is not int
+                or line | column | end_line | end_column < 0  # one of them negative
+            ):
+                return None
+            changes.append(((line, column), (end_line, end_column), text))
     except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
         return None
     return uri, version, changes

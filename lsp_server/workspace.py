@@ -106,10 +106,12 @@ class EditorWorkspace:
             self.structure,
             self.memory,
         )
-        # Told of every keystroke: only the features that listen (the others' hook is empty).
-        self._on_change = tuple(
-            f for f in self.features if type(f).document_changed is not Feature.document_changed
-        )
+        self._on_change: tuple[Feature, ...] = ()
+        self._hear_changes()
+
+    def _hear_changes(self) -> None:
+        """Told of every keystroke: only the features that act on it under the settings."""
+        self._on_change = tuple(f for f in self.features if f.hears_changes())
 
     @property
     def connections(self) -> Connections:
@@ -128,9 +130,12 @@ class EditorWorkspace:
         return doc
 
     def did_change(self, uri: str, version: int, changes: Sequence[Change]) -> None:
+        """Apply an editor's change of an open document (one that is not open is ignored:
+        a ``file://`` document, or one closed meanwhile)."""
         doc = self.documents.change(uri, version, changes)
-        for feature in self._on_change:
-            feature.document_changed(doc)
+        if doc is not None:
+            for feature in self._on_change:
+                feature.document_changed(doc)
 
     def did_close(self, uri: str) -> None:
         doc = self.documents.close(uri)
@@ -143,6 +148,7 @@ class EditorWorkspace:
         old, self.ctx.settings = self.ctx.settings, settings
         for feature in self.features:
             feature.settings_changed(old)
+        self._hear_changes()
 
     def _rebased(self, doc: OpenDocument) -> None:
         """A document's base moved to another version, or was activated."""

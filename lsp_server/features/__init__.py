@@ -21,6 +21,12 @@ class Feature:
     def document_changed(self, doc: OpenDocument) -> None:
         """After ``didChange`` was applied to the buffer."""
 
+    def hears_changes(self) -> bool:
+        """Whether :meth:`document_changed` has anything to do under the current settings
+        (asked at start and after every settings change): a keystroke reaches only the
+        features that answer yes, as each call costs it time."""
+        return type(self).document_changed is not Feature.document_changed
+
     def document_closed(self, doc: OpenDocument) -> None:
         """After ``didClose`` (the document is no longer in the store)."""
 

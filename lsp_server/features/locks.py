@@ -45,6 +45,9 @@ class EditLocks(Feature):
 
     # --- hooks ----------------------------------------------------------------------------
 
+    def hears_changes(self) -> bool:
+        return self.on_edit
+
     def document_changed(self, doc: OpenDocument) -> None:
         if not self.on_edit or doc.pending is not None:
             return

@@ -360,3 +360,56 @@ def test_one_string_documents_at_the_edges() -> None:
     whole = TextBuffer("a\nb")
     whole.apply_change(None, None, "a\r\nb\r\nc")
     assert whole.text == "a\nb\nc" and [(h.start, h.end) for h in whole.hunks()] == [(3, 2)]
+
+
+# --- keys inside one line (the fast path of apply_change) ---------------------------------
+
+ascii_lines = st.lists(st.text(alphabet="ab =.", max_size=8), min_size=1, max_size=6)
+
+
+@st.composite
+def in_line_keys(draw: st.DrawFn) -> list[tuple[tuple[int, int], tuple[int, int], str]]:
+    """Changes as an editor sends keys, mostly inside one line; now and then a position past
+    the end of its line, the two ends given in either order, or a change across lines."""
+    keys = []
+    for _ in range(draw(st.integers(1, 12))):
+        line = draw(st.integers(0, 7))
+        other = line if draw(st.booleans()) else draw(st.integers(0, 7))
+        start, end = (line, draw(st.integers(0, 10))), (other, draw(st.integers(0, 10)))
+        keys.append((start, end, draw(st.text(alphabet="xy\n", max_size=3))))
+    return keys
+
+
+def _clamped(lines: list[str], point: tuple[int, int]) -> tuple[tuple[int, int], int]:
+    """A position moved inside the text as the buffer does, and whether it had to move."""
+    line, column = point
+    if line >= len(lines):
+        return (len(lines) - 1, len(lines[-1])), 1
+    return (line, min(column, len(lines[line]))), int(column > len(lines[line]))
+
+
+@settings(max_examples=300)
+@given(base=ascii_lines, keys=in_line_keys(), encoding=st.sampled_from(ENCODINGS))
+def test_keys_in_ascii_lines_edit_count_and_log_like_any_change(
+    base: list[str], keys: list[tuple[tuple[int, int], tuple[int, int], str]], encoding: str
+) -> None:
+    buffer = TextBuffer("\n".join(base), encoding)
+    expected, clamped = "\n".join(base), 0
+    for start, end, new in keys:
+        lines = expected.split("\n")
+        (start_at, start_moved), (end_at, end_moved) = _clamped(lines, start), _clamped(lines, end)
+        first, last = sorted([start_at, end_at])
+        count = buffer.changes
+        buffer.apply_change(start, end, new)
+        expected = _reference_apply(expected, first, last, new)
+        clamped += start_moved + end_moved
+        assert buffer.text == expected and buffer.clamped == clamped
+        # what a reader of the lines is told changed: the lines around the change are kept
+        after = expected.split("\n")
+        assert buffer.changed_since(count) == (first[0], len(lines) - 1 - last[0])
+        assert buffer.lines[: first[0]] == after[: first[0]]
+    patches = [hunk.as_patch() for hunk in buffer.hunks()]
+    assert (apply_patches("\n".join(base), patches).text if patches else "\n".join(base)) == (
+        buffer.text
+    )
+    assert buffer.dirty == (buffer.text != "\n".join(base))

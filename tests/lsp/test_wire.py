@@ -110,7 +110,15 @@ def test_anything_else_goes_the_full_way() -> None:
         _body(uri, 2, [{"range": {"start": {"line": -1, "character": 0}}, "text": "x"}]),
         b'{"method": "textDocument/didChange", "params": [1, 2]}',
         b"not json textDocument/didChange",
+        b'{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"text":"%s"}}' % (b"x" * 9000),
     ]
+    point = {"line": 0, "character": 0}
+    for wrong in (-1, True, 1.0, None):
+        for side in ("start", "end"):
+            for key in ("line", "character"):
+                span = {"start": dict(point), "end": dict(point)}
+                span[side][key] = wrong
+                others.append(_body(uri, 2, [{"range": span, "text": "x"}]))
     assert [parse_did_change(body) for body in others] == [None] * len(others)
 
 

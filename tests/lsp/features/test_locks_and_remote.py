@@ -64,6 +64,21 @@ async def test_leaving_on_edit_releases_the_editors_locks(emulator: Emulator) ->
         assert workspace.documents.require(REPORT_URI).dirty  # the edit stays
 
 
+async def test_entering_on_edit_at_runtime_locks_at_the_next_key(emulator: Emulator) -> None:
+    """In onSave mode no feature is told of a key; the settings changing to onEdit makes the
+    locks hear the next one."""
+    async with workspace_on(emulator) as (workspace, editor):
+        await editor.open(REPORT_URI)
+        editor.insert_line(REPORT_URI, 0, "* typing")
+        await workspace.wait_idle()
+        assert emulator.locks() == []
+        workspace.update_settings(ON_EDIT)
+        editor.insert_line(REPORT_URI, 0, "* more")
+        await editor.until(lambda: [lock.object_uri for lock in emulator.locks()] == [REPORT])
+        workspace.update_settings(EditorSettings(poll_interval=0))
+        await editor.until(lambda: emulator.locks() == [])
+
+
 async def test_a_lock_held_by_someone_else_is_a_warning_not_a_failure(
     emulator: Emulator,
 ) -> None:
