@@ -234,8 +234,8 @@ class CodeAssist:
         except (AdtServerError, UnexpectedResponseError):
             settings = None  # settings the system does not show: unknown, so all of it
         if settings is not None and settings.style != "keywordAuto":
-            # a thread: the first plan of a long text scans all of it (seconds at 100,000
-            # lines), and the caller's other requests go on meanwhile
+            # a thread: the first plan of a long text scans all of it (about half a second
+            # at 100,000 lines), and the caller's other requests go on meanwhile
             plan = await asyncio.to_thread(kept.plan, lines, settings)
             answers = [(await printer.pretty_print(job.text)).text for job in plan.jobs]
             printed = kept.complete(plan, answers)
