@@ -21,7 +21,7 @@ from adt.abap.format.pretty import (
     split_text,
 )
 
-from .test_skim import EDGES, SNIPPETS
+from .test_skim import EDGES, EDITS, SOURCES, edited
 
 SAMPLES = Path(__file__).parents[2] / "adt" / "emulator" / "samples" / "src"
 CORPUS = Path(os.environ.get("ABAPGIT_CORPUS", "/work/corpora/abapgit"))
@@ -115,9 +115,6 @@ def test_a_run_is_printed_as_the_printer_prints_it(options: PrinterSettings) -> 
         assert printed[12] == '  " a comment line before the end of the class'
 
 
-SOURCES = sorted(SAMPLES.rglob("*.abap"))
-
-
 @settings(
     max_examples=int(os.environ.get("RUNS_EXAMPLES", "40")),
     deadline=None,
@@ -126,22 +123,10 @@ SOURCES = sorted(SAMPLES.rglob("*.abap"))
 @given(
     source=st.sampled_from(SOURCES),
     options=st.sampled_from(ALL_SETTINGS),
-    edits=st.lists(
-        st.tuples(
-            st.integers(min_value=0, max_value=60_000),
-            st.integers(min_value=0, max_value=200),
-            st.sampled_from(SNIPPETS),
-        ),
-        min_size=1,
-        max_size=4,
-    ),
+    edits=EDITS,
 )
 def test_edited_sources_print_as_when_every_line_is_lexed(
     source: Path, options: PrinterSettings, edits: list[tuple[int, int, str]]
 ) -> None:
-    text = "\n".join(_lines(source))
-    for start, length, insert in edits:
-        start %= len(text) + 1
-        text = text[:start] + insert + text[start + length :]
-    lines = text.split("\n")
+    lines = edited(source, edits)
     assert printed_by_line(lines, options) == printed_lexing_all(lines, options)

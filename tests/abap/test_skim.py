@@ -154,6 +154,25 @@ SNIPPETS = [
     "\n  PUBLIC SECTION.\n",
 ]
 SOURCES = sorted(SAMPLES.rglob("*.abap"))
+#: edits of a source: where (wrapped to its length), how much is replaced, by which snippet
+EDITS = st.lists(
+    st.tuples(
+        st.integers(min_value=0, max_value=60_000),
+        st.integers(min_value=0, max_value=200),
+        st.sampled_from(SNIPPETS),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+def edited(source: Path, edits: list[tuple[int, int, str]]) -> list[str]:
+    """The lines of ``source`` after ``edits`` (one of :data:`EDITS`)."""
+    text = "\n".join(_lines(source))
+    for start, length, insert in edits:
+        start %= len(text) + 1
+        text = text[:start] + insert + text[start + length :]
+    return text.split("\n")
 
 
 @settings(
@@ -164,24 +183,12 @@ SOURCES = sorted(SAMPLES.rglob("*.abap"))
 @given(
     source=st.sampled_from(SOURCES),
     state=st.sampled_from(STATES),
-    edits=st.lists(
-        st.tuples(
-            st.integers(min_value=0, max_value=60_000),
-            st.integers(min_value=0, max_value=200),
-            st.sampled_from(SNIPPETS),
-        ),
-        min_size=1,
-        max_size=4,
-    ),
+    edits=EDITS,
 )
 def test_edited_sources_scan_as_when_every_statement_is_lexed(
     source: Path, state: State, edits: list[tuple[int, int, str]]
 ) -> None:
-    text = "\n".join(_lines(source))
-    for start, length, insert in edits:
-        start %= len(text) + 1
-        text = text[:start] + insert + text[start + length :]
-    lines = text.split("\n")
+    lines = edited(source, edits)
     assert scan(lines, state) == reference_scan(lines, state)
 
 
