@@ -203,9 +203,11 @@ class ChunkedStatements:
         delta = count - self._count
         if delta == 0 and top >= count and old:
             return old  # nothing changed
-        if not old or top + bottom > min(count, self._count):
-            return None  # nothing read yet, or not a window of the last read
-        first = bisect_right(old, top, key=lambda e: e.start) - 1  # the entry holding ``top``
+        if not old or not count or top + bottom > min(count, self._count):
+            return None  # nothing read yet, no text, or not a window of the last read
+        # the entry holding the first changed line; when only lines at the end went, the one
+        # holding the new last line (it now ends the text)
+        first = bisect_right(old, min(top, count - 1), key=lambda e: e.start) - 1
         if first < 0:
             return None
         changed_end = bisect_right(old, self._count - bottom, key=lambda e: e.start)

@@ -175,3 +175,17 @@ def test_an_edit_that_makes_a_cut_point_changes_chunks_not_statements() -> None:
     )
     assert cut_points(lines) != cuts
     assert _read(scan, lines) == before == _expected(lines)
+
+
+def test_lines_removed_at_the_end_leave_the_chunks_a_whole_read_gives() -> None:
+    filler = next(f'    x = {n}. " c' for n in range(10, 200) if hash(f'    x = {n}. " c') & 63)
+    cut = next(f"    y = {n}." for n in range(10, 5000) if not hash(f"    y = {n}.") & 63)
+    lines = ["  METHOD m.", *[filler] * 30, cut, "  ENDMETHOD.", *[filler] * 5]
+    scan = ChunkedStatements(HEADS)
+    scan.read(lines)
+    assert cut_points(lines)[0] == 32  # the cut line ends the first chunk
+    del lines[32:]  # the text now ends at that cut
+    windowed = scan.read(lines, (len(lines), 0))
+    whole = ChunkedStatements(HEADS).read(lines)
+    assert windowed.key == whole.key  # no empty chunk after the end (it failed with one)
+    assert [s.words[0] for s in windowed.statements] == ["METHOD"]
