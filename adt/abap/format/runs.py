@@ -26,10 +26,15 @@ from .tokens import BLANKS, Lexer, token_statements
 
 #: Words a position may make keywords (anything else is a name).
 _MAY_BE_KEYWORDS = KEYWORDS | {"OTHERS"}
-#: A word that starts with a keyword glued to a parenthesis (:func:`casing.glued_keyword`).
+#: A word that starts with a keyword glued to a parenthesis (:func:`casing.glued_keyword`):
+#: its keyword part.
 _GLUED_WORD = re.compile(
-    r"(?:^|[ \t.:,])@?(?:" + "|".join(sorted(map(re.escape, GLUED))) + r")\(", re.IGNORECASE
+    r"(?:^|[ \t.:,])@?(" + "|".join(sorted(map(re.escape, GLUED))) + r")\(", re.IGNORECASE
 )
+
+
+#: What ends a word (:data:`adt.abap.lexer.WORD`), as blanks: ``split`` then gives the words.
+_APART = str.maketrans(dict.fromkeys("\t\"'`|.:,", " "))
 
 
 @dataclass(frozen=True)
@@ -46,51 +51,65 @@ class RunStyle:
 
 
 def print_run(lines: Sequence[str], run: Run, style: RunStyle) -> list[list[str]]:
-    """The printed form of each line of ``run`` (one line each)."""
+    """The printed form of each line of ``run`` (one line each).
+
+    Most runs need no word in another case: that is asked of the run's statements at once
+    (one text of their code), and only where some word may change is each line asked."""
+    texts = lines[run.first - 1 : run.end - 1]
+    codes = [text.lstrip(BLANKS) for text in texts]
+    statements = [
+        n for n, code in enumerate(codes) if code and code[0] != '"' and texts[n][0] != "*"
+    ]
+    recase: set[int] = set()
+    if statements and (style.keywords is not None or style.names is not None):
+        joined = " ".join([codes[n].split('"', 1)[0] for n in statements])
+        if _may_change(joined, style):
+            recase = {n for n in statements if _may_change(texts[n], style)}
+    last = statements[-1] if statements else -1
+    indent, tail, indenting = style.indent, style.tail_indent, style.indentation
     printed: list[list[str]] = []
-    indent = style.tail_indent  # after the run's last statement
-    for number in range(run.end - 1, run.first - 1, -1):  # backwards: the next statement
-        text = lines[number - 1]
-        code = text.lstrip(BLANKS)
-        if text.startswith("*"):
-            printed.append([text])
-        elif not code:
+    for n, text in enumerate(texts):
+        code = codes[n]
+        if not code:
             printed.append([""])
-        elif code.startswith('"'):
+        elif text[0] == "*":
+            printed.append([text])
+        elif code[0] == '"':
             comment = code.rstrip(BLANKS)
-            printed.append([" " * indent + comment if style.indentation else text.rstrip(BLANKS)])
+            printed.append(
+                [
+                    " " * (indent if n < last else tail) + comment
+                    if indenting
+                    else text.rstrip(BLANKS)
+                ]
+            )
         else:
-            printed.append([_statement(number, text, style)])
-            indent = style.indent
-    printed.reverse()
+            if n in recase:
+                code = _recased(run.first + n, text, style).lstrip(BLANKS)
+            segment = code.rstrip(BLANKS)
+            blanks = indent if indenting else len(text) - len(code)
+            if blanks == 0 and segment[0] == "*":
+                blanks = 1  # in column 0 it would become a comment line
+            printed.append([" " * blanks + segment])
     return printed
 
 
-def _statement(number: int, text: str, style: RunStyle) -> str:
-    start = len(text) - len(text.lstrip(BLANKS))
-    if _may_change(text, style):
-        text = _recased(number, text, style)
-    segment = text[start:].rstrip(BLANKS)
-    indent = style.indent if style.indentation else start
-    if indent == 0 and segment.startswith("*"):
-        indent = 1  # in column 0 it would become a comment line
-    return " " * indent + segment
-
-
 def _may_change(text: str, style: RunStyle) -> bool:
-    """Whether a word of the statement may be written in another case (where unsure: yes;
-    the line is then lexed alone)."""
+    """Whether a word of the statement (or of statements joined by blanks) may be written
+    in another case (where unsure: yes; the line is then lexed alone)."""
     keywords, names = style.keywords, style.names
     if keywords is None and names is None:
         return False
     code = text.split('"', 1)[0]
     if not code.isascii():  # case folding beyond ASCII
         return True
-    if "(" in code and _GLUED_WORD.search(code) is not None:  # ``DATA(x)``, ``VALUE(rv)``
-        return True
     if names is not None and to_case(code, names) != code:
         return True  # a word not written as a name is (unless a keyword)
-    found = _MAY_BE_KEYWORDS.intersection(WORD.findall(code.upper()))
+    if "(" in code:  # ``DATA(x)``, ``VALUE(rv)``: the keyword part may change, the rest not
+        for glued in _GLUED_WORD.finditer(code):
+            if to_case(glued[1], keywords) != glued[1]:
+                return True
+    found = _MAY_BE_KEYWORDS.intersection(code.upper().translate(_APART).split())
     if not found or keywords is None:
         return False
     return any(
