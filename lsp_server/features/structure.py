@@ -18,6 +18,7 @@ from lsp_server.features import Feature
 
 if TYPE_CHECKING:
     from adt.abap.chunked import ChunkedStatements, Scanned
+    from adt.abap.folding import KeptFolds
     from lsp_server.merge import MarkedBlock
     from lsp_server.outline_answer import OutlineWriter
 
@@ -34,12 +35,14 @@ class DocumentStructure(Feature):
         self._lines_read: dict[str, int] = {}  # uri → change count of the lines last read
         self._writers: dict[str, OutlineWriter] = {}  # what the outline answers are made of
         self._answers: dict[tuple[str, str], tuple[object, Any]] = {}  # (uri, what) → key, answer
+        self._folds: dict[str, KeptFolds] = {}  # what the folds are made of
 
     def document_closed(self, doc: OpenDocument) -> None:
         self._scans.pop(doc.uri, None)
         self._read.pop(doc.uri, None)
         self._lines_read.pop(doc.uri, None)
         self._writers.pop(doc.uri, None)
+        self._folds.pop(doc.uri, None)
         for what in ("outline", "folds"):
             self._answers.pop((doc.uri, what), None)
 
@@ -89,13 +92,15 @@ class DocumentStructure(Feature):
     ) -> T:
         """``answer`` of the folds as ``(start, end, kind)`` and the conflict blocks (each
         folds too); the last one, when they have not changed since."""
-        from adt.abap.folding import fold_ranges
+        from adt.abap.folding import KeptFolds
 
-        return self._answer(
-            doc,
-            "folds",
-            lambda found, blocks: answer(fold_ranges(found.placed(), found.comments), blocks),
-        )
+        def build(found: Scanned, blocks: list[MarkedBlock]) -> T:
+            kept = self._folds.get(doc.uri)
+            if kept is None:
+                kept = self._folds[doc.uri] = KeptFolds()
+            return answer(kept.ranges(found.placed(), found.comments), blocks)
+
+        return self._answer(doc, "folds", build)
 
     def _answer(
         self,

@@ -66,11 +66,13 @@ def _document_symbol(ls: AdtLanguageServer, uri: str, symbol: Symbol) -> types.D
 
 
 def _folds(
-    ranges: list[tuple[int, int, str]], blocks: list[MarkedBlock]
+    ranges: list[tuple[int, int, str]], blocks: list[MarkedBlock], ordered: bool = False
 ) -> list[dict[str, object]]:
-    """``FoldingRange`` answers of folds and conflict blocks, in the order editors expect."""
-    ranges.extend((block.start, block.end, _CONFLICT) for block in blocks)
-    ranges.sort(key=lambda r: (r[0], -r[1]))
+    """``FoldingRange`` answers of folds and conflict blocks, in the order editors expect
+    (``ordered``: the folds come in it)."""
+    if blocks or not ordered:
+        ranges = [*ranges, *((block.start, block.end, _CONFLICT) for block in blocks)]
+        ranges.sort(key=lambda r: (r[0], -r[1]))
     return [_fold(start, end, kind) for start, end, kind in ranges]
 
 
@@ -130,7 +132,7 @@ def register(server: AdtLanguageServer) -> None:
         return Prepared(
             ls.adt.structure.folds(
                 doc,
-                lambda folds, blocks: orjson.Fragment(orjson.dumps(_folds(folds, blocks))),
+                lambda folds, blocks: orjson.Fragment(orjson.dumps(_folds(folds, blocks, True))),
             )
         )
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 import random
 
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adt.abap import folding, outline
 from adt.abap.chunked import ChunkedStatements
-from adt.abap.folding import fold_ranges, folds
+from adt.abap.folding import KeptFolds, fold_ranges, folds
 from adt.abap.outline import Symbol, outline_of
 from lsp_server.buffer import UTF8, UTF16, UTF32, TextBuffer, index_to_units
 from lsp_server.outline_answer import OutlineWriter
@@ -84,7 +85,7 @@ def test_the_written_outline_is_the_outline_after_every_edit(
 ) -> None:
     rnd = random.Random(seed)
     buffer = TextBuffer([_line(rnd) for _ in range(size)], encoding)
-    scan, writer = ChunkedStatements(HEADS), OutlineWriter(encoding)
+    scan, writer, kept = ChunkedStatements(HEADS), OutlineWriter(encoding), KeptFolds()
     since = buffer.changes
     found = scan.read(buffer.lines)
     for _ in range(6):
@@ -92,6 +93,7 @@ def test_the_written_outline_is_the_outline_after_every_edit(
         assert written == _reference(outline_of(found.statements), buffer.lines, encoding)
         whole = [(f.start, f.end, f.kind) for f in folds("\n".join(buffer.lines))]
         assert fold_ranges(found.placed(), found.comments) == whole
+        assert kept.ranges(found.placed(), found.comments) == whole
         for _ in range(rnd.randrange(1, 3)):  # edits as an editor sends them
             line = rnd.randrange(len(buffer.lines))
             text = rnd.choice(["", "\n", _line(rnd), "\n" + _line(rnd) + "\n", "x."])
@@ -99,6 +101,27 @@ def test_the_written_outline_is_the_outline_after_every_edit(
             buffer.apply_change((line, rnd.randrange(4)), (end, rnd.randrange(6)), text)
         found = scan.read(buffer.lines, buffer.changed_since(since))
         since = buffer.changes
+
+
+def test_kept_folds_make_events_only_for_the_chunks_an_edit_scanned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lines = [f"  METHOD m{i}.\n    IF x = {i}.\n    ENDIF.\n  ENDMETHOD." for i in range(3_000)]
+    buffer = TextBuffer(["CLASS c IMPLEMENTATION.", *"\n".join(lines).split("\n"), "ENDCLASS."])
+    scan, kept = ChunkedStatements(HEADS), KeptFolds()
+    found = scan.read(buffer.lines)
+    before = kept.ranges(found.placed(), found.comments)
+    made: list[int] = []
+    real = folding.block_events
+    monkeypatch.setattr(folding, "block_events", lambda run: made.append(len(run)) or real(run))
+    since = buffer.changes
+    buffer.apply_change((6_001, 0), (6_001, 0), "    DO.\n    ENDDO.\n")  # Enter: lines move
+    found = scan.read(buffer.lines, buffer.changed_since(since))
+    after = kept.ranges(found.placed(), found.comments)
+    assert 0 < len(made) <= 3  # the chunks around the edit, not the document's hundred
+    assert sum(made) < 1_000  # of its 12,004 statements
+    assert (6_001, 6_002, "region") in after and len(after) == len(before) + 1
+    assert after == [(f.start, f.end, f.kind) for f in folds("\n".join(buffer.lines))]
 
 
 def test_the_buffer_tells_which_lines_stayed_the_same() -> None:
