@@ -67,6 +67,15 @@ def freeze_startup_objects() -> None:
     gc.enable()
 
 
+def refreeze() -> None:
+    """Collect everything, the frozen objects included (a closed document's cycles among
+    them), and freeze what survives: a full walk, once, where nobody waits (a language
+    server calls it when a burst of opened or closed documents has settled)."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+
+
 def freeze_when_settled(loop: asyncio.AbstractEventLoop, delay: float = SETTLE_SECONDS) -> None:
     """Freeze a moment after serving starts, so the first answers do not wait for it."""
     loop.call_later(delay, freeze_startup_objects)

@@ -4,6 +4,8 @@ string, and the pages freed by a burst of opens and closes go back to the system
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 
 import pytest
 from support.fake_editor import GREETER_URI, REPORT_URI, workspace_on
@@ -36,3 +38,31 @@ async def test_a_burst_of_opens_and_closes_releases_free_memory_once(
         assert feature.released is not None
         await asyncio.wait_for(feature.released.wait(), 10)
         assert feature.releases == 1, "one release for the whole burst"
+
+
+class _Cycle:
+    """An object in a reference cycle: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_a_settled_burst_freezes_what_lives_on_and_frees_what_died_since(
+    emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(memory, "SETTLE_SECONDS", 0.05)
+    async with workspace_on(emulator) as (workspace, editor):
+        feature = workspace.memory
+        cycle = _Cycle()
+        dead = weakref.ref(cycle)
+        await editor.open(REPORT_URI)
+        assert feature.released is not None
+        await asyncio.wait_for(feature.released.wait(), 10)
+        assert gc.get_freeze_count() > 0, "what lives on leaves the collector's walks"
+        del cycle  # garbage now, but frozen: no collection frees it
+        gc.collect()
+        assert dead() is not None
+        workspace.did_close(REPORT_URI)  # the next burst collects the frozen ones too
+        await asyncio.wait_for(feature.released.wait(), 10)
+        assert feature.releases == 2
+        assert dead() is None
