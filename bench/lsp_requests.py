@@ -36,6 +36,11 @@ process), which the server's CPU does not. Each
 answer is checked (symbols, folds, proposals, edits present), so an empty answer cannot
 pass as fast. Reported: p50 and p95 in milliseconds.
 
+``--source abapgit`` seeds real code in place of the generated class: abapGit's own classes
+(``*.clas.abap`` of the corpus at ``$ABAPGIT_CORPUS``, default /work/corpora/abapgit, in
+name order) cut at that many lines — dense in blocks, multi-line statements and literals,
+where the generated class is mostly one-line statements.
+
 Run: ``python bench/lsp_requests.py`` (writes bench/results/lsp_requests.md and
 lsp_requests.png; matplotlib from ``pip install -e '.[bench]'``); ``--structure-only`` leaves
 out completion, hover and definition (the system's work) and writes
@@ -46,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import tempfile
 import time
@@ -65,10 +71,25 @@ ENV = {"ABAP_ADT_CONFIG": "/dev/null", "ADT_URL": ""}
 PROGRAMS = "/sap/bc/adt/programs/programs"
 
 
-def seed_program(folder: Path, lines: int) -> str:
-    """An abapGit folder with a program of about ``lines`` lines (a local class)."""
+CORPUS = Path(os.environ.get("ABAPGIT_CORPUS", "/work/corpora/abapgit"))
+
+
+def corpus_source(lines: int) -> list[str]:
+    """``lines`` lines of abapGit's own classes, in name order (real code)."""
+    found: list[str] = []
+    for path in sorted(CORPUS.rglob("*.clas.abap")):
+        found += path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if len(found) >= lines:
+            return found[:lines]
+    raise SystemExit(f"the corpus at {CORPUS} has fewer than {lines:,} lines of classes")
+
+
+def seed_program(folder: Path, lines: int, source: str = "class") -> str:
+    """An abapGit folder with a program of about ``lines`` lines: a generated local class,
+    or (``source="abapgit"``) abapGit's classes."""
     name = f"zbench_req_{lines}"
-    body = [f"REPORT {name}.", *class_source(lines - 1)]
+    code = corpus_source(lines - 1) if source == "abapgit" else class_source(lines - 1)
+    body = [f"REPORT {name}.", *code]
     (folder / f"{name}.prog.abap").write_text("\n".join(body) + "\n")
     (folder / f"{name}.prog.xml").write_text(
         '<?xml version="1.0" encoding="utf-8"?>\n<abapGit version="v1.0.0" '
@@ -272,10 +293,14 @@ def _intelligence(doc: Document, rounds: int, add: Callable[[str, float, float],
 
 
 def run(
-    sizes: list[int], rounds: int, format_rounds: int, intelligence: bool = True
+    sizes: list[int],
+    rounds: int,
+    format_rounds: int,
+    intelligence: bool = True,
+    source: str = "class",
 ) -> dict[int, dict[str, list[float]]]:
     with tempfile.TemporaryDirectory(prefix="abap-adt-bench-") as folder:
-        names = {size: seed_program(Path(folder), size) for size in sizes}
+        names = {size: seed_program(Path(folder), size, source) for size in sizes}
         emulator = Emulator(seed_dirs=[folder])
     results: dict[int, dict[str, list[float]]] = {}
     with emulator.serve_in_thread() as url:
@@ -304,7 +329,12 @@ def _cell(values: list[float]) -> str:
     return f"{percentile(values, 0.5):,.1f} / {percentile(values, 0.95):,.1f}"
 
 
-def report(results: dict[int, dict[str, list[float]]], rounds: int, format_rounds: int) -> str:
+def report(
+    results: dict[int, dict[str, list[float]]],
+    rounds: int,
+    format_rounds: int,
+    source: str = "class",
+) -> str:
     sizes = sorted(results)
     names = list(results[sizes[0]])
     head = " | ".join(f"{size:,} lines p50 / p95" for size in sizes)
@@ -312,7 +342,8 @@ def report(results: dict[int, dict[str, list[float]]], rounds: int, format_round
         "# Requests around keystrokes, by document size (wall ms, over stdio)",
         "",
         f"{rounds} rounds per request (formatting: {format_rounds}); the smallest size is "
-        "the anchor. Method: the docstring of bench/lsp_requests.py.",
+        "the anchor. Method: the docstring of bench/lsp_requests.py. The document: "
+        + ("abapGit's own classes (real code)." if source == "abapgit" else "the generated class."),
         "",
         f"| request | {head} |",
         "|---|" + "---:|" * len(sizes),
@@ -362,10 +393,17 @@ def main() -> int:
         action="store_true",
         help="launch, outline, folding and formatting only (to lsp_requests_structure.md)",
     )
+    parser.add_argument(
+        "--source",
+        choices=["class", "abapgit"],
+        default="class",
+        help="the generated class (default) or abapGit's own classes (real code)",
+    )
     parser.add_argument("--out", help="name of the results file (without .md) instead")
     args = parser.parse_args()
-    results = run(args.sizes, args.rounds, args.format_rounds, not args.structure_only)
-    text = report(results, args.rounds, args.format_rounds)
+    intelligence = not args.structure_only
+    results = run(args.sizes, args.rounds, args.format_rounds, intelligence, args.source)
+    text = report(results, args.rounds, args.format_rounds, args.source)
     RESULTS.mkdir(exist_ok=True)
     name = args.out or ("lsp_requests_structure" if args.structure_only else "lsp_requests")
     (RESULTS / f"{name}.md").write_text(text)
