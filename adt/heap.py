@@ -67,11 +67,12 @@ def freeze_startup_objects() -> None:
     gc.enable()
 
 
-def refreeze() -> None:
-    """Collect everything, the frozen objects included (a closed document's cycles among
-    them), and freeze what survives: a full walk, once, where nobody waits (a language
-    server calls it when a burst of opened or closed documents has settled)."""
-    gc.unfreeze()
+def refreeze(everything: bool = False) -> None:
+    """Collect the garbage and freeze what survives, so later walks leave it out. The
+    frozen objects are looked at only with ``everything`` (once something they hold may
+    have died: a closed document's cycles): a full walk, once, where nobody waits."""
+    if everything:
+        gc.unfreeze()
     gc.collect()
     gc.freeze()
 
