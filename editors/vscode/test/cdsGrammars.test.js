@@ -56,7 +56,10 @@ function tokens(language, source) {
 /** @param {string} language @param {string} source @param {string} text */
 function scopeOf(language, source, text) {
   const token = tokens(language, source).find(([candidate]) => candidate === text);
-  assert.ok(token, `no token ${JSON.stringify(text)} in ${JSON.stringify(tokens(language, source))}`);
+  assert.ok(
+    token,
+    `no token ${JSON.stringify(text)} in ${JSON.stringify(tokens(language, source))}`,
+  );
   return token[1];
 }
 
@@ -96,7 +99,10 @@ describe('CDS, RAP and dictionary grammars', { skip }, () => {
   });
 
   it('colours a CDS view: annotations, keywords, associations, comments, types', () => {
-    assert.equal(scopeOf('abap-cds', VIEW, '@AccessControl.authorizationCheck'), 'storage.type.annotation.cds');
+    assert.equal(
+      scopeOf('abap-cds', VIEW, '@AccessControl.authorizationCheck'),
+      'storage.type.annotation.cds',
+    );
     assert.equal(scopeOf('abap-cds', VIEW, '#NOT_REQUIRED'), 'constant.other.enum.cds');
     assert.equal(scopeOf('abap-cds', VIEW, 'define'), 'keyword.control.abap-cds');
     assert.equal(scopeOf('abap-cds', VIEW, '[0..1]'), 'constant.other.cardinality.cds');
@@ -110,15 +116,18 @@ describe('CDS, RAP and dictionary grammars', { skip }, () => {
   });
 
   it('colours a behavior definition, a service definition and a table', () => {
-    const bdef = 'managed implementation in class /dmo/bp_travel_m unique;\n' +
+    const bdef =
+      'managed implementation in class /dmo/bp_travel_m unique;\n' +
       'define behavior for /DMO/I_Travel_M alias travel\n{\n  create; update;\n  action acceptTravel result [1] $self;\n}';
     assert.equal(scopeOf('abap-bdef', bdef, 'managed'), 'keyword.control.abap-bdef');
     assert.equal(scopeOf('abap-bdef', bdef, 'action'), 'keyword.control.abap-bdef');
     assert.notEqual(scopeOf('abap-bdef', bdef, 'acceptTravel'), 'keyword.control.abap-bdef');
-    const srvd = "@EndUserText.label: 'Travel'\ndefine service /DMO/UI_TRAVEL_M {\n  expose /DMO/C_Travel_M as Travel;\n}";
+    const srvd =
+      "@EndUserText.label: 'Travel'\ndefine service /DMO/UI_TRAVEL_M {\n  expose /DMO/C_Travel_M as Travel;\n}";
     assert.equal(scopeOf('abap-srvd', srvd, 'expose'), 'keyword.control.abap-srvd');
     assert.equal(scopeOf('abap-srvd', srvd, "'Travel'".slice(1, -1)), 'string.quoted.single.cds');
-    const table = 'define table /dmo/travel {\n  key client : abap.clnt not null;\n  include /dmo/s_admin;\n}';
+    const table =
+      'define table /dmo/travel {\n  key client : abap.clnt not null;\n  include /dmo/s_admin;\n}';
     assert.equal(scopeOf('abap-ddic', table, 'key'), 'keyword.control.abap-ddic');
     assert.equal(scopeOf('abap-ddic', table, 'abap.clnt'), 'support.type.cds');
     assert.equal(scopeOf('abap-ddic', table, 'include'), 'keyword.control.abap-ddic');
