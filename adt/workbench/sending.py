@@ -1,0 +1,56 @@
+"""Jobs sent to the pretty printer as soon as they are planned, a few at a time, so that the
+system prints the first parts of a long text while the rest is still being cut
+(:class:`adt.workbench.printed.Planning`); the answers come back in the order sent.
+
+A real system serves concurrent requests in parallel work processes; :data:`IN_FLIGHT`
+bounds how many one format keeps busy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable
+from types import TracebackType
+
+#: Most requests of one format the system works on at once.
+IN_FLIGHT = 3
+
+
+class Sending:
+    """Texts being printed, in the order :meth:`send` got them. Used as ``async with``:
+    leaving it (an error, a cancelled request) cancels what is still being printed."""
+
+    def __init__(self, pretty_print: Callable[[str], Awaitable[str]]) -> None:
+        self._print = pretty_print
+        self._gate = asyncio.Semaphore(IN_FLIGHT)
+        self._tasks: list[asyncio.Task[str]] = []
+
+    async def __aenter__(self) -> Sending:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self.cancel()
+
+    def send(self, texts: Iterable[str]) -> None:
+        """Start printing ``texts`` (each waits for a free place among :data:`IN_FLIGHT`)."""
+        self._tasks += [asyncio.create_task(self._printed(text)) for text in texts]
+
+    async def _printed(self, text: str) -> str:
+        async with self._gate:
+            return await self._print(text)
+
+    async def answers(self) -> list[str]:
+        """The printed texts, in the order sent (the first error raises)."""
+        return list(await asyncio.gather(*self._tasks))
+
+    async def cancel(self) -> None:
+        """Stop what is still being printed and forget all of it."""
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
