@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from adt.areas.navigation import ElementInfo
     from adt.areas.occurrences import Marker
     from adt.client import AdtClient
-    from adt.workbench.printed import PrintedPieces
+    from adt.workbench.printed import Job, PrintedPieces
 
 
 @dataclass(frozen=True)
@@ -248,20 +248,22 @@ class CodeAssist:
         a marker). The plan is made in a thread — a first plan cuts the whole text, about
         half a second at 100,000 lines, while the caller's other requests go on — a window
         at a time, whose jobs go to the system while the next window is cut."""
-        async def printed(text: str) -> str:
-            return (await self._client.formatting.pretty_print(text)).text
+        from adt.workbench.printed import parts
+
+        async def printed(job: Job) -> list[list[str]] | None:
+            return parts(job, (await self._client.formatting.pretty_print(job.text)).text)
 
         planning = kept.planning(lines, settings)
         async with Sending(printed) as sending:
             while (jobs := await asyncio.to_thread(planning.step)) is not None:
-                sending.send(job.text for job in jobs)
+                sending.send(jobs)
             plan = planning.plan
             if plan is None:  # a loop closed across windows: the whole text's plan
                 await sending.cancel()
                 plan = await asyncio.to_thread(kept.plan, lines, settings)
-                sending.send(job.text for job in plan.jobs)
+                sending.send(plan.jobs)
             answers = await sending.answers()
-        return kept.complete(plan, answers)
+        return kept.join(plan, answers)
 
     async def format_lines(self, text: str, start_line: int, end_line: int) -> str:
         """``text`` with only lines ``start_line``..``end_line`` (1-based, inclusive) taken

@@ -34,7 +34,7 @@ import os
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from adt.abap.format.blocks import State
 from adt.abap.format.segments import CONTEXTS, TOP, scan
@@ -231,13 +231,21 @@ class PrintedPieces:
         was completed since this one was made."""
         if plan.base != self._completed:
             return None
-        printed: list[list[str]] = []
-        for job, answer in zip(plan.jobs, answers, strict=True):
-            parts = _parts(job, answer)
-            if parts is None:
-                self.reset()
-                return None
-            printed += parts
+        pairs = zip(plan.jobs, answers, strict=True)
+        return self.join(plan, [parts(job, answer) for job, answer in pairs])
+
+    def join(self, plan: Plan, printed: Sequence[list[list[str]] | None]) -> list[str] | None:
+        """:meth:`complete` from each answer's :func:`parts` (split as the answers come)."""
+        if len(printed) != len(plan.jobs):
+            raise ValueError(f"{len(plan.jobs)} jobs, {len(printed)} answers")
+        if plan.base != self._completed:
+            return None
+        if any(job is None for job in printed):
+            self.reset()
+            return None
+        return self._joined(plan, [piece for job in printed if job for piece in job])
+
+    def _joined(self, plan: Plan, printed: list[list[str]]) -> list[str]:
         kept: list[_Kept] = []
         taken = 0
         next_old = 0
@@ -252,7 +260,7 @@ class PrintedPieces:
         kept += self._pieces[next_old:]
         # the next plan compares with the printed text: what the editor shows once it
         # applied the answer (printing a printed piece again changes nothing)
-        self._lines = [line for piece in kept for line in piece.printed]
+        self._lines = list(chain.from_iterable(piece.printed for piece in kept))
         self._key, self._pieces = plan.key, kept
         self._completed += 1
         self.last_sent = plan.sent_lines
@@ -268,6 +276,9 @@ class Planning:
     def __init__(self, kept: PrintedPieces, lines: list[str], key: object, window: int) -> None:
         self._kept, self._new, self._key = kept, lines, key
         self._window = window
+        # the first windows are short, so that the printer starts early; each is at most
+        # twice the last, which the printer takes longer to print than the cut to cut
+        self._size = max(window // 8, 1)
         self._first = kept.empty
         self._base = kept.completed
         self._start, self._state = 0, TOP  # where the next window starts
@@ -305,7 +316,8 @@ class Planning:
         """The pieces of the next window and where they end (the text's end, or the start
         of the window's last piece, which the next window scans again); None when an end
         keyword of the window closes a loop of a window before it."""
-        new, start, size = self._new, self._start, self._window
+        new, start, size = self._new, self._start, self._size
+        self._size = min(2 * size, self._window)
         while True:
             end = min(start + size, len(new))
             result = scan(new[start:end], self._state)
@@ -347,7 +359,7 @@ def _job(new: list[str], pieces: list[tuple[int, State]], bounds: list[int]) -> 
     return Job("\n".join(text_lines), context, bounds[0], states, lengths)
 
 
-def _parts(job: Job, answer: str) -> list[list[str]] | None:
+def parts(job: Job, answer: str) -> list[list[str]] | None:
     """The printed lines of each piece of ``job`` in ``answer``; None if it is not shaped
     as sent (context first, a marker after each piece, at most a line break after the
     last: whether a printer ends its answer with one does not matter)."""
@@ -355,19 +367,23 @@ def _parts(job: Job, answer: str) -> list[list[str]] | None:
     head = lines[: len(job.context)]
     if [_words(line) for line in head] != [_words(line) for line in job.context]:
         return None
-    parts: list[list[str]] = [[]]
-    for line in lines[len(job.context) :]:
-        if line == MARKER:
-            parts.append([])
-        else:
-            parts[-1].append(line)
-    tail = parts.pop()
-    return parts if len(parts) == len(job.lengths) and tail in ([], [""]) else None
+    parts: list[list[str]] = []
+    at = len(job.context)
+    while len(parts) < len(job.lengths):
+        try:
+            marker = lines.index(MARKER, at)
+        except ValueError:
+            return None
+        parts.append(lines[at:marker])
+        at = marker + 1
+    return parts if lines[at:] in ([], [""]) else None
 
 
 def _shared(sent: list[str], printed: list[str]) -> list[str]:
     """``printed``, where a line is as it was sent the sent string (the buffer's): a
     document formatted before costs the kept form a list, not a second copy of its text."""
+    if sent == printed:
+        return sent
     if len(sent) != len(printed):
         return printed
     return [old if old == new else new for old, new in zip(sent, printed, strict=True)]

@@ -11,21 +11,26 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from types import TracebackType
+from typing import Generic, TypeVar
+
+Sent = TypeVar("Sent")
+Answer = TypeVar("Answer")
 
 #: Most requests of one format the system works on at once.
 IN_FLIGHT = 3
 
 
-class Sending:
-    """Texts being printed, in the order :meth:`send` got them. Used as ``async with``:
-    leaving it (an error, a cancelled request) cancels what is still being printed."""
+class Sending(Generic[Sent, Answer]):
+    """Jobs being printed (by ``pretty_print``, which also reads its answer as it comes),
+    in the order :meth:`send` got them. Used as ``async with``: leaving it (an error, a
+    cancelled request) cancels what is still being printed."""
 
-    def __init__(self, pretty_print: Callable[[str], Awaitable[str]]) -> None:
+    def __init__(self, pretty_print: Callable[[Sent], Awaitable[Answer]]) -> None:
         self._print = pretty_print
         self._gate = asyncio.Semaphore(IN_FLIGHT)
-        self._tasks: list[asyncio.Task[str]] = []
+        self._tasks: list[asyncio.Task[Answer]] = []
 
-    async def __aenter__(self) -> Sending:
+    async def __aenter__(self) -> Sending[Sent, Answer]:
         return self
 
     async def __aexit__(
@@ -36,16 +41,16 @@ class Sending:
     ) -> None:
         await self.cancel()
 
-    def send(self, texts: Iterable[str]) -> None:
-        """Start printing ``texts`` (each waits for a free place among :data:`IN_FLIGHT`)."""
-        self._tasks += [asyncio.create_task(self._printed(text)) for text in texts]
+    def send(self, jobs: Iterable[Sent]) -> None:
+        """Start printing ``jobs`` (each waits for a free place among :data:`IN_FLIGHT`)."""
+        self._tasks += [asyncio.create_task(self._printed(job)) for job in jobs]
 
-    async def _printed(self, text: str) -> str:
+    async def _printed(self, job: Sent) -> Answer:
         async with self._gate:
-            return await self._print(text)
+            return await self._print(job)
 
-    async def answers(self) -> list[str]:
-        """The printed texts, in the order sent (the first error raises)."""
+    async def answers(self) -> list[Answer]:
+        """The answers, in the order sent (the first error raises)."""
         return list(await asyncio.gather(*self._tasks))
 
     async def cancel(self) -> None:

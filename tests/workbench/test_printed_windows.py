@@ -149,9 +149,10 @@ def test_a_loop_closed_in_a_later_window_gives_no_plan() -> None:
     assert len(whole.regions[0].pieces) == 3  # REPORT, the loop, y = 1.
     joined = _printed(kept, whole, OPTIONS[0])
     assert joined == pretty_print("\n".join(lines), OPTIONS[0]).split("\n")
-    # the same loop inside one window is cut as the whole text is
+    # the same loop inside one window (the first is an eighth of the rest) is cut as the
+    # whole text is
     again = PrintedPieces()
-    inside = again.planning(lines, OPTIONS[0], 100)
+    inside = again.planning(lines, OPTIONS[0], 8 * len(lines))
     _steps(inside)
     assert inside.plan is not None and inside.plan.regions == whole.regions
 
@@ -230,10 +231,13 @@ async def test_an_error_stops_the_texts_still_being_printed() -> None:
             raise
         return text
 
-    with pytest.raises(RuntimeError, match="the printer failed"):
+    async def both() -> None:
         async with Sending(printer) as sending:
             sending.send(["slow", "bad"])
             await sending.answers()
+
+    with pytest.raises(RuntimeError, match="the printer failed"):
+        await both()
     assert stopped == ["slow"]
 
 
