@@ -17,10 +17,12 @@ they were sent gives None (the caller prints the whole text instead).
 
 The first plan (or one after :meth:`PrintedPieces.reset`, or with other settings) sends the
 whole text, in jobs of at most :data:`JOB_LINES` lines cut between pieces. :class:`Planning`
-makes it window by window (:data:`WINDOW_LINES`), so that the caller sends a window's jobs
-while the next window is scanned: each window is scanned from the start of the last piece of
-the one before, in that piece's state (its last piece may be cut short by the window's end,
-so it is scanned again), and keeps its pieces but the last. A window gives the pieces one
+makes it window by window (at most :data:`WINDOW_LINES` lines; the first an eighth of that,
+each next twice the last, so that the printer starts early), so that the caller sends a
+window's jobs while the next window is scanned: each window is scanned from the start of the
+last piece of the one before, in that piece's state (its last piece may be cut short by the
+window's end, so it is scanned again), and keeps its pieces but the last (a window of one
+piece is scanned again longer). A window gives the pieces one
 scan of the whole text gives there, except where an ``ENDSELECT``/``ENDWITH`` closes a
 ``SELECT``/``WITH`` of an earlier window (:attr:`adt.abap.format.segments.Scan.reaches_back`):
 that takes cuts back in a window already sent, so the planning stops and the caller makes
@@ -328,7 +330,10 @@ class Planning:
                 return (found if end > start else []), end
             if len(found) >= 2:
                 break
-            size *= 2  # one piece so far: it may go on past the window's end
+            # one piece so far, which may go on past the window's end: a whole window, then
+            # the rest of the text (a text without cuts, scanned again and again in growing
+            # windows, would cost up to twice its scan)
+            size = self._window if size < self._window else len(new)
         self._start, self._state = found[-1]
         return found[:-1], self._start
 

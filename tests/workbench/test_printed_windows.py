@@ -14,7 +14,9 @@ from abap.test_skim import EDGES, SOURCES
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from adt.abap.format.blocks import State
 from adt.abap.format.pretty import PrinterSettings, pretty_print
+from adt.abap.format.segments import Scan
 from adt.areas.formatting import FormattedText
 from adt.emulator.large_sample import large_class_source
 from adt.workbench import Workbench
@@ -155,6 +157,23 @@ def test_a_loop_closed_in_a_later_window_gives_no_plan() -> None:
     inside = again.planning(lines, OPTIONS[0], 8 * len(lines))
     _steps(inside)
     assert inside.plan is not None and inside.plan.regions == whole.regions
+
+
+def test_a_text_without_cuts_is_scanned_about_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    scanned: list[int] = []
+    scan = printed_module.scan
+
+    def counted(lines: list[str], state: State) -> Scan:
+        scanned.append(len(lines))
+        return scan(lines, state)
+
+    monkeypatch.setattr(printed_module, "scan", counted)
+    lines = ["REPORT zwin.", "START-OF-SELECTION."] + [f"  x = {n}." for n in range(3_000)]
+    planning = PrintedPieces().planning(lines, OPTIONS[0], 800)
+    steps = _steps(planning)
+    assert planning.plan is not None and len(planning.plan.regions[0].pieces) == 2
+    assert [len(step) for step in steps] == [1, 1]  # REPORT, then the event in one job
+    assert sum(scanned) <= len(lines) + 2 * 800  # the ramp, a whole window, then the rest
 
 
 def test_a_later_plan_is_one_step_and_other_settings_start_over() -> None:
