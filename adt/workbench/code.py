@@ -256,6 +256,7 @@ class CodeAssist:
         planning = kept.planning(lines, settings)
         async with Sending(printed) as sending:
             while (jobs := await asyncio.to_thread(planning.step)) is not None:
+                sending.check()  # the system refused a job: nothing more is sent
                 sending.send(jobs)
             plan = planning.plan
             if plan is None:  # a loop closed across windows: the whole text's plan

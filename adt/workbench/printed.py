@@ -372,16 +372,16 @@ def parts(job: Job, answer: str) -> list[list[str]] | None:
     head = lines[: len(job.context)]
     if [_words(line) for line in head] != [_words(line) for line in job.context]:
         return None
-    parts: list[list[str]] = []
+    found: list[list[str]] = []
     at = len(job.context)
-    while len(parts) < len(job.lengths):
+    while len(found) < len(job.lengths):
         try:
             marker = lines.index(MARKER, at)
         except ValueError:
             return None
-        parts.append(lines[at:marker])
+        found.append(lines[at:marker])
         at = marker + 1
-    return parts if lines[at:] in ([], [""]) else None
+    return found if lines[at:] in ([], [""]) else None
 
 
 def _shared(sent: list[str], printed: list[str]) -> list[str]:

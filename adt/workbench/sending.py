@@ -49,6 +49,13 @@ class Sending(Generic[Sent, Answer]):
         async with self._gate:
             return await self._print(job)
 
+    def check(self) -> None:
+        """Raise the error of a job that failed already (the system refused it): then
+        nothing more needs to be sent."""
+        for task in self._tasks:
+            if task.done() and not task.cancelled() and (error := task.exception()) is not None:
+                raise error
+
     async def answers(self) -> list[Answer]:
         """The answers, in the order sent (the first error raises)."""
         return list(await asyncio.gather(*self._tasks))

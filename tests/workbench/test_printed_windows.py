@@ -18,7 +18,9 @@ from adt.abap.format.blocks import State
 from adt.abap.format.pretty import PrinterSettings, pretty_print
 from adt.abap.format.segments import Scan
 from adt.areas.formatting import FormattedText
+from adt.emulator import Emulator
 from adt.emulator.large_sample import large_class_source
+from adt.errors import AdtServerError
 from adt.workbench import Workbench
 from adt.workbench import printed as printed_module
 from adt.workbench.printed import JOB_LINES, Job, Plan, Planning, PrintedPieces
@@ -263,6 +265,7 @@ async def test_an_error_stops_the_texts_still_being_printed() -> None:
 # --- through the workbench, against the emulator -----------------------------------------
 
 LARGE = "/sap/bc/adt/oo/classes/zcl_demo_large"
+PRINTER = "/sap/bc/adt/abapsource/prettyprinter"
 
 
 async def test_a_first_format_sends_windows_while_the_rest_is_cut(
@@ -307,3 +310,21 @@ async def test_a_loop_across_windows_formats_as_the_whole_text(
     typed = [*printed[:10], "y = 1.", *printed[10:]]
     again = await workbench.code.format_kept(typed, None, kept)
     assert again == (await workbench.code.format("\n".join(typed))).split("\n")
+
+
+async def test_a_refused_window_stops_the_first_format(
+    workbench: Workbench, emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = (await workbench.source.get_source_v2(LARGE)).content.split("\n")
+    monkeypatch.setattr(printed_module, "WINDOW_LINES", 400)
+    windows = len(_steps(PrintedPieces().planning(lines, OPTIONS[0], 400)))
+    emulator.reset_request_log()
+    emulator.faults.fail_next(status=500, method="POST", path_prefix=PRINTER)
+    kept = PrintedPieces()
+    with pytest.raises(AdtServerError):
+        await workbench.code.format_kept(lines, LARGE, kept)
+    posts = [r for r in emulator.request_log if r.method == "POST" and r.path == PRINTER]
+    assert 1 <= len(posts) < windows / 2, (len(posts), windows)
+    emulator.faults.clear()
+    printed = await workbench.code.format_kept(lines, LARGE, kept)  # and then it works
+    assert printed == (await workbench.code.format("\n".join(lines))).split("\n")
