@@ -24,13 +24,14 @@ from adt.errors import (
     UnexpectedResponseError,
 )
 from adt.kinds import KINDS
+from adt.workbench.sending import Sending
 
 if TYPE_CHECKING:
     from adt.areas.fixes import FixEdits, FixProposal
     from adt.areas.navigation import ElementInfo
     from adt.areas.occurrences import Marker
     from adt.client import AdtClient
-    from adt.workbench.printed import PrintedPieces
+    from adt.workbench.printed import Job, PrintedPieces
 
 
 @dataclass(frozen=True)
@@ -234,15 +235,36 @@ class CodeAssist:
         except (AdtServerError, UnexpectedResponseError):
             settings = None  # settings the system does not show: unknown, so all of it
         if settings is not None and settings.style != "keywordAuto":
-            # a thread: the first plan of a long text scans all of it (about half a second
-            # at 100,000 lines), and the caller's other requests go on meanwhile
-            plan = await asyncio.to_thread(kept.plan, lines, settings)
-            answers = [(await printer.pretty_print(job.text)).text for job in plan.jobs]
-            printed = kept.complete(plan, answers)
+            printed = await self._print_pieces(lines, settings, kept)
             if printed is not None:
                 return printed
         kept.reset()
         return (await printer.pretty_print("\n".join(lines))).text.split("\n")
+
+    async def _print_pieces(
+        self, lines: Sequence[str], settings: object, kept: PrintedPieces
+    ) -> list[str] | None:
+        """The pieces the plan of ``lines`` sends, printed and joined (None: an answer lost
+        a marker). The plan is made in a thread — a first plan cuts the whole text, about
+        half a second at 100,000 lines, while the caller's other requests go on — a window
+        at a time, whose jobs go to the system while the next window is cut."""
+        from adt.workbench.printed import parts
+
+        async def printed(job: Job) -> list[list[str]] | None:
+            return parts(job, (await self._client.formatting.pretty_print(job.text)).text)
+
+        planning = kept.planning(lines, settings)
+        async with Sending(printed) as sending:
+            while (jobs := await asyncio.to_thread(planning.step)) is not None:
+                sending.check()  # the system refused a job: nothing more is sent
+                sending.send(jobs)
+            plan = planning.plan
+            if plan is None:  # a loop closed across windows: the whole text's plan
+                await sending.cancel()
+                plan = await asyncio.to_thread(kept.plan, lines, settings)
+                sending.send(plan.jobs)
+            answers = await sending.answers()
+        return kept.join(plan, answers)
 
     async def format_lines(self, text: str, start_line: int, end_line: int) -> str:
         """``text`` with only lines ``start_line``..``end_line`` (1-based, inclusive) taken

@@ -15,24 +15,47 @@ marker line (a ``*`` comment, which no printer changes or moves).
 markers and joins the pieces; an answer that does not hold the context and the markers where
 they were sent gives None (the caller prints the whole text instead).
 
-The first plan (or one after :meth:`PrintedPieces.reset`) sends the whole text, in jobs of
-at most :data:`JOB_LINES` lines cut between pieces.
+The first plan (or one after :meth:`PrintedPieces.reset`, or with other settings) sends the
+whole text, in jobs of at most :data:`JOB_LINES` lines cut between pieces. :class:`Planning`
+makes it window by window (at most :data:`WINDOW_LINES` lines; the first an eighth of that,
+each next twice the last, so that the printer starts early), so that the caller sends a
+window's jobs while the next window is scanned: each window is scanned from the start of the
+last piece of the one before, in that piece's state (its last piece may be cut short by the
+window's end, so it is scanned again), and keeps its pieces but the last (a window of one
+piece is scanned again longer). A window gives the pieces one
+scan of the whole text gives there, except where an ``ENDSELECT``/``ENDWITH`` closes a
+``SELECT``/``WITH`` of an earlier window (:attr:`adt.abap.format.segments.Scan.reaches_back`):
+that takes cuts back in a window already sent, so the planning stops and the caller makes
+the whole plan (:meth:`PrintedPieces.plan`) instead. A later plan is one step: its regions
+are short.
 """
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from adt.abap.format.blocks import State
-from adt.abap.format.segments import CONTEXTS, scan
+from adt.abap.format.segments import CONTEXTS, TOP, scan
 from adt.source.linediff import differences
 
 #: Most lines of a job (unless one piece has more): a long source is sent in parts.
 JOB_LINES = 10_000
 MARKER = "*ABAP-ADT piece boundary: kept by the pretty printer, removed by the client"
+
+
+def _window_lines() -> int:
+    """``ABAP_ADT_FORMAT_WINDOW`` (read once: end-to-end tests of the server make windows
+    short), else :data:`JOB_LINES`: a window's pieces then make about one job."""
+    value = os.environ.get("ABAP_ADT_FORMAT_WINDOW", "")
+    return max(int(value), 1) if value.isdigit() else JOB_LINES
+
+
+#: Lines a first plan scans at a time (:class:`Planning`).
+WINDOW_LINES = _window_lines()
 
 
 @dataclass
@@ -112,6 +135,13 @@ class PrintedPieces:
         self._starts: list[int] = []
         self._completed += 1
 
+    def planning(self, lines: Sequence[str], key: object, window: int = 0) -> Planning:
+        """A plan of ``lines`` made step by step (:class:`Planning`; ``window``: lines a
+        step of a first plan scans, :data:`WINDOW_LINES` unless given)."""
+        if key != self._key:
+            self.reset()
+        return Planning(self, list(lines), key, window or WINDOW_LINES)
+
     def plan(self, lines: Sequence[str], key: object) -> Plan:
         """The jobs that print ``lines`` with the settings ``key`` (any value compared with
         ``==``; other settings than last time send the whole text)."""
@@ -124,8 +154,18 @@ class PrintedPieces:
             regions = [whole]
         else:
             regions = self._regions(new)
-        jobs = tuple(job for region in regions for job in _jobs(new, region))
+        jobs = tuple(job for r in regions for job in _jobs(new, r.pieces, r.end))
         return Plan(new, key, jobs, tuple(regions), self._completed)
+
+    @property
+    def empty(self) -> bool:
+        """Whether nothing is kept (the next plan sends the whole text)."""
+        return not self._pieces
+
+    @property
+    def completed(self) -> int:
+        """How many plans were completed and resets made: a plan is for one of them."""
+        return self._completed
 
     # --- regions ----------------------------------------------------------------------------
 
@@ -193,13 +233,21 @@ class PrintedPieces:
         was completed since this one was made."""
         if plan.base != self._completed:
             return None
-        printed: list[list[str]] = []
-        for job, answer in zip(plan.jobs, answers, strict=True):
-            parts = _parts(job, answer)
-            if parts is None:
-                self.reset()
-                return None
-            printed += parts
+        pairs = zip(plan.jobs, answers, strict=True)
+        return self.join(plan, [parts(job, answer) for job, answer in pairs])
+
+    def join(self, plan: Plan, printed: Sequence[list[list[str]] | None]) -> list[str] | None:
+        """:meth:`complete` from each answer's :func:`parts` (split as the answers come)."""
+        if len(printed) != len(plan.jobs):
+            raise ValueError(f"{len(plan.jobs)} jobs, {len(printed)} answers")
+        if plan.base != self._completed:
+            return None
+        if any(job is None for job in printed):
+            self.reset()
+            return None
+        return self._joined(plan, [piece for job in printed if job for piece in job])
+
+    def _joined(self, plan: Plan, printed: list[list[str]]) -> list[str]:
         kept: list[_Kept] = []
         taken = 0
         next_old = 0
@@ -214,7 +262,7 @@ class PrintedPieces:
         kept += self._pieces[next_old:]
         # the next plan compares with the printed text: what the editor shows once it
         # applied the answer (printing a printed piece again changes nothing)
-        self._lines = [line for piece in kept for line in piece.printed]
+        self._lines = list(chain.from_iterable(piece.printed for piece in kept))
         self._key, self._pieces = plan.key, kept
         self._completed += 1
         self.last_sent = plan.sent_lines
@@ -222,17 +270,85 @@ class PrintedPieces:
         return list(self._lines)
 
 
-def _jobs(new: list[str], region: _Region) -> list[Job]:
-    """The jobs of a region: its pieces, at most :data:`JOB_LINES` lines a job (or one
-    piece), so that no request takes long enough to time out."""
-    bounds = [p for p, _ in region.pieces] + [region.end]
+class Planning:
+    """A plan made in steps, each giving jobs the caller may send before the next step
+    (see the module doc): a first plan's steps scan the text a window at a time, a later
+    plan is :meth:`PrintedPieces.plan` in one step."""
+
+    def __init__(self, kept: PrintedPieces, lines: list[str], key: object, window: int) -> None:
+        self._kept, self._new, self._key = kept, lines, key
+        self._window = window
+        # the first windows are short, so that the printer starts early; each is at most
+        # twice the last, which the printer takes longer to print than the cut to cut
+        self._size = max(window // 8, 1)
+        self._first = kept.empty
+        self._base = kept.completed
+        self._start, self._state = 0, TOP  # where the next window starts
+        self._pieces: list[tuple[int, State]] = []
+        self._jobs: list[Job] = []
+        self._done = False
+        #: The plan, once :meth:`step` gave None; None if a window reached back.
+        self.plan: Plan | None = None
+
+    def step(self) -> tuple[Job, ...] | None:
+        """The jobs of the next step; None when there is none left (then :attr:`plan` is
+        the plan made, or None when a window's cuts reached back into a window before it:
+        the caller makes the whole plan with :meth:`PrintedPieces.plan`)."""
+        if self._done:
+            return None
+        if not self._first:
+            self._done = True
+            self.plan = self._kept.plan(self._new, self._key)
+            return self.plan.jobs
+        window = self._next_window()
+        if window is None:
+            self._done = True
+            return None
+        pieces, end = window
+        jobs = _jobs(self._new, pieces, end)
+        self._pieces += pieces
+        self._jobs += jobs
+        if end == len(self._new):
+            self._done = True
+            whole = _Region(0, 0, 0, end, self._pieces)
+            self.plan = Plan(self._new, self._key, tuple(self._jobs), (whole,), self._base)
+        return tuple(jobs)
+
+    def _next_window(self) -> tuple[list[tuple[int, State]], int] | None:
+        """The pieces of the next window and where they end (the text's end, or the start
+        of the window's last piece, which the next window scans again); None when an end
+        keyword of the window closes a loop of a window before it."""
+        new, start, size = self._new, self._start, self._size
+        self._size = min(2 * size, self._window)
+        while True:
+            end = min(start + size, len(new))
+            result = scan(new[start:end], self._state)
+            if result.reaches_back and start > 0:
+                return None
+            found = [(start + p.start, p.state) for p in result.pieces]
+            if end == len(new):
+                return (found if end > start else []), end
+            if len(found) >= 2:
+                break
+            # one piece so far, which may go on past the window's end: a whole window, then
+            # the rest of the text (a text without cuts, scanned again and again in growing
+            # windows, would cost up to twice its scan)
+            size = self._window if size < self._window else len(new)
+        self._start, self._state = found[-1]
+        return found[:-1], self._start
+
+
+def _jobs(new: list[str], pieces: list[tuple[int, State]], end: int) -> list[Job]:
+    """The jobs of ``pieces`` (the last ending at line ``end``): at most :data:`JOB_LINES`
+    lines a job (or one piece), so that no request takes long enough to time out."""
+    bounds = [p for p, _ in pieces] + [end]
     jobs: list[Job] = []
     first = 0
-    while first < len(region.pieces):
+    while first < len(pieces):
         last = first + 1
-        while last < len(region.pieces) and bounds[last + 1] - bounds[first] <= JOB_LINES:
+        while last < len(pieces) and bounds[last + 1] - bounds[first] <= JOB_LINES:
             last += 1
-        jobs.append(_job(new, region.pieces[first:last], bounds[first : last + 1]))
+        jobs.append(_job(new, pieces[first:last], bounds[first : last + 1]))
         first = last
     return jobs
 
@@ -248,7 +364,7 @@ def _job(new: list[str], pieces: list[tuple[int, State]], bounds: list[int]) -> 
     return Job("\n".join(text_lines), context, bounds[0], states, lengths)
 
 
-def _parts(job: Job, answer: str) -> list[list[str]] | None:
+def parts(job: Job, answer: str) -> list[list[str]] | None:
     """The printed lines of each piece of ``job`` in ``answer``; None if it is not shaped
     as sent (context first, a marker after each piece, at most a line break after the
     last: whether a printer ends its answer with one does not matter)."""
@@ -256,19 +372,23 @@ def _parts(job: Job, answer: str) -> list[list[str]] | None:
     head = lines[: len(job.context)]
     if [_words(line) for line in head] != [_words(line) for line in job.context]:
         return None
-    parts: list[list[str]] = [[]]
-    for line in lines[len(job.context) :]:
-        if line == MARKER:
-            parts.append([])
-        else:
-            parts[-1].append(line)
-    tail = parts.pop()
-    return parts if len(parts) == len(job.lengths) and tail in ([], [""]) else None
+    found: list[list[str]] = []
+    at = len(job.context)
+    while len(found) < len(job.lengths):
+        try:
+            marker = lines.index(MARKER, at)
+        except ValueError:
+            return None
+        found.append(lines[at:marker])
+        at = marker + 1
+    return found if lines[at:] in ([], [""]) else None
 
 
 def _shared(sent: list[str], printed: list[str]) -> list[str]:
     """``printed``, where a line is as it was sent the sent string (the buffer's): a
     document formatted before costs the kept form a list, not a second copy of its text."""
+    if sent == printed:
+        return sent
     if len(sent) != len(printed):
         return printed
     return [old if old == new else new for old, new in zip(sent, printed, strict=True)]

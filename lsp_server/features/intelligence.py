@@ -33,9 +33,11 @@ USAGES_KEPT_SECONDS = 30.0
 
 
 def _load_workbench() -> None:
-    """Import what the first completion, hover or navigation would (nothing is used here)."""
+    """Import what the first completion, hover, navigation or format would (nothing is
+    used here)."""
     import adt.areas.completion
     import adt.areas.navigation
+    import adt.workbench.printed
     import adt.workbench.service  # noqa: F401
 
 
