@@ -47,47 +47,57 @@ class RunStyle:
 
 
 def print_run(lines: Sequence[str], run: Run, style: RunStyle) -> list[list[str]]:
-    """The printed form of each line of ``run`` (one line each).
-
-    Most runs need no word in another case: that is asked of the run's statements at once
-    (one text of their code), and only where some word may change is each line asked."""
+    """The printed form of each line of ``run`` (one line each)."""
     texts = lines[run.first - 1 : run.end - 1]
     codes = [text.lstrip(BLANKS) for text in texts]
     statements = [
         n for n, code in enumerate(codes) if code and code[0] != '"' and texts[n][0] != "*"
     ]
-    recase: set[int] = set()
-    if statements and (style.keywords is not None or style.names is not None):
-        joined = " ".join([codes[n].split('"', 1)[0] for n in statements])
-        if _may_change(joined, style):
-            recase = {n for n in statements if _may_change(texts[n], style)}
+    recase = _to_recase(texts, codes, statements, style)
     last = statements[-1] if statements else -1
-    indent, tail, indenting = style.indent, style.tail_indent, style.indentation
+    indent, tail = style.indent, style.tail_indent
     printed: list[list[str]] = []
     for n, text in enumerate(texts):
         code = codes[n]
-        if not code:
-            printed.append([""])
-        elif text[0] == "*":
-            printed.append([text])
+        if not code or text[0] == "*":
+            printed.append([text if code else ""])
         elif code[0] == '"':
-            comment = code.rstrip(BLANKS)
-            printed.append(
-                [
-                    " " * (indent if n < last else tail) + comment
-                    if indenting
-                    else text.rstrip(BLANKS)
-                ]
-            )
+            printed.append([_comment(text, code, indent if n < last else tail, style)])
         else:
             if n in recase:
                 code = _recased(run.first + n, text, style).lstrip(BLANKS)
-            segment = code.rstrip(BLANKS)
-            blanks = indent if indenting else len(text) - len(code)
-            if blanks == 0 and segment[0] == "*":
-                blanks = 1  # in column 0 it would become a comment line
-            printed.append([" " * blanks + segment])
+            printed.append([_statement(text, code, style)])
     return printed
+
+
+def _to_recase(
+    texts: Sequence[str], codes: list[str], statements: list[int], style: RunStyle
+) -> set[int]:
+    """The statement lines where a word may change case. Most runs have none: that is asked
+    of the run's statements at once (one text of their code), and only where some word may
+    change is each line asked."""
+    if not statements or (style.keywords is None and style.names is None):
+        return set()
+    joined = " ".join([codes[n].split('"', 1)[0] for n in statements])
+    if not _may_change(joined, style):
+        return set()
+    return {n for n in statements if _may_change(texts[n], style)}
+
+
+def _comment(text: str, code: str, indent: int, style: RunStyle) -> str:
+    """A ``"`` comment line, at the indentation of the statement after it."""
+    if not style.indentation:
+        return text.rstrip(BLANKS)
+    return " " * indent + code.rstrip(BLANKS)
+
+
+def _statement(text: str, code: str, style: RunStyle) -> str:
+    """A statement line from its first word (``code``), at the run's indentation."""
+    segment = code.rstrip(BLANKS)
+    blanks = style.indent if style.indentation else len(text) - len(code)
+    if blanks == 0 and segment[0] == "*":
+        blanks = 1  # in column 0 it would become a comment line
+    return " " * blanks + segment
 
 
 def _may_change(text: str, style: RunStyle) -> bool:
