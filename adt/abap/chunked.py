@@ -16,9 +16,11 @@ comments and whether conflict markers start any line.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import compress, count, repeat
 from operator import and_, not_
 from typing import NamedTuple
@@ -46,6 +48,18 @@ class _Chunk:
 
 
 _Lookup = tuple[tuple[str, ...], bool]  # a chunk's lines, and whether it ends the text
+
+
+@lru_cache(maxsize=8)
+def _passed_over(heads: frozenset[str]) -> Callable[[str], re.Match[str] | None]:
+    """A line the scanner may pass over between statements: blank, or one whole statement
+    of words and punctuation (no literal, template or brace; one period, at its end) whose
+    first word is none of ``heads``, and maybe a ``"`` comment — its statement would not be
+    kept, and the scanner is between statements after it as before it."""
+    words = "|".join(sorted(map(re.escape, heads), key=len, reverse=True))
+    head = r"[^ \t.:,'`|\"{}\x80-\U0010ffff]++(?=[ \t.:,])"  # (ASCII: ``upper`` as the regex)
+    statement = rf"(?!(?i:{words})[ \t.:,]){head}[^.'`|\"{{}}]*+\.[ \t]*+"
+    return re.compile(rf"[ \t]*+(?:{statement})?+(?:\"[^\n]*+)?+").fullmatch
 
 
 class Scanned:
@@ -268,8 +282,10 @@ class ChunkedStatements:
         lines, last = key
         self.scanned_lines += len(lines)
         scanner = Scanner()
+        passed_over = _passed_over(self.heads)  # most lines (about 9 in 10 of a long class)
         for number, line in enumerate(lines, start=1):
-            scanner.scan_line(number, line)
+            if passed_over(line) is None or not scanner.between_statements:
+                scanner.scan_line(number, line)
         clean = scanner.between_statements
         if last:
             scanner.finish()

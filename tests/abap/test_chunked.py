@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adt.abap import folding, outline
 from adt.abap.chunked import MAX_LINES, MIN_LINES, ChunkedStatements, comment_runs, cut_points
-from adt.abap.scanner import statements
+from adt.abap.scanner import Scanner, statements
 
 HEADS = outline.HEADS | folding.HEADS
 _LINES = [
@@ -189,3 +190,26 @@ def test_lines_removed_at_the_end_leave_the_chunks_a_whole_read_gives() -> None:
     whole = ChunkedStatements(HEADS).read(lines)
     assert windowed.key == whole.key  # no empty chunk after the end (it failed with one)
     assert [s.words[0] for s in windowed.statements] == ["METHOD"]
+
+
+def test_lines_of_one_statement_no_one_keeps_are_passed_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scanned: list[str] = []
+    real = Scanner.scan_line
+    monkeypatch.setattr(
+        Scanner, "scan_line", lambda self, n, line: scanned.append(line) or real(self, n, line)
+    )
+    body = ['    rv_y = iv_x * 2. " a step', "", "    DATA: a TYPE i,", "          b TYPE i."]
+    lines = ["CLASS c IMPLEMENTATION.", "  METHOD m.", *body * 50, "  ENDMETHOD.", "ENDCLASS."]
+    found = ChunkedStatements(HEADS).read(lines)
+    assert [(s.words[0], s.line) for s in found.statements] == [
+        ("CLASS", 1),
+        ("METHOD", 2),
+        ("ENDMETHOD", 203),
+        ("ENDCLASS", 204),
+    ]
+    # the heads and the statement over two lines are scanned; the one-line statements and
+    # the blank lines are not
+    assert len(scanned) == 4 + 2 * 50
+    assert not any(line.startswith("    rv_y") for line in scanned)
