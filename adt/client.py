@@ -392,6 +392,7 @@ class AdtClient(Areas):
                 "Accept": "application/vnd.sap.adt.checkmessages+xml",
             },
             content=_xml.check_run_request(path, version, artifact),
+            idempotent=True,  # a check changes nothing: a closed connection is retried
         )
         result = _xml.parse_check_run(response.content)
         for report in result.reports:

@@ -146,6 +146,7 @@ class Completion(Area):
             params={"uri": position_uri(source_url, line, column), "signalCompleteness": "true"},
             headers={"Content-Type": "text/plain; charset=utf-8", "Accept": AS_XML},
             content=text.encode("utf-8"),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         return parse_proposals(response.content)
 
@@ -160,6 +161,7 @@ class Completion(Area):
             params={"uri": position_uri(source_url, line, column), "patternKey": pattern_key},
             headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"},
             content=text.encode("utf-8"),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         return response.content.decode("utf-8").replace("\r\n", "\n")
 

@@ -184,6 +184,7 @@ class QuickFixes(Area):
             params={"uri": f"{source_url}#start={line},{column}"},
             headers=_HEADERS,
             content=to_wire(text).encode("utf-8"),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         return parse_evaluation(response.content, source_url, position)
 
@@ -193,5 +194,11 @@ class QuickFixes(Area):
         if "/sap/bc/adt/quickfixes" not in proposal.uri:
             raise ValueError(f"not a quick fix proposal: {proposal.uri}")
         body = proposal_request(text, proposal.source_url, proposal.position, proposal.user_content)
-        response = await self._send("POST", proposal.uri, headers=_HEADERS, content=body)
+        response = await self._send(
+            "POST",
+            proposal.uri,
+            headers=_HEADERS,
+            content=body,
+            idempotent=True,  # it answers the edits and changes nothing: retried as a read
+        )
         return parse_proposal_result(response.content)

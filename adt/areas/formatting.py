@@ -105,6 +105,7 @@ class Formatting(Area):
             PRETTY_PRINTER,
             headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"},
             content=to_wire(text).encode("utf-8"),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         original = to_canonical(text)
         if not response.content:
@@ -124,6 +125,7 @@ class Formatting(Area):
             path,
             headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"},
             content=to_wire(text).encode("utf-8"),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         original = to_canonical(text)
         if not response.content:

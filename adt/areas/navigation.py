@@ -165,6 +165,7 @@ class Navigation(Area):
             params={"uri": uri, "filter": "implementation" if implementation else "definition"},
             headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "application/xml"},
             content=text.encode("utf-8"),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         target = parse_definition(response.content)
         if target is None:
@@ -181,6 +182,7 @@ class Navigation(Area):
             params={"uri": position_uri(source_url, line, column)},
             headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "application/*"},
             content=text.encode("utf-8"),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         return parse_element_info(response.content)
 
@@ -198,6 +200,7 @@ class Navigation(Area):
             params={"uri": uri},
             headers={"Content-Type": REQUEST_TYPE, "Accept": RESULT_TYPE},
             content=usage_request(),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         return parse_usage_references(response.content)
 
@@ -211,6 +214,7 @@ class Navigation(Area):
             "/sap/bc/adt/repository/informationsystem/usageSnippets",
             headers={"Content-Type": "application/*", "Accept": "application/*"},
             content=snippet_request(identifiers),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         return parse_snippets(response.content)
 

@@ -63,5 +63,6 @@ class OccurrenceMarkers(Area):
             params={"uri": f"{source_url}#start={line},{column}"},
             headers={"Content-Type": "text/plain", "Accept": "application/*"},
             content=to_wire(text).encode("utf-8"),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         return parse_markers(response.content)

@@ -208,6 +208,7 @@ class Structure(Area):
             "/sap/bc/adt/repository/nodepath",
             params={"uri": check_adt_path(object_url)},
             headers={"Accept": "application/*"},
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         return parse_node_path(response.content)
 
@@ -247,6 +248,7 @@ class Structure(Area):
             },
             headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "application/*"},
             content=text.encode("utf-8"),
+            idempotent=True,  # reads: a connection the server closed meanwhile is retried
         )
         return parse_type_hierarchy(response.content)
 

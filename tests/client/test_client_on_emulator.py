@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import pytest
 from support.emulated import USERS, no_sleep
 
 from adt import AdtClient, ConnectionProfile
 from adt.emulator import Emulator
 from adt.errors import (
+    AdtError,
     AdtTransportError,
     AuthenticationError,
     LockConflictError,
@@ -129,3 +132,31 @@ async def test_retries_only_idempotent_requests(url: str, emulator: Emulator) ->
     counts = emulator.request_counts()
     assert counts[f"GET {SOURCE}"] == 5
     assert counts["POST /sap/bc/adt/activation"] == 1
+
+
+async def test_posts_that_only_read_are_retried_on_a_dropped_connection(
+    url: str, emulator: Emulator
+) -> None:
+    """Code intelligence, formatting and checks post the text they read; the system changes
+    nothing. A connection the server closed under the request (a keep-alive that ran out
+    while it was sent) is retried, not reported to the editor as a failure."""
+    text = emulator.source(SOURCE)
+    assert text is not None
+    async with _client(url) as adt:
+        calls: dict[str, Callable[[], Awaitable[object]]] = {
+            "/sap/bc/adt/abapsource/codecompletion/proposal": lambda: adt.completion.proposals(
+                SOURCE, text, 2, 0
+            ),
+            "/sap/bc/adt/abapsource/prettyprinter": lambda: adt.formatting.pretty_print(text),
+            "/sap/bc/adt/navigation/target": lambda: adt.navigation.definition(SOURCE, text, 1, 8),
+            "/sap/bc/adt/checkruns": lambda: adt.check_syntax(PROGRAM, text=text),
+        }
+        for path, call in calls.items():
+            emulator.faults.drop_next(method="POST", path_prefix=path)
+            try:
+                await call()
+            except AdtTransportError as exc:
+                pytest.fail(f"{path}: {exc}")
+            except AdtError:
+                pass  # the system's answer (no definition there): the request got through
+            assert emulator.request_counts()[f"POST {path}"] == 2, path
