@@ -4,20 +4,12 @@ server process on the emulator on a socket; ``lsp_options`` adds initializationO
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 import pytest_lsp
-from lsprotocol import types
-from pytest_lsp import ClientServerConfig, client_capabilities
-from support.lsp_editor import EditorClient, make_editor_client
-from support.scratch import scratch
+from support.lsp_editor import EditorClient, server_config, start_session
 
-from lsp_server.buffer import encoding_name
-
-SYSTEM = "A4H"
 PRESETS = ["visual-studio-code", "neovim"]  # UTF-16 and UTF-8 position encodings
 
 
@@ -27,36 +19,13 @@ def lsp_options(request: pytest.FixtureRequest) -> dict[str, object]:
     return dict(getattr(request, "param", {}))
 
 
-SERVER = ClientServerConfig(
-    server_command=[sys.executable, "-m", "lsp_server"],
-    client_factory=make_editor_client,
-    server_env={
-        **os.environ,
-        "ABAP_ADT_CONFIG": os.devnull,
-        "ADT_URL": "",
-        "ABAP_ADT_RUNTIME_DIR": scratch("e2e"),
-    },
-)
+SERVER = server_config("e2e")
 
 
 async def _initialize(
     lsp_client: EditorClient, preset: str, emulator_url: str, lsp_options: dict[str, object]
 ) -> None:
-    options = {
-        "systems": [
-            {"name": SYSTEM, "url": emulator_url, "user": "DEVELOPER", "password": "developer"}
-        ],
-        "pollInterval": 0,
-        "checkDelay": 0.05,
-        **lsp_options,
-    }
-    result = await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities(preset), initialization_options=options
-        )
-    )
-    lsp_client.encoding = encoding_name(result.capabilities.position_encoding)
-    lsp_client.server_capabilities = result.capabilities
+    await start_session(lsp_client, preset, emulator_url, {"checkDelay": 0.05, **lsp_options})
 
 
 @pytest_lsp.fixture(params=PRESETS, config=SERVER)

@@ -3,31 +3,18 @@ running (on defaults) instead of dying with a traceback."""
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
-from pytest_lsp import ClientServerConfig, client_capabilities
-from support.lsp_editor import EditorClient, make_editor_client
-from support.scratch import scratch
+from pytest_lsp import client_capabilities
+from support.lsp_editor import EditorClient, server_config
 
 
 @pytest_lsp.fixture(
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "lsp_server"],
-        client_factory=make_editor_client,
-        server_env={
-            **os.environ,
-            "ABAP_ADT_CONFIG": os.devnull,
-            "ADT_URL": "",
-            "MCP_CACHE_TTL": "abc",
-            "ABAP_ADT_RUNTIME_DIR": scratch("config"),
-        },
-    ),
+    config=server_config("config", MCP_CACHE_TTL="abc"),
 )
 async def client(lsp_client: EditorClient) -> AsyncIterator[None]:
     await lsp_client.initialize_session(

@@ -5,7 +5,6 @@ and after the user's printer settings changed."""
 
 from __future__ import annotations
 
-from lsprotocol import types
 from support.emulated import make_client
 from support.lsp_editor import EditorClient
 
@@ -14,16 +13,6 @@ from adt.emulator import Emulator
 
 GREETER_URI = "adt://A4H/sap/bc/adt/oo/classes/zcl_demo_greeter/source/main"
 PASTED = "  method zz_pasted.\ndata lv type i.\n  if lv = 1. lv = 2. endif.\n  endmethod."
-
-
-async def _format(client: EditorClient, uri: str) -> None:
-    edits = await client.text_document_formatting_async(
-        types.DocumentFormattingParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            options=types.FormattingOptions(tab_size=2, insert_spaces=True),
-        )
-    )
-    client.apply_text_edits(uri, edits or [])
 
 
 def _line_of(client: EditorClient, uri: str, start: str) -> int:
@@ -37,7 +26,7 @@ async def test_formatting_after_edits_answers_as_formatting_the_whole(
     uri = GREETER_URI
     await client.open(uri)
     expected = pretty_print(client.texts[uri])
-    await _format(client, uri)
+    await client.format_document(uri)
     assert client.texts[uri] == expected
 
     method = _line_of(client, uri, "METHOD ")
@@ -45,7 +34,7 @@ async def test_formatting_after_edits_answers_as_formatting_the_whole(
     client.insert_line(uri, method, PASTED)  # a whole method pasted before another
     expected = pretty_print(client.texts[uri])
     emulator.reset_request_log()
-    await _format(client, uri)
+    await client.format_document(uri)
     assert client.texts[uri] == expected
     printer = [r for r in emulator.request_log if "prettyprinter" in r.path]  # checks run too
     asked = [(r.method, r.path.rsplit("/", 1)[-1]) for r in printer]
@@ -55,7 +44,7 @@ async def test_formatting_after_edits_answers_as_formatting_the_whole(
     begin = _line_of(client, uri, "IF LV = 1")
     client.edit(uri, (begin, 0), (end + 2, 0), "")
     expected = pretty_print(client.texts[uri])
-    await _format(client, uri)
+    await client.format_document(uri)
     assert client.texts[uri] == expected
 
     system = make_client(emulator)
@@ -64,5 +53,5 @@ async def test_formatting_after_edits_answers_as_formatting_the_whole(
     client.insert_line(uri, method + 2, "DATA lv_more TYPE i.")
     lowered = PrinterSettings(style="toLower", keep_identifier=False)
     expected = pretty_print(client.texts[uri], lowered)
-    await _format(client, uri)
+    await client.format_document(uri)
     assert client.texts[uri] == expected

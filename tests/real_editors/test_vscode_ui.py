@@ -75,9 +75,7 @@ def test_a_mistyped_password_is_refused_and_not_kept(editor: Editor) -> None:
 def test_open_object_shows_the_object_named_and_coloured(editor: Editor) -> None:
     ui = editor.workbench
     ui.clear_notifications()
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZDEMO_REPORT")
-    ui.wait_for_tab("ZDEMO_REPORT")
+    ui.open_object("ZDEMO_REPORT")
     stored = editor.emulator.source(REPORT) or ""
     ui.until(lambda: ui.editor_lines()[:3] == stored.splitlines()[:3], "the report's text")
     keyword = ui.page.locator(".view-line span", has_text=re.compile(r"^REPORT$")).first
@@ -250,9 +248,7 @@ def test_class_includes_have_readable_tab_titles(editor: Editor) -> None:
     ui = editor.workbench
     ui.clear_notifications()
     ui.open_tab("ZDEMO_REPORT")  # so that the class's tab below is the one Open Object shows
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZCL_DEMO_GREETER")
-    ui.wait_for_tab("ZCL_DEMO_GREETER")
+    ui.open_object("ZCL_DEMO_GREETER")
     ui.run("ABAP: Open Class Include…")
     ui.pick("implementations")
     ui.wait_for_tab("ZCL_DEMO_GREETER (implementations)")
@@ -268,9 +264,7 @@ def test_class_includes_have_readable_tab_titles(editor: Editor) -> None:
 def test_unit_tests_run_from_the_palette_and_the_code_lens(editor: Editor) -> None:
     ui = editor.workbench
     ui.clear_notifications()
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZCL_DEMO_COUNTER")
-    ui.wait_for_tab("ZCL_DEMO_COUNTER")
+    ui.open_object("ZCL_DEMO_COUNTER")
     ui.run("ABAP: Run Unit Tests")
     summary = ui.notification(r"ABAP Unit: \d+ passed, \d+ failed")
     assert summary.startswith("ABAP Unit: 2 passed, 0 failed"), summary
@@ -290,9 +284,7 @@ def test_unit_tests_run_from_the_palette_and_the_code_lens(editor: Editor) -> No
 def test_a_failing_unit_test_is_shown_where_it_failed(editor: Editor) -> None:
     ui = editor.workbench
     ui.clear_notifications()
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZCL_DEMO_VAT")
-    ui.wait_for_tab("ZCL_DEMO_VAT")
+    ui.open_object("ZCL_DEMO_VAT")
     ui.run("ABAP: Run Unit Tests")
     summary = ui.notification(r"ABAP Unit: \d+ passed, \d+ failed")
     assert re.match(r"ABAP Unit: \d+ passed, 1 failed", summary), summary
@@ -695,9 +687,7 @@ def test_the_testing_view_lists_a_test_class_and_shows_its_failure_at_its_line(
 ) -> None:
     ui = editor.workbench
     ui.clear_notifications()
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZCL_DEMO_VAT")
-    ui.wait_for_tab("ZCL_DEMO_VAT")
+    ui.open_object("ZCL_DEMO_VAT")
     ui.run("ABAP: Open Class Include…")
     ui.pick("testclasses")
     ui.wait_for_tab("ZCL_DEMO_VAT (testclasses)")
@@ -730,9 +720,7 @@ def test_the_testing_view_lists_a_test_class_and_shows_its_failure_at_its_line(
 def test_extract_method_from_a_selection_writes_and_activates_the_class(editor: Editor) -> None:
     ui = editor.workbench
     ui.clear_notifications()
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZCL_DEMO_COUNTER")
-    ui.wait_for_tab("ZCL_DEMO_COUNTER")
+    ui.open_object("ZCL_DEMO_COUNTER")
     before = editor.emulator.source(COUNTER) or ""
     ui.find_in_editor("mv_value = mv_value + 1.")
     _run_exactly(ui, "Refactor...")
@@ -804,9 +792,7 @@ def test_the_packages_view_expands_a_package_and_opens_an_object(editor: Editor)
 def test_rename_of_a_method_writes_both_objects_and_activates(editor: Editor) -> None:
     ui = editor.workbench
     ui.clear_notifications()
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZCL_DEMO_GREETER")
-    ui.wait_for_tab("ZCL_DEMO_GREETER")
+    ui.open_object("ZCL_DEMO_GREETER")
     ui.find_in_editor("METHOD zif_demo_greeting~gree")  # the cursor inside "greet"
     ui.page.keyboard.press("F2")
     box = ui.page.locator("input.rename-input").filter(visible=True)
@@ -838,9 +824,7 @@ def test_a_rename_after_a_colleagues_change_writes_nothing_and_names_the_object(
     ui.clear_notifications()
     # unsaved edits in the interface: its tab cannot follow the colleague's change (a clean
     # tab would, and the rename would then rightly go ahead on the colleague's text)
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZIF_DEMO_GREETING")
-    ui.wait_for_tab("ZIF_DEMO_GREETING")
+    ui.open_object("ZIF_DEMO_GREETING")
     ui.type_at_top("* mine, not saved\n")
     ui.until(lambda: ui.tab_is_dirty("ZIF_DEMO_GREETING"), "unsaved edits in the interface")
     theirs = (editor.emulator.source(GREETING) or "") + "\n* COLLEAGUE, before the rename"
@@ -962,6 +946,29 @@ def _context_menu(ui: Workbench, row: Locator, item: str) -> None:
         ui.until(lambda: not menu.first.is_visible(), "the context menu closed")
 
 
+def _open_active_version(ui: Workbench, editor: Editor, row: Locator, saved: str) -> None:
+    """Click the active version of ZDEMO_REPORT in a list: its text opens read-only, without
+    the ``saved`` line of the draft."""
+    row.first.click()
+    ui.until(lambda: ui.active_tab().startswith("ZDEMO_REPORT (active version"), "its tab")
+    stored = (editor.emulator.source(REPORT, "active") or "").splitlines()
+    ui.until(lambda: ui.editor_lines()[:2] == stored[:2], "the active version's text")
+    assert saved not in ui.editor_lines()
+
+
+def _compare_with_editor(ui: Workbench, row: Locator, shot: str) -> None:
+    """ "Compare with Editor" on the active version: a diff marks the saved line inserted;
+    then the diff is closed."""
+    _context_menu(ui, row, "Compare with Editor")
+    diff = ui.page.locator(".editor-group-container.active .monaco-diff-editor")
+    ui.until(lambda: diff.count(), "the diff editor")
+    ui.until(lambda: "active version ↔ editor" in ui.active_tab(), "the diff's tab")
+    inserted = diff.locator(".line-insert, .char-insert")
+    ui.until(lambda: inserted.count(), "the saved line marked as inserted")
+    ui.shot(shot)
+    ui.page.keyboard.press("Control+w")
+
+
 def _clear_test_results(ui: Workbench) -> None:
     """ "Test: Clear All Results", which the palette offers only while there are results."""
     ui.page.keyboard.press("F1")
@@ -1039,9 +1046,7 @@ def test_run_tests_here_on_a_package_shows_its_tests_and_a_failure_at_its_line(
     assert passed.first.locator(".codicon-testing-passed-icon").count()
     ui.shot("package-tests")
     # the failure's message after the assertion's line of the stored include
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZCL_DEMO_VAT")
-    ui.wait_for_tab("ZCL_DEMO_VAT")
+    ui.open_object("ZCL_DEMO_VAT")
     ui.run("ABAP: Open Class Include…")
     ui.pick("testclasses")
     ui.wait_for_tab("ZCL_DEMO_VAT (testclasses)")
@@ -1055,9 +1060,7 @@ def test_the_versions_view_opens_a_version_and_compares_it_with_the_editor(
 ) -> None:
     ui = editor.workbench
     ui.clear_notifications()
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZDEMO_REPORT")
-    ui.wait_for_tab("ZDEMO_REPORT")
+    ui.open_object("ZDEMO_REPORT")
     ui.type_at_top("* a version of its own\n")
     ui.save()
     ui.until(lambda: "* a version of its own" in (editor.emulator.source(REPORT) or ""), "the save")
@@ -1067,19 +1070,8 @@ def test_the_versions_view_opens_a_version_and_compares_it_with_the_editor(
     ui.until(lambda: draft.count() and active.count(), "the draft and the active version")
     assert "DEVELOPER" in draft.first.inner_text(), draft.first.inner_text()
     ui.shot("versions-view")
-    active.first.click()  # opens it read-only
-    ui.until(lambda: ui.active_tab().startswith("ZDEMO_REPORT (active version"), "its tab")
-    stored = (editor.emulator.source(REPORT, "active") or "").splitlines()
-    ui.until(lambda: ui.editor_lines()[:2] == stored[:2], "the active version's text")
-    assert "* a version of its own" not in ui.editor_lines()
-    _context_menu(ui, active, "Compare with Editor")
-    diff = ui.page.locator(".editor-group-container.active .monaco-diff-editor")
-    ui.until(lambda: diff.count(), "the diff editor")
-    ui.until(lambda: "active version ↔ editor" in ui.active_tab(), "the diff's tab")
-    inserted = diff.locator(".line-insert, .char-insert")
-    ui.until(lambda: inserted.count(), "the saved line marked as inserted")
-    ui.shot("versions-compare")
-    ui.page.keyboard.press("Control+w")
+    _open_active_version(ui, editor, active, "* a version of its own")
+    _compare_with_editor(ui, active, "versions-compare")
     ui.open_tab("ZDEMO_REPORT")
     ui.run("ABAP: Activate")
     ui.notification(r"Activated ZDEMO_REPORT")
@@ -1089,9 +1081,7 @@ def test_the_versions_view_opens_a_version_and_compares_it_with_the_editor(
 def test_the_timeline_lists_the_versions_opens_one_and_follows_a_save(editor: Editor) -> None:
     ui = editor.workbench
     ui.clear_notifications()
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZDEMO_REPORT")
-    ui.wait_for_tab("ZDEMO_REPORT")
+    ui.open_object("ZDEMO_REPORT")
     timeline = _view(ui, "Timeline")
     draft = _row(ui, timeline, "inactive version")
     active = _row(ui, timeline, "active version")
@@ -1106,20 +1096,11 @@ def test_the_timeline_lists_the_versions_opens_one_and_follows_a_save(editor: Ed
     ui.until(lambda: draft.count(), "the draft in the Timeline after the save")
     assert "DEVELOPER" in draft.first.inner_text(), draft.first.inner_text()
     ui.shot("timeline")
-    active.first.click()  # opens it read-only
-    ui.until(lambda: ui.active_tab().startswith("ZDEMO_REPORT (active version"), "its tab")
-    stored = (editor.emulator.source(REPORT, "active") or "").splitlines()
-    ui.until(lambda: ui.editor_lines()[:2] == stored[:2], "the active version's text")
-    assert "* a draft for the timeline" not in ui.editor_lines()
+    _open_active_version(ui, editor, active, "* a draft for the timeline")
     # the Timeline follows the active editor: back to the object for its versions
     ui.open_tab("ZDEMO_REPORT")
     ui.until(lambda: active.count(), "the versions in the Timeline again")
-    _context_menu(ui, active, "Compare with Editor")
-    diff = ui.page.locator(".editor-group-container.active .monaco-diff-editor")
-    ui.until(lambda: "active version ↔ editor" in ui.active_tab(), "the diff's tab")
-    ui.until(lambda: diff.locator(".line-insert, .char-insert").count(), "the saved line inserted")
-    ui.shot("timeline-compare")
-    ui.page.keyboard.press("Control+w")
+    _compare_with_editor(ui, active, "timeline-compare")
     ui.open_tab("ZDEMO_REPORT")
     ui.run("ABAP: Activate")
     ui.notification(r"Activated ZDEMO_REPORT")
@@ -1136,9 +1117,7 @@ def test_the_transports_view_reveals_an_objects_request_and_releases_it_after_it
 ) -> None:
     ui = editor.workbench
     ui.clear_notifications()
-    ui.run("ABAP: Open Object…")
-    ui.answer("ZDEMO_TR_REPORT")
-    ui.wait_for_tab("ZDEMO_TR_REPORT")
+    ui.open_object("ZDEMO_TR_REPORT")
     ui.type_at_top("* saved, not activated\n")
     ui.save()
     ui.until(

@@ -134,6 +134,12 @@ class Workbench:
             lambda: self.active_tab() == title if self.tab_titles() else False, f"the tab {title}"
         )
 
+    def open_object(self, name: str) -> None:
+        """ "ABAP: Open Object…", ``name`` typed in, and its tab active."""
+        self.run("ABAP: Open Object…")
+        self.answer(name)
+        self.wait_for_tab(name)
+
     def open_tab(self, title: str) -> None:
         tab = self.page.locator(".tabs-container .tab").filter(
             has=self.page.locator(".label-name", has_text=re.compile(f"^{re.escape(title)}$"))

@@ -9,6 +9,8 @@ text and reports them back as ``didChange`` (as VS Code and Neovim do), and answ
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import time
 from collections.abc import Callable
 from typing import Any, Union
@@ -18,10 +20,16 @@ import cattrs
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pygls.protocol.json_rpc import MsgId
-from pytest_lsp import LanguageClient, LanguageClientProtocol
+from pytest_lsp import (
+    ClientServerConfig,
+    LanguageClient,
+    LanguageClientProtocol,
+    client_capabilities,
+)
 from pytest_lsp.client import register_lsp_features
 
-from lsp_server.buffer import index_to_units, units_to_index
+from lsp_server.buffer import encoding_name, index_to_units, units_to_index
+from support.scratch import scratch
 
 
 @attrs.define
@@ -159,6 +167,16 @@ class EditorClient(LanguageClient):
         current = self.texts[uri]
         a, b = self._index(current, units.start), self._index(current, units.end)
         self.texts[uri] = current[:a] + text + current[b:]
+
+    async def format_document(self, uri: str) -> None:
+        """Format the document as an editor does on a command: ask, then apply the edits."""
+        edits = await self.text_document_formatting_async(
+            types.DocumentFormattingParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                options=types.FormattingOptions(tab_size=2, insert_spaces=True),
+            )
+        )
+        self.apply_text_edits(uri, edits or [])
 
     def apply_text_edits(self, uri: str, edits: list[types.TextEdit]) -> None:
         """Apply edits of one document (all against its current text, as LSP defines them)
@@ -314,3 +332,47 @@ def make_editor_client() -> EditorClient:
         return types.MessageActionItem(title=answer) if answer else None
 
     return client
+
+
+def server_config(runtime: str, **env: str) -> ClientServerConfig:
+    """A language server process as the end-to-end tests start it: no user configuration,
+    no system from the environment, its runtime directory a fresh ``runtime`` scratch one,
+    and ``env`` on top (a setting read from the environment, a bad value)."""
+    return ClientServerConfig(
+        server_command=[sys.executable, "-m", "lsp_server"],
+        client_factory=make_editor_client,
+        server_env={
+            **os.environ,
+            "ABAP_ADT_CONFIG": os.devnull,
+            "ADT_URL": "",
+            "ABAP_ADT_RUNTIME_DIR": scratch(runtime),
+            **env,
+        },
+    )
+
+
+async def start_session(
+    client: EditorClient, preset: str, emulator_url: str, options: dict[str, object]
+) -> None:
+    """``initialize`` as editor ``preset`` (a pytest-lsp capabilities preset) with the
+    emulator as system A4H and ``options`` on top; the client then counts positions in the
+    encoding the server chose."""
+    result = await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities(preset),
+            initialization_options={
+                "systems": [
+                    {
+                        "name": "A4H",
+                        "url": emulator_url,
+                        "user": "DEVELOPER",
+                        "password": "developer",
+                    }
+                ],
+                "pollInterval": 0,
+                **options,
+            },
+        )
+    )
+    client.encoding = encoding_name(result.capabilities.position_encoding)
+    client.server_capabilities = result.capabilities
