@@ -106,6 +106,24 @@ EDGES = {
     "a macro": "REPORT x.\nDEFINE m.\n x = 1.\n ENDIF.\nEND-OF-DEFINITION.\ny = 1.",
     "select loops": "REPORT x.\nSELECT * FROM t INTO s.\n x = 1.\nENDSELECT.\ny = 1.",
     "an end of another piece's loop": "REPORT x.\nx = 1.\nENDSELECT.\ny = 1.",
+    "doubled quotes in literals": "REPORT x.\nx = 'it''s.'.\ny = `a``.b`.\nz = 1.",
+    "a literal left open in a statement over lines": "REPORT x.\nx = f(\n 'a.\n b ).\ny = 1.",
+    "a template in a statement over lines": "REPORT x.\nx = f(\n |a.b| ).\ny = 1.\nz = 2.",
+    "an open statement before plain lines": "REPORT x.\nDATA: a TYPE i,\n b TYPE i.\nx = 1.",
+    "a statement over lines, another after it": "REPORT x.\nx = f(\n a ). y = 2.\nz = 3.",
+    "a head alone on its line": "REPORT x.\nCLEAR\n x.\ny = 1.\nz = 2.",
+    "a comment after a continued head": "REPORT x.\nx = f( \" c.\n a ).\ny = 'b'.",
+    "end words inside a statement over lines": (
+        "CLASS c IMPLEMENTATION.\nx = f(\n endmethod ).\nMETHOD m.\ny = g( 'a'\n  ).\n"
+        "ENDMETHOD.\nENDCLASS."
+    ),
+    "a statement over lines to the end": "REPORT x.\ny = 1.\nx = f(\n a",
+    "structures after comments and literals": (
+        'REPORT x.\nTYPES:\n" a. b\n* c\n  BEGIN OF s,\n a TYPE c LENGTH 1,\n END OF s.\n'
+        "DATA: x TYPE c VALUE '.', begin OF t,\n a TYPE i, END OF t.\nDATA end TYPE i.\n"
+        "DATA:BEGIN OF u.\nDATA a TYPE i. \" END OF\nDATA b(1) TYPE c VALUE 'END OF'.\n"
+        "DATA:END OF u.\ny = 1."
+    ),
     "glued keywords": (
         "REPORT x.\ndata(lv) = 1.\nlv = value #( ).\nlv = lo->value( ).\nx = @data(y)."
         "\nfinal(z) = 2.\nlv = lines( lt ).\nlv = VaLuE(1)."
@@ -152,6 +170,8 @@ SNIPPETS = [
     "\n END OF ls_s.\n",
     "\nSTART-OF-SELECTION.\n write 'x'.\n",
     "\n  PUBLIC SECTION.\n",
+    "\n    lv = call( iv_a = 'it''s.'\n",
+    "\n               iv_b = `b.` ).\n",
 ]
 SOURCES = sorted(SAMPLES.rglob("*.abap"))
 #: edits of a source: where (wrapped to its length), how much is replaced, by which snippet
@@ -205,3 +225,25 @@ def test_a_class_of_plain_methods_is_lexed_only_at_its_block_statements() -> Non
     runs = [part for part in skimmed.parts if isinstance(part, Run)]
     assert [(run.end - run.first) for run in runs] == [1] + [24] * 50
     assert scan(lines) == reference_scan(lines)
+
+
+def test_the_cut_passes_over_statements_with_literals_and_over_lines() -> None:
+    """The cut's wide skim lexes only the block statements of methods of calls over several
+    lines with literals (two thirds of real code's lines); the printer's skim lexes them."""
+    lines = ["REPORT zx.", "CLASS lcl IMPLEMENTATION."]
+    for k in range(20):
+        lines += [f"  METHOD m{k}.", "    DATA: lv_a TYPE i,", "          lv_b TYPE i."]
+        lines += ["    DATA: BEGIN OF ls_s,", "            a TYPE i,", "          END OF ls_s."]
+        lines += ["    lv_a = call( iv_x = 'it''s. done' \" why", "*   a star line", ""]
+        lines += [f"                 iv_y = `{k}.` ).", "    rv_y = lv_a.", "  ENDMETHOD."]
+    lines.append("ENDCLASS.")
+    heads = [statement.words[0] for statement in skim(lines, wide=True).statements]
+    assert heads == ["CLASS"] + ["METHOD", "DATA", "ENDMETHOD"] * 20 + ["ENDCLASS"]
+    assert all(
+        s.words[1] == "BEGIN" for s in skim(lines, wide=True).statements if s.words[0] == "DATA"
+    )
+    narrow = [statement.words[0] for statement in skim(lines).statements]
+    assert narrow.count("LV_A") == 20
+    assert scan(lines) == reference_scan(lines)
+    ends = [n + 1 for n, line in enumerate(lines) if line == "  ENDMETHOD."]
+    assert [piece.start for piece in scan(lines).pieces] == [0, 1, 2, *ends]

@@ -37,7 +37,7 @@ EVENTS = frozenset(
 )
 _AT_EVENTS = frozenset({"SELECTION-SCREEN", "LINE-SELECTION", "USER-COMMAND"})
 _AT_LEVELS = frozenset({"FIRST", "LAST", "NEW", "END"})
-_DECLARATIONS = frozenset({"TYPES", "DATA", "CONSTANTS", "STATICS", "CLASS-DATA"})
+DECLARATIONS = frozenset({"TYPES", "DATA", "CONSTANTS", "STATICS", "CLASS-DATA"})
 _MIDDLE = {"ELSE": "IF", "ELSEIF": "IF", "CATCH": "TRY", "CLEANUP": "TRY"}
 MIDDLE_WORDS = frozenset({*_MIDDLE, "WHEN", "PUBLIC", "PROTECTED", "PRIVATE"})
 _AGGREGATES = ("COUNT(", "SUM(", "MIN(", "MAX(", "AVG(")
@@ -52,7 +52,7 @@ SIGNIFICANT = frozenset(
         *OPENERS,
         *MIDDLE_WORDS,
         *EVENTS,
-        *_DECLARATIONS,
+        *DECLARATIONS,
         *("AT", "ON", "CATCH", "SELECT", "WITH", "CLASS", "INTERFACE", "INCLUDE"),
         *("EXEC", "METHOD"),
     }
@@ -185,7 +185,7 @@ def _struct_change(statement: TokenStatement) -> tuple[bool, int]:
     """For a declaration: whether it starts with ``END OF`` (it closes a structure before
     itself) and how many structures it leaves open (or closes) after itself."""
     words = statement.words
-    if not words or words[0] not in _DECLARATIONS:
+    if not words or words[0] not in DECLARATIONS:
         return False, 0
     elements = [[t.upper for t in e if t.kind is TokenKind.WORD] for e in statement.elements()]
     opens = sum(1 for e in elements if e[:2] == ["BEGIN", "OF"])
@@ -206,12 +206,18 @@ class Nester:
         for kind, base, body in start:
             self._push(kind, -1, base)
             self.layout.blocks[-1].body = body
+        self._state: State | None = None  # made again after a block opens, closes or moves
 
     @property
     def state(self) -> State:
-        """The blocks open now (see :data:`State`)."""
-        blocks = self.layout.blocks
-        return tuple((blocks[i].kind, blocks[i].base, blocks[i].body) for i in self.stack)
+        """The blocks open now (see :data:`State`; a cut's scan asks after each statement,
+        most of which change no block)."""
+        if self._state is None:
+            blocks = self.layout.blocks
+            self._state = tuple(
+                (blocks[i].kind, blocks[i].base, blocks[i].body) for i in self.stack
+            )
+        return self._state
 
     @property
     def top(self) -> Block | None:
@@ -229,8 +235,10 @@ class Nester:
         body = level + 2 if kind == "TRY" else level + 1
         self.layout.blocks.append(Block(kind, index, level, body, parent))
         self.stack.append(len(self.layout.blocks) - 1)
+        self._state = None
 
     def _pop(self, index: int) -> Block:
+        self._state = None
         block = self.layout.blocks[self.stack.pop()]
         block.end = index
         return block
@@ -253,6 +261,7 @@ class Nester:
         if top is None:
             return None
         if _MIDDLE.get(head) == top.kind and not (head == "CATCH" and "SYSTEM-EXCEPTIONS" in words):
+            self._state = None  # the block's body moves
             if top.kind == "TRY":
                 top.body = top.base + 2
                 return top.base + 1
@@ -260,6 +269,7 @@ class Nester:
             return top.base
         is_section = words[1:2] == ["SECTION"] and head in ("PUBLIC", "PROTECTED", "PRIVATE")
         if (head == "WHEN" and top.kind == "CASE") or (is_section and top.kind == "CLASS"):
+            self._state = None
             top.body = top.base + 2
             return top.base + 1
         return None
@@ -292,7 +302,7 @@ class Nester:
         if first_closes and top is not None and top.kind == STRUCT:
             level = top.base
             self._pop(index)
-        elif top is not None and top.kind == STRUCT and head in _DECLARATIONS and change < 0:
+        elif top is not None and top.kind == STRUCT and head in DECLARATIONS and change < 0:
             # ``TYPES: c TYPE i, END OF s.`` closing a structure an earlier statement
             # opened stands where that statement stood (SAP's layout; abaplint checks it).
             level = self._struct_base()

@@ -95,7 +95,7 @@ class _Loops:
 
 def scan(lines: Sequence[str], state: State = TOP) -> Scan:
     """The pieces of ``lines`` (which start after a cut, in ``state``); see the module doc."""
-    skimmed = skim(lines)
+    skimmed = skim(lines, wide=True)
     parts, last_line = skimmed.parts, skimmed.last_line
     nester = Nester(skimmed.statements, state)
     pieces = [Piece(0, state)]

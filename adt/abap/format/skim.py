@@ -14,6 +14,12 @@ A run is only taken where the lexer rests (no template, native section or statem
 so the lexer sees every other line as it would in a whole lexing, and its statements are the
 same. A head word with a character beyond ASCII goes to the lexer (case folding there is
 ``str.upper``'s, which the expression's ignoring of case does not always match).
+
+A *wide* skim (for the cut, which needs only the blocks) also passes over such statements
+that hold literals or go on over several lines (with comment and blank lines among them):
+two thirds of real code's lines are of these, where the printer's runs
+(:mod:`adt.abap.format.runs`, which print each line by itself) take only one-line
+statements without literals.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .blocks import SIGNIFICANT
+from .blocks import DECLARATIONS, SIGNIFICANT
 from .tokens import Lexer, SourceLine, TokenKind, TokenStatement, token_statements
 
 
@@ -44,14 +50,44 @@ def _alternation(words: Iterable[str]) -> str:
 
 
 _HEAD = r"[^ \t\"'`|.:,\n\x80-\U0010ffff]++(?=[ \t.:,])"
-_ONE_STATEMENT = rf"(?!(?i:{_alternation(SIGNIFICANT)})[ \t.:,]){_HEAD}[^\"'`|.\n]*+\.[ \t]*+"
-#: Lines (each ending with a line break; maybe none) that change no block where the lexer
-#: rests: a star comment, or blanks, then one statement of words and punctuation whose first
-#: word is not significant (or none), then a ``"`` comment (or none). Possessive: a run
-#: never gives back.
-_RUN = re.compile(rf"(?:\*[^\n]*+\n|[ \t]*+(?:{_ONE_STATEMENT})?+(?:\"[^\n]*+)?+\n)*+")
-#: A line of a run that holds a statement.
-_CODE = re.compile(r"[ \t]*[^ \t\"]")
+_PLAIN_HEAD = rf"(?!(?i:{_alternation(SIGNIFICANT)})[ \t.:,\n]){_HEAD}"
+#: A declaration changes a block only with ``BEGIN OF``/``END OF`` (as the head of one of
+#: its elements): one with neither word up to its period, comments and literals aside,
+#: leaves the blocks as it found them.
+_STRUCTURE = (
+    r"(?:[^.'`\"\n]|\n|'(?:[^'\n]|'')*+'|`(?:[^`\n]|``)*+`|\"[^\n]*+)*?"
+    r"(?<![^ \t\n:,])(?i:BEGIN|END)(?![^ \t\n.:,])"
+)
+_WIDE_HEAD = (
+    rf"(?!(?i:{_alternation(SIGNIFICANT - DECLARATIONS)})[ \t.:,\n])"
+    rf"(?!(?i:{_alternation(DECLARATIONS)})[ \t.:,\n]{_STRUCTURE}){_HEAD}"
+)
+_ONE_STATEMENT = rf"{_PLAIN_HEAD}[^\"'`|.\n]*+\.[ \t]*+"
+#: What a statement's line holds up to its period, its comment or its end: anything but a
+#: period, a quote or a template's bar, and literals (a doubled quote escapes one).
+_BODY = r"(?:[^\"'`|.\n]++|'(?:[^'\n]|'')*+'|`(?:[^`\n]|``)*+`)*+"
+_LINE_END = r"(?:\"[^\n]*+)?+\n"
+#: A statement with literals, maybe over several lines (star, comment and blank lines among
+#: them), whose first word is not significant (or a declaration's without a structure).
+_WIDE_STATEMENT = (
+    rf"{_WIDE_HEAD}{_BODY}"
+    rf"(?:{_LINE_END}(?:\*[^\n]*+\n|[ \t]*+{_BODY}{_LINE_END})*+[ \t]*+{_BODY})?+\.[ \t]*+"
+)
+
+
+def _run(statement: str) -> re.Pattern[str]:
+    """Lines (each ending with a line break; maybe none) that change no block where the
+    lexer rests: a star comment, or blanks, then one ``statement`` (or none), then a ``"``
+    comment (or none). Possessive: a run never gives back."""
+    return re.compile(rf"(?:\*[^\n]*+\n|[ \t]*+(?:{statement})?+{_LINE_END})*+")
+
+
+#: One-line statements of words and punctuation (the printer's runs).
+_RUN = _run(_ONE_STATEMENT)
+#: Statements with literals and over several lines too (the cut's runs).
+_WIDE_RUN = _run(_WIDE_STATEMENT)
+#: A line of a run that ends a statement.
+_ENDS = re.compile(rf"[ \t]*+{_BODY}\.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +112,8 @@ class Skim:
     last_line: int
 
 
-def skim(lines: Sequence[str]) -> Skim:
-    """``lines`` as statements and runs (see the module doc)."""
+def skim(lines: Sequence[str], wide: bool = False) -> Skim:
+    """``lines`` as statements and runs (see the module doc; ``wide``: the cut's runs)."""
     text = "\n".join(lines) + "\n"
     # a line holding a line break is lexed as it is (the text's lines would not be its)
     blocked = 0 if text.count("\n") == len(lines) else len(text)
@@ -86,13 +122,11 @@ def skim(lines: Sequence[str]) -> Skim:
     lexer = Lexer()
     done = 0  # lexed lines whose statements are in parts
     position, number, count = 0, 1, len(lines)
-    # (and run-like lines up to ``blocked`` are inside an open statement: lexed too)
-    match = _RUN.match
+    match = (_WIDE_RUN if wide else _RUN).match
     while number <= count:
-        found = match(text, position) if position >= blocked and lexer.resting else None
-        end = 0 if found is None else found.end()
-        if end > position and _open(lexer.lines, done):
-            blocked, end = end, 0
+        end = 0  # a run may start where the lexer rests after a whole statement
+        if position >= blocked and lexer.resting and not _open(lexer.lines, done):
+            end = match(text, position).end()  # type: ignore[union-attr]  # may be empty
         if end > position:
             ready = token_statements(lexer.lines[done:])
             parts += ready
@@ -123,11 +157,15 @@ def _open(lexed: list[SourceLine], done: int) -> bool:
 
 
 def statement_lines(lines: Sequence[str], run: Run) -> Iterator[int]:
-    """The numbers of the lines of ``run`` that hold a statement, in order."""
+    """The numbers of the lines of ``run`` that end a statement, in order."""
     for number in range(run.first, run.end):
-        text = lines[number - 1]
-        if not text.startswith("*") and _CODE.match(text):
+        if _ends_statement(lines[number - 1]):
             yield number
+
+
+def _ends_statement(text: str) -> bool:
+    """Whether a line of a run ends a statement (it holds one, or the last of one's)."""
+    return not text.startswith("*") and _ENDS.match(text) is not None
 
 
 def _last_line(lines: Sequence[str], parts: list[Part]) -> int:
@@ -136,7 +174,6 @@ def _last_line(lines: Sequence[str], parts: list[Part]) -> int:
         if isinstance(part, TokenStatement):
             return part.last.line
         for number in range(part.end - 1, part.first - 1, -1):
-            text = lines[number - 1]
-            if not text.startswith("*") and _CODE.match(text):
+            if _ends_statement(lines[number - 1]):
                 return number
     return 0
