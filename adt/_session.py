@@ -41,6 +41,11 @@ _SESSION_END_PATH = "/sap/bc/adt/compatibility/graph"
 _MUTATING = frozenset({"POST", "PUT", "DELETE", "PATCH"})
 _IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS"})
 _RETRY_STATUSES = frozenset({502, 503, 504})
+
+
+def _dropped(exc: httpx.TransportError) -> bool:
+    """A connection that closed without an answer (neither refused nor timed out)."""
+    return not isinstance(exc, (httpx.ConnectError, httpx.TimeoutException))
 _DEAD_MARKERS = ("session timed out", "session not found", "session no longer exists")
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -272,6 +277,7 @@ class AdtSession:
         delays = self.profile.retry_delays if retried else ()
         method, path = request.method, request.path
         attempt = 0
+        resent = False  # a dropped connection's first retry goes at once
         while True:
             try:
                 response = await self._send(
@@ -287,6 +293,12 @@ class AdtSession:
                 # reported at once; one that answered before may be restarting: retry.
                 refused = isinstance(exc, httpx.ConnectError)
                 unreachable = refused and not self._reach.reached
+                if delays and not resent and _dropped(exc):
+                    # a kept-alive connection the server closed as the request went out:
+                    # a new connection answers at once, as a browser would resend
+                    resent = True
+                    log.info("resending %s %s: the connection was closed", method, path)
+                    continue
                 if attempt >= len(delays) or unreachable:
                     down = refused or bool(delays)
                     if down:

@@ -160,3 +160,29 @@ async def test_posts_that_only_read_are_retried_on_a_dropped_connection(
             except AdtError:
                 pass  # the system's answer (no definition there): the request got through
             assert emulator.request_counts()[f"POST {path}"] == 2, path
+
+
+async def test_a_dropped_connection_is_resent_at_once_and_an_outage_waits(
+    url: str, emulator: Emulator
+) -> None:
+    """A kept-alive connection closed under a read is resent on a new one without waiting
+    (an editor idle past the system's keep-alive would wait a second for nothing); a second
+    drop, or a system answering 503, waits the profile's pauses as before."""
+    pauses: list[float] = []
+
+    async def recorded(seconds: float) -> None:
+        pauses.append(seconds)
+
+    profile = ConnectionProfile(base_url=url, user="DEVELOPER", password=USERS["DEVELOPER"])  # type: ignore[arg-type]
+    async with AdtClient(profile, sleep=recorded) as adt:
+        await adt.read_source(SOURCE)  # logged on: the next requests are reads alone
+        emulator.faults.drop_next(method="GET", path_prefix=SOURCE)
+        assert (await adt.read_source(SOURCE)).text == emulator.source(SOURCE)
+        assert pauses == []
+        emulator.faults.drop_next(count=2, method="GET", path_prefix=SOURCE)
+        await adt.read_source(SOURCE)
+        assert pauses == [1.0]
+        emulator.faults.drop_next(method="POST", path_prefix="/sap/bc/adt/abapsource/prettyprinter")
+        await adt.formatting.pretty_print(emulator.source(SOURCE) or "")
+        assert pauses == [1.0]
+    assert emulator.request_counts()[f"GET {SOURCE}"] == 1 + 2 + 3
