@@ -46,6 +46,8 @@ _RETRY_STATUSES = frozenset({502, 503, 504})
 def _dropped(exc: httpx.TransportError) -> bool:
     """A connection that closed without an answer (neither refused nor timed out)."""
     return not isinstance(exc, (httpx.ConnectError, httpx.TimeoutException))
+
+
 _DEAD_MARKERS = ("session timed out", "session not found", "session no longer exists")
 
 Sleep = Callable[[float], Awaitable[None]]
