@@ -24,7 +24,11 @@ request to reading its answer:
    line in lower case was typed (so the answer has edits), its edits applied as an editor
    applies them: the first (the whole text goes to the system), then after a key (only
    the pieces around the change do); one that runs into the client's 60 s read timeout is
-   reported as such.
+   reported as such. Beside the first: **the system printing the whole text in one
+   request** (the same text, posted by the project's client on its own connection after
+   one small request that logs on): what any tool that sends the whole text waits for, the
+   floor of a first format when the system prints one request at a time, as the emulator
+   does.
 
 The anchor of 2–4 is the same request at the smallest size, measured in the same run: the
 cost of the request itself, so the other rows show how it grows with the document; and for
@@ -50,6 +54,7 @@ bench/results/lsp_requests_structure.md.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import math
 import os
 import sys
@@ -62,6 +67,7 @@ from typing import Any
 from editing import Session, class_source
 from lspwire import StdioServer
 
+from adt import AdtClient, ConnectionProfile
 from adt.emulator import Emulator
 
 HERE = Path(__file__).resolve().parent
@@ -200,8 +206,36 @@ def _typed_spot(lines: list[str]) -> tuple[int, int]:
     return last + 1, len("    me->m")
 
 
+def whole_print(url: str, text: str) -> float:
+    """Wall ms of the system printing ``text`` in one request (after a small request, so
+    that logging on is not counted)."""
+
+    async def printed() -> float:
+        profile = ConnectionProfile(
+            base_url=url,
+            user="DEVELOPER",
+            password="developer",  # type: ignore[arg-type]
+            name="A4H",
+            read_timeout=600.0,
+        )
+        async with AdtClient(profile) as client:
+            await client.formatting.pretty_print("REPORT zlogon.")
+            start = time.perf_counter()
+            answer = await client.formatting.pretty_print(text)
+            elapsed = (time.perf_counter() - start) * 1000
+        if answer.text.count("\n") < text.count("\n") // 2:
+            raise RuntimeError("the system printed less than the text it was sent")
+        return elapsed
+
+    return asyncio.run(printed())
+
+
 def measure_size(
-    uri: str, options: dict[str, Any], rounds: int, format_rounds: int, intelligence: bool = True
+    uri: str,
+    options: dict[str, Any],
+    rounds: int,
+    format_rounds: int,
+    intelligence: bool = True,
 ) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {}
 
@@ -226,7 +260,7 @@ def measure_size(
             add("folding after a key", *timed(server, "textDocument/foldingRange", params, bool))
         if intelligence:
             _intelligence(doc, rounds, add)
-        _formatting(doc, format_rounds, add)
+        _formatting(doc, format_rounds, add, options["systems"][0]["url"])
     finally:
         server.close()
     bare, bare_ms = _launch([sys.executable, str(BARE)], None)
@@ -235,14 +269,16 @@ def measure_size(
     return times
 
 
-def _formatting(doc: Document, rounds: int, add: Callable[[str, float, float], None]) -> None:
+def _formatting(doc: Document, rounds: int, add: Callable[..., None], url: str) -> None:
     """``rounds`` formats, each after a line in lower case was typed (so the answer has
-    edits), the answer applied as an editor does."""
+    edits), the answer applied as an editor does; after the first, its floor."""
+    unformatted = ""
     for index in range(rounds):
         at = (len(doc.lines) // 2 + 3 * index, 0)
         doc.change(at, at, "    data lv_fmt type i.\n")
         doc.lines.insert(at[0], "    data lv_fmt type i.")
         name = "formatting, first" if index == 0 else "formatting after a key"
+        unformatted = unformatted or "\n".join(doc.lines)
         answers: list[Any] = []
 
         def kept(result: Any, answers: list[Any] = answers) -> bool:
@@ -257,6 +293,11 @@ def _formatting(doc: Document, rounds: int, add: Callable[[str, float, float], N
             add(name, math.inf, math.inf)
             return  # the system still prints the text it was sent: it would not listen
         doc.apply(answers[0])
+    if unformatted:
+        add(
+            "formatting, first: its floor, the whole text printed in one request",
+            whole_print(url, unformatted),
+        )
 
 
 def _format(uri: str) -> dict[str, Any]:
