@@ -15,7 +15,14 @@ from adt.abap.lexer import literal_end
 
 #: A run of a word's characters, or a period, in code without literals (what the
 #: per-character step reads as words and statement ends).
-_CODE_PIECE = re.compile(r"\.|[^\s:,.]+")
+_WORD_PIECE = re.compile(r"\.|[^\s:,.]+")
+#: What the per-character step reads in code outside templates, a piece at a time: a
+#: literal, an opening quote without its end, a comment, a template's bar (the steps take
+#: over there), a period, separators, or a run of a word's characters.
+_CODE_PIECE = re.compile(
+    r"(?P<literal>'(?:[^']|'')*+'|`(?:[^`]|``)*+`)|(?P<open>['`])|(?P<comment>\")"
+    r"|(?P<bar>\|)|(?P<period>\.)|(?P<blank>[\s:,]+)|(?P<word>[^\s:,.'`\"|]+)"
+)
 
 MULTILINE_LITERAL = "Literals that take up more than one line are not permitted."
 
@@ -87,15 +94,16 @@ class Scanner:
     def scan_line(self, number: int, line: str) -> None:
         if line.startswith("*"):
             return
-        if not self._stack and not any(c in line for c in "'`|\"{}"):
-            self._scan_plain(number, line)
-            return
+        i, n = 0, len(line)
         if not self._stack:
+            if not any(c in line for c in "'`|\"{}"):
+                self._scan_plain(number, line)
+                return
             code = line.split('"', 1)[0]
             if not any(c in code for c in "'`|"):  # code, then at most a comment
-                self._scan_code(number, code)
+                self._scan_words(number, code)
                 return
-        i, n = 0, len(line)
+            i = self._scan_code(number, line)
         while i < n:
             if self._stack and self._stack[-1] == "|":
                 i = self._template_step(line, i)
@@ -146,10 +154,10 @@ class Scanner:
                 self._word += ch
         return i + 1
 
-    def _scan_code(self, number: int, code: str) -> None:
+    def _scan_words(self, number: int, code: str) -> None:
         """What :meth:`_code_step` does over ``code`` (no literal, no template), a regular
         expression match per word instead of a step per character: most commented lines."""
-        for piece in _CODE_PIECE.finditer(code):
+        for piece in _WORD_PIECE.finditer(code):
             if piece.group() == ".":
                 self._end_statement(True, (number, piece.end()))
                 continue
@@ -157,6 +165,34 @@ class Scanner:
                 self._start = (number, piece.start())
             self._last = (number, piece.end())
             self._words.append(piece.group().upper())
+
+    def _scan_code(self, number: int, line: str) -> int:
+        """What :meth:`_code_step` does over ``line`` (no template open), a regular
+        expression match per word, literal or blank run instead of a step per character,
+        up to a template's bar; where the steps go on (the line's end when nothing is
+        left)."""
+        for piece in _CODE_PIECE.finditer(line):
+            kind = piece.lastgroup
+            if kind == "word":
+                if self._start is None:
+                    self._start = (number, piece.start())
+                self._last = (number, piece.end())
+                self._word += piece.group()
+            elif kind == "blank":
+                self._flush_word()
+            elif kind == "period":
+                self._end_statement(True, (number, piece.end()))
+            elif kind == "literal" or kind == "open":
+                self._mark(number, piece.start())
+                self._word += "'"
+                if kind == "open":
+                    self.findings.append(
+                        ScanIssue(number, piece.start(), len(line), MULTILINE_LITERAL)
+                    )
+                    return len(line)
+            else:  # a comment ends the line; a template's bar goes to the steps
+                return len(line) if kind == "comment" else piece.start()
+        return len(line)
 
     def _scan_plain(self, number: int, line: str) -> None:
         col = 0

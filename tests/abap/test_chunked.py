@@ -40,6 +40,13 @@ _LINES = [
     ">>>>>>> server",
     "    x = |open",
     "    y = { z",
+    "    lv_r = call( iv_a = 'it''s. \" not a comment'",
+    '                 iv_b = `b.` ) " a comment.',
+    "                 iv_c = c ).",
+    "* a star comment.",
+    "    IF",
+    "      ENDIF = 1.",
+    "    call(",
 ]
 
 
@@ -209,7 +216,31 @@ def test_lines_of_one_statement_no_one_keeps_are_passed_over(
         ("ENDMETHOD", 203),
         ("ENDCLASS", 204),
     ]
-    # the heads and the statement over two lines are scanned; the one-line statements and
-    # the blank lines are not
-    assert len(scanned) == 4 + 2 * 50
-    assert not any(line.startswith("    rv_y") for line in scanned)
+    # the heads are scanned; the statements no one keeps (over one line or two) and the
+    # blank lines are not
+    assert scanned == [lines[0], lines[1], lines[-2], lines[-1]]
+
+
+def test_a_statement_over_lines_is_scanned_when_a_line_of_it_breaks_the_pattern(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scanned: list[str] = []
+    real = Scanner.scan_line
+    monkeypatch.setattr(
+        Scanner, "scan_line", lambda self, n, line: scanned.append(line) or real(self, n, line)
+    )
+    passed = ["    lv = call( a = 'x.'  \" c", "* star", "", "               b = 2 )."]
+    broken = ["    lv = call(", "      b = |{ c }| )."]  # a template: the scanner reads it
+    heads = ["    IF", "      a = b.", "    ENDIF."]  # a head alone on its line
+    lines = ["CLASS c IMPLEMENTATION.", "  METHOD m.", *passed, *broken, *heads]
+    lines += ["  ENDMETHOD.", "ENDCLASS."]
+    found = ChunkedStatements(HEADS).read(lines)
+    assert [(s.words[0], s.line) for s in found.statements] == [
+        ("CLASS", 1),
+        ("METHOD", 2),
+        ("IF", 9),
+        ("ENDIF", 11),
+        ("ENDMETHOD", 12),
+        ("ENDCLASS", 13),
+    ]
+    assert scanned == [*lines[:2], *broken, *heads, *lines[-2:]]

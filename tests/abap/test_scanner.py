@@ -1,5 +1,5 @@
-"""The statement scanner's fast path for lines of code followed by a comment reads them
-exactly as the per-character step does."""
+"""The statement scanner's fast path for lines of code (with literals, a comment, up to a
+template) reads them exactly as the per-character step does."""
 
 from __future__ import annotations
 
@@ -30,17 +30,24 @@ _PIECES = [
     "|",
     "`",
     "x.",
+    "''",
+    "'a.b'",
+    "`c``d`",
+    "\u00a0",
+    "|a{ b }|",
 ]
 
 
 class _CharByChar(Scanner):
     """The scanner as it read such lines before: one step per character."""
 
-    def _scan_code(self, number: int, code: str) -> None:
-        i = 0
-        while i < len(code):
-            i = self._code_step(number, code, i)
+    def _scan_words(self, number: int, code: str) -> None:
+        for i in range(len(code)):
+            self._code_step(number, code, i)
         self._flush_word()
+
+    def _scan_code(self, number: int, line: str) -> int:
+        return 0  # the steps read the whole line
 
 
 def _reference(text: str) -> _CharByChar:
@@ -51,7 +58,7 @@ def _reference(text: str) -> _CharByChar:
     return scanner
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join), max_size=12))
 def test_commented_lines_scan_as_the_character_steps_do(lines: list[str]) -> None:
     text = "\n".join(lines)

@@ -92,7 +92,7 @@ _ENDS = re.compile(rf"[ \t]*+{_BODY}\.")
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """Lines ``first`` to ``end`` (1-based, ``end`` excluded), taken by :data:`_RUN`."""
+    """Lines ``first`` to ``end`` (1-based, ``end`` excluded), taken by a run expression."""
 
     first: int
     end: int
@@ -126,7 +126,8 @@ def skim(lines: Sequence[str], wide: bool = False) -> Skim:
     while number <= count:
         end = 0  # a run may start where the lexer rests after a whole statement
         if position >= blocked and lexer.resting and not _open(lexer.lines, done):
-            end = match(text, position).end()  # type: ignore[union-attr]  # may be empty
+            found = match(text, position)  # (always a match, maybe an empty one)
+            end = found.end() if found is not None else 0
         if end > position:
             ready = token_statements(lexer.lines[done:])
             parts += ready
