@@ -40,11 +40,12 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from emulated import emulator_process
 
 from adt import AdtClient, ConnectionProfile
 from adt.emulator.emulator import samples_dir
@@ -57,26 +58,6 @@ CLASSES = "/sap/bc/adt/oo/classes"
 GREETER = f"{CLASSES}/zcl_demo_greeter/source/main"
 LARGE = f"{CLASSES}/zcl_demo_large/source/main"
 _CALL = re.compile(r"\b(?P<var>[a-z_][\w]*)->(?P<member>[a-z_][\w]*)\(")
-
-
-@contextmanager
-def emulator_process(corpus: Path) -> Iterator[tuple[str, int]]:
-    """``abap-adt emulator`` seeded with the samples and the corpus; (base URL, pid)."""
-    command = [sys.executable, "-m", "adt.app", "emulator", "--port", "0"]
-    command += ["--seed", str(samples_dir()), "--seed", str(corpus)]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        match = re.search(r"http://[\d.]+:\d+", line)
-        if match is None:
-            raise RuntimeError(f"the emulator did not start: {line!r}")
-        yield match.group(0), process.pid
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def rss_mb(pid: int) -> float:
@@ -298,7 +279,7 @@ def grep_ms(corpus: Path, word: str) -> tuple[float, int]:
 
 async def measure(corpus: Path, positions: int, repeat: int) -> list[str]:
     report: list[str] = []
-    with emulator_process(corpus) as (url, pid):
+    with emulator_process(samples_dir(), corpus) as (url, pid):
         profile = ConnectionProfile(
             base_url=url,
             user="DEVELOPER",

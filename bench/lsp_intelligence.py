@@ -27,16 +27,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from emulated import emulator_process
 from lspwire import StdioServer
 
 from adt import AdtClient, ConnectionProfile
@@ -49,27 +47,6 @@ SOURCE = f"{GREETER}/source/main"
 URI = f"adt://A4H{SOURCE}"
 TYPED_LINE = 30  # 0-based: a new line in the constructor
 TYPED = "    mo_formatter->cap"
-
-
-@contextmanager
-def emulator_process() -> Iterator[str]:
-    """``abap-adt emulator`` on a free port; yields its base URL."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "adt.app", "emulator", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        match = re.search(r"http://[\d.]+:\d+", line)
-        if match is None:
-            raise RuntimeError(f"the emulator did not start: {line!r}")
-        yield match.group(0)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -227,7 +204,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=20)
     args = parser.parse_args()
-    with emulator_process() as url:
+    with emulator_process() as (url, _):
         times = asyncio.run(measure(url, args.rounds, args.warmup))
     RESULTS.mkdir(exist_ok=True)
     text = report(times, args.rounds)

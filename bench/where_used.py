@@ -40,14 +40,15 @@ from pathlib import Path
 from corpus_intelligence import (
     CLASSES,
     Target,
-    emulator_process,
     grep_ms,
     percentile,
     rss_mb,
     where_used_targets,
 )
+from emulated import emulator_process
 
 from adt import AdtClient, ConnectionProfile
+from adt.emulator.emulator import samples_dir
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEFAULT_CORPUS = os.environ.get("ABAP_ADT_ABAPGIT", "/work/corpora/abapgit/src")
@@ -166,7 +167,7 @@ async def measure(corpus: Path, repeat: int) -> list[str]:
         "| snippets first | snippets warm p50 / p95 | grep (lines) |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    with emulator_process(corpus) as (url, pid):
+    with emulator_process(samples_dir(), corpus) as (url, pid):
         profile = ConnectionProfile(
             base_url=url,
             user="DEVELOPER",
