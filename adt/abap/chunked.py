@@ -55,7 +55,7 @@ _COMMENT = r"(?:\"[^\n]*+)?+"
 
 
 class _Passing(NamedTuple):
-    """Lines the scanner may pass over between statements (each a ``fullmatch``): ``line``
+    """Lines the scanner may pass over between statements (each a ``fullmatch``): ``whole``
     — blank, or one whole statement of words, punctuation and literals (no template or
     brace; one period outside literals, at its end) whose first word is none of the heads,
     and maybe a ``"`` comment: its statement would not be kept, and the scanner is between
@@ -63,7 +63,7 @@ class _Passing(NamedTuple):
     line of such a statement that goes on over several lines, the lines within it (star,
     comment and blank lines among them) and its last line."""
 
-    line: Callable[[str], re.Match[str] | None]
+    whole: Callable[[str], re.Match[str] | None]
     opening: Callable[[str], re.Match[str] | None]
     inner: Callable[[str], re.Match[str] | None]
     closing: Callable[[str], re.Match[str] | None]
@@ -330,25 +330,26 @@ class ChunkedStatements:
 def _pass_over(scanner: Scanner, lines: Sequence[str], passing: _Passing) -> None:
     """Scan ``lines`` but the statements no one keeps (:class:`_Passing`: most lines, about
     9 in 10 of a long class and 7 in 10 of real code): a statement over several lines is
-    held back until its last line, and scanned after all when a line breaks the pattern."""
+    held back until its last line, and scanned after all when a line breaks the pattern (a
+    first line with a period anywhere is scanned: most lines with one end a statement)."""
+    whole, opening, inner, closing = passing
     held: list[tuple[int, str]] = []  # lines of a statement that may be passed over
     for number, line in enumerate(lines, start=1):
         if held:
-            if passing.inner(line) is not None:
+            if inner(line) is not None:
                 held.append((number, line))
                 continue
-            if passing.closing(line) is not None:
+            if closing(line) is not None:
                 held.clear()
                 continue
             for early in held:
                 scanner.scan_line(*early)
             held.clear()
-        elif scanner.between_statements:
-            if passing.line(line) is not None:
-                continue
-            if passing.opening(line) is not None:
-                held.append((number, line))
-                continue
+        elif whole(line) is not None and scanner.between_statements:
+            continue
+        elif "." not in line and opening(line) is not None and scanner.between_statements:
+            held.append((number, line))
+            continue
         scanner.scan_line(number, line)
     for early in held:
         scanner.scan_line(*early)

@@ -229,7 +229,7 @@ def test_a_statement_over_lines_is_scanned_when_a_line_of_it_breaks_the_pattern(
     monkeypatch.setattr(
         Scanner, "scan_line", lambda self, n, line: scanned.append(line) or real(self, n, line)
     )
-    passed = ["    lv = call( a = 'x.'  \" c", "* star", "", "               b = 2 )."]
+    passed = ["    lv = call( a = 'x' \" c", "* star", "", "  b = 'y.' \" d.", "  c = 2 )."]
     broken = ["    lv = call(", "      b = |{ c }| )."]  # a template: the scanner reads it
     heads = ["    IF", "      a = b.", "    ENDIF."]  # a head alone on its line
     lines = ["CLASS c IMPLEMENTATION.", "  METHOD m.", *passed, *broken, *heads]
@@ -238,9 +238,9 @@ def test_a_statement_over_lines_is_scanned_when_a_line_of_it_breaks_the_pattern(
     assert [(s.words[0], s.line) for s in found.statements] == [
         ("CLASS", 1),
         ("METHOD", 2),
-        ("IF", 9),
-        ("ENDIF", 11),
-        ("ENDMETHOD", 12),
-        ("ENDCLASS", 13),
+        ("IF", 10),
+        ("ENDIF", 12),
+        ("ENDMETHOD", 13),
+        ("ENDCLASS", 14),
     ]
     assert scanned == [*lines[:2], *broken, *heads, *lines[-2:]]
