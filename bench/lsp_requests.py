@@ -45,6 +45,11 @@ pass as fast. Reported: p50 and p95 in milliseconds.
 name order) cut at that many lines — dense in blocks, multi-line statements and literals,
 where the generated class is mostly one-line statements.
 
+An anchor of another commit runs from that checkout's directory (``cd DIR && PYTHONPATH=DIR
+python …/bench/lsp_requests.py …``): ``python -m lsp_server`` puts the working directory
+first on the path, so a run from this checkout would start this checkout's server beside
+the other commit's emulator.
+
 Run: ``python bench/lsp_requests.py`` (writes bench/results/lsp_requests.md and
 lsp_requests.png; matplotlib from ``pip install -e '.[bench]'``); ``--structure-only`` leaves
 out completion, hover and definition (the system's work) and writes
