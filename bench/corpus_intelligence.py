@@ -45,9 +45,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from emulated import emulator_process
+from emulated import developer_profile, emulator_process
 
-from adt import AdtClient, ConnectionProfile
+from adt import AdtClient
 from adt.emulator.emulator import samples_dir
 from adt.emulator.large_sample import large_class_source
 from adt.errors import AdtError
@@ -280,13 +280,7 @@ def grep_ms(corpus: Path, word: str) -> tuple[float, int]:
 async def measure(corpus: Path, positions: int, repeat: int) -> list[str]:
     report: list[str] = []
     with emulator_process(samples_dir(), corpus) as (url, pid):
-        profile = ConnectionProfile(
-            base_url=url,
-            user="DEVELOPER",
-            password="developer",  # type: ignore[arg-type]
-            name="A4H",
-            read_timeout=600.0,
-        )
+        profile = developer_profile(url)
         client = AdtClient(profile)
         try:
             greeter_text = (await client.read_source(GREETER)).text

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
+from adt import ConnectionProfile
+
 
 def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
@@ -39,3 +41,15 @@ def emulator_process(*seeds: Path) -> Iterator[tuple[str, int]]:
         process.terminate()
         process.wait(timeout=30)
         signal.signal(signal.SIGTERM, previous)
+
+
+def developer_profile(url: str) -> ConnectionProfile:
+    """The emulator's developer at ``url``, with a read timeout long enough that a slow
+    answer is measured rather than cut."""
+    return ConnectionProfile(
+        base_url=url,
+        user="DEVELOPER",
+        password="developer",  # type: ignore[arg-type]
+        name="A4H",
+        read_timeout=600.0,
+    )

@@ -70,9 +70,10 @@ from pathlib import Path
 from typing import Any
 
 from editing import Session, class_source
+from emulated import developer_profile
 from lspwire import StdioServer
 
-from adt import AdtClient, ConnectionProfile
+from adt import AdtClient
 from adt.emulator import Emulator
 
 HERE = Path(__file__).resolve().parent
@@ -216,13 +217,7 @@ def whole_print(url: str, text: str) -> float:
     that logging on is not counted)."""
 
     async def printed() -> float:
-        profile = ConnectionProfile(
-            base_url=url,
-            user="DEVELOPER",
-            password="developer",  # type: ignore[arg-type]
-            name="A4H",
-            read_timeout=600.0,
-        )
+        profile = developer_profile(url)
         async with AdtClient(profile) as client:
             await client.formatting.pretty_print("REPORT zlogon.")
             start = time.perf_counter()

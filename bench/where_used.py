@@ -45,9 +45,9 @@ from corpus_intelligence import (
     rss_mb,
     where_used_targets,
 )
-from emulated import emulator_process
+from emulated import developer_profile, emulator_process
 
-from adt import AdtClient, ConnectionProfile
+from adt import AdtClient
 from adt.emulator.emulator import samples_dir
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -168,13 +168,7 @@ async def measure(corpus: Path, repeat: int) -> list[str]:
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     with emulator_process(samples_dir(), corpus) as (url, pid):
-        profile = ConnectionProfile(
-            base_url=url,
-            user="DEVELOPER",
-            password="developer",  # type: ignore[arg-type]
-            name="A4H",
-            read_timeout=600.0,
-        )
+        profile = developer_profile(url)
         client = AdtClient(profile)
         try:
             await client.read_source(f"{CLASSES}/zcl_demo_greeter/source/main")  # it answers

@@ -199,14 +199,18 @@ def test_lines_removed_at_the_end_leave_the_chunks_a_whole_read_gives() -> None:
     assert [s.words[0] for s in windowed.statements] == ["METHOD"]
 
 
-def test_lines_of_one_statement_no_one_keeps_are_passed_over(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    scanned: list[str] = []
+@pytest.fixture
+def scanned(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The lines the statement scanner is given, in order."""
+    lines: list[str] = []
     real = Scanner.scan_line
     monkeypatch.setattr(
-        Scanner, "scan_line", lambda self, n, line: scanned.append(line) or real(self, n, line)
+        Scanner, "scan_line", lambda self, n, line: lines.append(line) or real(self, n, line)
     )
+    return lines
+
+
+def test_lines_of_one_statement_no_one_keeps_are_passed_over(scanned: list[str]) -> None:
     body = ['    rv_y = iv_x * 2. " a step', "", "    DATA: a TYPE i,", "          b TYPE i."]
     lines = ["CLASS c IMPLEMENTATION.", "  METHOD m.", *body * 50, "  ENDMETHOD.", "ENDCLASS."]
     found = ChunkedStatements(HEADS).read(lines)
@@ -222,13 +226,8 @@ def test_lines_of_one_statement_no_one_keeps_are_passed_over(
 
 
 def test_a_statement_over_lines_is_scanned_when_a_line_of_it_breaks_the_pattern(
-    monkeypatch: pytest.MonkeyPatch,
+    scanned: list[str],
 ) -> None:
-    scanned: list[str] = []
-    real = Scanner.scan_line
-    monkeypatch.setattr(
-        Scanner, "scan_line", lambda self, n, line: scanned.append(line) or real(self, n, line)
-    )
     passed = ["    lv = call( a = 'x' \" c", "* star", "", "  b = 'y.' \" d.", "  c = 2 )."]
     broken = ["    lv = call(", "      b = |{ c }| )."]  # a template: the scanner reads it
     heads = ["    IF", "      a = b.", "    ENDIF."]  # a head alone on its line
