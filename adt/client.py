@@ -27,7 +27,7 @@ from adt.errors import (
     CheckRunError,
     InvalidLockHandleError,
     ServerErrorInfo,
-    ServerFailure,
+    SessionDeadError,
 )
 from adt.kinds import KINDS
 from adt.models import (
@@ -289,7 +289,9 @@ class AdtClient(Areas):
                 params={"_action": "UNLOCK", "lockHandle": lock_handle},
                 idempotent=True,
             )
-        except (AdtTransportError, ServerFailure) as exc:
+        except SessionDeadError:
+            raise  # the context is gone, and its enqueues with it
+        except AdtError as exc:  # a network error, 5xx, a token refused twice, any answer
             log.warning("unlock of %s failed (%s); ending the stateful context", path, exc)
             await self._stateful.end_context()
             raise

@@ -84,6 +84,19 @@ async def test_csrf_expiry_at_each_step(
     await _write_once_or_refuse(emulator, service, SAVED)
 
 
+async def test_an_unlock_whose_tokens_are_refused_twice_leaves_no_lock(emulator: Emulator) -> None:
+    """The unlock's token expires, and the token fetched again too (two faults in a row, as
+    the soak met them once): the unlock fails with the CSRF error; the write is saved, and the
+    context is ended so that its lock does not outlive the failure (it stayed held until the
+    session closed)."""
+    service, transport = _service(emulator)
+    method, path, query = UNLOCK
+    fault = Fault(method, path, query, kind="before", count=2, action=emulator.expire_csrf_tokens)
+    transport.add(fault)
+    await _write_once_or_refuse(emulator, service, SAVED)
+    assert fault.hits == 2, "both sends of the unlock met an expired token"
+
+
 @pytest.mark.parametrize(
     "step", [LOCK, READ, PUT], ids=["after the lock", "after the read", "after the write"]
 )
