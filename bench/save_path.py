@@ -103,6 +103,7 @@ class QuietEditor:
         changed_at: int | None,
         changed_by: str | None,
         inactive: bool | None = None,
+        shown: tuple[int, bool] | None = None,
     ) -> None:
         return None
 

@@ -21,7 +21,10 @@ Every edit a caller was told succeeded is accounted for at the end: it must be i
 source exactly once (a lost or doubled edit is a failure), and no lock may be left once the
 callers are idle (one a client's release journal is still ending, after a fault struck its
 unlock and its context's end, is counted apart when it goes within the journal's longest
-wait: ``soak_locks``). The report counts operations, conflicts, refusals and faults.
+wait: ``soak_locks``), and no background task of the language server may fail with an
+exception no fault explains (one that is no ADT error: a *server error*; the server tells the
+editor and goes on, so only its log shows it). The report counts operations, conflicts,
+refusals and faults.
 ``--no-rebase`` leaves the stale-token agent out.
 
     python bench/soak.py                  # 10 minutes (the default)
@@ -94,6 +97,21 @@ def _profile(url: str, user: str) -> ConnectionProfile:
 
 def _connections(url: str, user: str) -> Connections:
     return Connections(SystemsConfig({"A4H": _profile(url, user)}), client_factory=AdtClient)
+
+
+class ServerBugs(logging.Handler):
+    """Failures the language server's background tasks logged that no fault explains: an
+    exception that is no ADT error (a wrong call, a missing attribute). The server tells
+    the editor and goes on, so without this the soak would pass over them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.seen: collections.Counter[str] = collections.Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None and not isinstance(error, AdtError):
+            self.seen[f"{record.getMessage()}: {type(error).__name__}: {error}"] += 1
 
 
 # --- agents ---------------------------------------------------------------------------------
@@ -192,6 +210,7 @@ class SoakEditor:
         changed_at: int | None,
         changed_by: str | None,
         inactive: bool | None = None,
+        shown: tuple[int, bool] | None = None,
     ) -> None:
         self.base_tokens[uri] = token
 
@@ -431,6 +450,8 @@ async def soak(
     closers: list[Any] = []
     journals = JournalLog()
     logging.getLogger("adt.release").addHandler(journals)
+    bugs = ServerBugs()
+    logging.getLogger("lsp_server").addHandler(bugs)
     async with emulator.serve() as url:
         workers = [
             agent(i, url, tally, stop, random.Random(rng.random()), closers) for i in range(agents)
@@ -470,6 +491,7 @@ async def soak(
                 crashed.append(f"closing: {exc!r}")
         after_close = [f"{lock.user} {lock.object_uri}" for lock in emulator.locks()]
     logging.getLogger("adt.release").removeHandler(journals)
+    logging.getLogger("lsp_server").removeHandler(bugs)
     sources = {**OBJECTS, REBASE_OBJECT: f"{REBASE_OBJECT}/source/main"}
     final = {url: emulator.source(source) or "" for url, source in sources.items()}
     # a rename is written whole or not at all: never both names in the source
@@ -496,7 +518,9 @@ async def soak(
         "rebase violations": len(violations),
         "rename violations": len(renamed_in_part) + tally.counts[VIOLATION],
         "crashed workers": crashed,
+        "server errors": sum(bugs.seen.values()),
         "details": {
+            "server errors": [f"{n} x {what}" for what, n in bugs.seen.most_common(20)],
             "lost": lost[:20],
             "doubled": doubled[:20],
             "leaked": settled.left,
@@ -558,6 +582,7 @@ def main() -> int:
         or report["rebase violations"]
         or report["rename violations"]
         or report["crashed workers"]
+        or report["server errors"]
     )
     return 1 if failed else 0
 
