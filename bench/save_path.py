@@ -107,6 +107,9 @@ class QuietEditor:
     ) -> None:
         return None
 
+    def agent_edit_refused(self, uri: str, message: str) -> None:
+        return None
+
 
 async def one_save(run: int) -> tuple[float, Counting, int]:
     emulator, (name,) = seeded_emulator([SIZE])
