@@ -206,18 +206,12 @@ class Nester:
         for kind, base, body in start:
             self._push(kind, -1, base)
             self.layout.blocks[-1].body = body
-        self._state: State | None = None  # made again after a block opens, closes or moves
 
     @property
     def state(self) -> State:
-        """The blocks open now (see :data:`State`; a cut's scan asks after each statement,
-        most of which change no block)."""
-        if self._state is None:
-            blocks = self.layout.blocks
-            self._state = tuple(
-                (blocks[i].kind, blocks[i].base, blocks[i].body) for i in self.stack
-            )
-        return self._state
+        """The blocks open now (see :data:`State`)."""
+        blocks = self.layout.blocks
+        return tuple((blocks[i].kind, blocks[i].base, blocks[i].body) for i in self.stack)
 
     @property
     def top(self) -> Block | None:
@@ -235,10 +229,8 @@ class Nester:
         body = level + 2 if kind == "TRY" else level + 1
         self.layout.blocks.append(Block(kind, index, level, body, parent))
         self.stack.append(len(self.layout.blocks) - 1)
-        self._state = None
 
     def _pop(self, index: int) -> Block:
-        self._state = None
         block = self.layout.blocks[self.stack.pop()]
         block.end = index
         return block
@@ -261,7 +253,6 @@ class Nester:
         if top is None:
             return None
         if _MIDDLE.get(head) == top.kind and not (head == "CATCH" and "SYSTEM-EXCEPTIONS" in words):
-            self._state = None  # the block's body moves
             if top.kind == "TRY":
                 top.body = top.base + 2
                 return top.base + 1
@@ -269,7 +260,6 @@ class Nester:
             return top.base
         is_section = words[1:2] == ["SECTION"] and head in ("PUBLIC", "PROTECTED", "PRIVATE")
         if (head == "WHEN" and top.kind == "CASE") or (is_section and top.kind == "CLASS"):
-            self._state = None
             top.body = top.base + 2
             return top.base + 1
         return None
