@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from adt.abap import folding, outline
@@ -98,10 +98,13 @@ def _edit(rnd: random.Random, lines: list[str]) -> tuple[int, int]:
 def test_every_read_after_edits_equals_a_whole_scan(seed: int, size: int) -> None:
     rnd = random.Random(seed)
     lines = [_line(rnd) for _ in range(size)]
+    # a long text of one chunk tests less: such a draw is left out (the cut points follow
+    # the lines' hashes, which change with every process: 3 draws in 36,000 of 300–400
+    # lines had none, and failed the run where this was an assertion)
+    assume(size < 300 or len(cut_points(lines)) > 1)
     whole, windowed = ChunkedStatements(HEADS), ChunkedStatements(HEADS)
     assert _read(whole, lines) == _expected(lines)
     windowed.read(lines)
-    assert size < 300 or len(cut_points(lines)) > 1  # more than one chunk (> 2 failed 1 in 300)
     for _ in range(8):
         top, bottom = len(lines), len(lines)
         for _ in range(rnd.randrange(1, 4)):  # edits between two reads
