@@ -119,6 +119,11 @@ class AdtSession:
         self._csrf: str | None = None
         self._csrf_path = CSRF_PATHS[0]
         self._csrf_lock = asyncio.Lock()
+        # The first request of a fresh session goes alone, so that a burst of requests (an
+        # editor opening several documents) logs on once, not once per request: several
+        # security sessions would hand out tokens that the others' cookies refuse.
+        self._logon = asyncio.Lock()
+        self._answered = False
         self._serial = asyncio.Lock() if stateful else None
         self._reach = reach or Reach()  # has the system answered (and not gone down since)?
         self.authenticator = authenticator or authenticator_for(profile, transport)
@@ -213,6 +218,7 @@ class AdtSession:
             authenticator=self.authenticator,
         )
         heir.cookies.update_from(self.cookies)
+        heir._answered = self._answered
         heir.locks = dict(self.locks)
         self._forget()
         return heir
@@ -224,8 +230,7 @@ class AdtSession:
         self._forget()
 
     def _forget(self) -> None:
-        self.cookies.clear()
-        self._csrf = None
+        self._reset()
         self.locks.clear()
 
     # --- internals ------------------------------------------------------------------------
@@ -331,6 +336,27 @@ class AdtSession:
         *,
         session_type: str | None = None,
     ) -> httpx.Response:
+        """One request on the wire; until the system has answered this session once, one at
+        a time (the first answer brings the cookies every later request goes with)."""
+        if not self._answered:
+            async with self._logon:
+                if not self._answered:
+                    response = await self._exchange(
+                        method, path, params, headers, content, session_type
+                    )
+                    self._answered = True
+                    return response
+        return await self._exchange(method, path, params, headers, content, session_type)
+
+    async def _exchange(
+        self,
+        method: str,
+        path: str,
+        params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+        content: bytes | None,
+        session_type: str | None,
+    ) -> httpx.Response:
         merged: dict[str, str] = {
             "Accept": "*/*",
             "Cache-Control": "no-cache",
@@ -411,6 +437,7 @@ class AdtSession:
         """Forget the session: every cookie (the context one lives at several paths) and token."""
         self.cookies.clear()
         self._csrf = None
+        self._answered = False
 
     def _raise_if_locks_lost(self, response: httpx.Response, method: str, path: str) -> None:
         if not self.locks:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -89,6 +90,20 @@ async def test_csrf_expiry_is_cured_by_one_refetch(url: str, emulator: Emulator)
         assert (await adt.activate(PROGRAM)).success
         fetches = [e for e in emulator.request_log if e.path.endswith("/core/discovery")]
         assert len(fetches) == 2
+
+
+async def test_a_burst_of_first_requests_logs_on_once(url: str, emulator: Emulator) -> None:
+    """An editor opening several documents starts with a burst of reads. They go on one
+    security session, not one each: every session hands out its own CSRF token, and a token
+    met with the cookie another answer brought back was refused (a completion failed so)."""
+    async with _client(url) as adt:
+        texts = await asyncio.gather(*(adt.read_source(SOURCE) for _ in range(6)))
+        assert len({t.etag for t in texts}) == 1
+        assert len(emulator.state.sessions.sessions) == 1
+        assert (await adt.activate(PROGRAM)).success
+        emulator.expire_contexts()
+        await asyncio.gather(*(adt.read_source(SOURCE) for _ in range(6)))
+        assert len(emulator.state.sessions.sessions) == 1
 
 
 async def test_session_death_is_reported_and_leaves_no_lock(url: str, emulator: Emulator) -> None:

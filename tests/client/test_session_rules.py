@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import logging
 import ssl
@@ -324,6 +325,26 @@ async def test_a_system_never_reached_is_reported_at_once(
     sap.once("GET", SOURCE, refuse)
     assert (await client.read_source(SOURCE)).etag
     assert sleeps.calls == [1.0]
+
+
+async def test_a_first_request_that_fails_lets_the_next_one_log_on(
+    client: AdtClient, sap: FakeSap
+) -> None:
+    """The first request of a session goes alone; when it fails on the wire, the requests
+    waiting behind it go on (one of them logs on), none waits for ever."""
+
+    def refuse(seen: Seen) -> httpx.Response:
+        raise httpx.ConnectError("connection refused")
+
+    sap.once("GET", SOURCE, refuse)
+    first, second, third = await asyncio.gather(
+        *(client.read_source(SOURCE) for _ in range(3)), return_exceptions=True
+    )
+    assert isinstance(first, AdtTransportError)
+    assert not isinstance(second, BaseException) and not isinstance(third, BaseException)
+    assert second.etag == third.etag
+    logons = [s for s in sap.seen if "SAP_SESSIONID_A4H_001" not in s.cookies]
+    assert len(logons) == 2, "the refused request and the one after it"
 
 
 async def test_a_system_that_stays_down_is_not_retried_again_until_it_answers(
