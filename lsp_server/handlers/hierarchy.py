@@ -5,6 +5,9 @@ call hierarchy (``textDocument/prepareCallHierarchy``, ``callHierarchy/incomingC
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
 from lsprotocol import types
 
 from adt.errors import AdtError
@@ -12,6 +15,26 @@ from lsp_server.features.calls import CallNode, Calls
 from lsp_server.features.hierarchy import TypeNode
 from lsp_server.handlers.requests import source_error
 from lsp_server.server import AdtLanguageServer  # handlers name it; pygls reads hints
+
+Node = TypeVar("Node")
+Item = TypeVar("Item")
+
+
+async def _prepare(
+    ls: AdtLanguageServer,
+    uri: str,
+    position: types.Position,
+    find: Callable[[str, tuple[int, int]], Awaitable[Node | None]],
+    item: Callable[[AdtLanguageServer, Node], Item],
+) -> list[Item] | None:
+    """The item under the cursor of an open document, for either hierarchy."""
+    if uri not in ls.adt.documents:
+        return None
+    try:
+        node = await find(uri, ls.point(uri, position))
+    except AdtError as exc:
+        raise source_error(exc) from exc
+    return [item(ls, node)] if node is not None else None
 
 
 def type_item(ls: AdtLanguageServer, node: TypeNode) -> types.TypeHierarchyItem:
@@ -62,14 +85,9 @@ def _register_calls(server: AdtLanguageServer) -> None:
     async def prepare_call_hierarchy(
         ls: AdtLanguageServer, params: types.CallHierarchyPrepareParams
     ) -> list[types.CallHierarchyItem] | None:
-        uri = params.text_document.uri
-        if uri not in ls.adt.documents:
-            return None
-        try:
-            node = await ls.adt.calls.prepare(uri, ls.point(uri, params.position))
-        except AdtError as exc:
-            raise source_error(exc) from exc
-        return [call_item(ls, node)] if node is not None else None
+        return await _prepare(
+            ls, params.text_document.uri, params.position, ls.adt.calls.prepare, call_item
+        )
 
     @server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)
     async def incoming_calls(
@@ -110,14 +128,9 @@ def register(server: AdtLanguageServer) -> None:
     async def prepare_type_hierarchy(
         ls: AdtLanguageServer, params: types.TypeHierarchyPrepareParams
     ) -> list[types.TypeHierarchyItem] | None:
-        uri = params.text_document.uri
-        if uri not in ls.adt.documents:
-            return None
-        try:
-            node = await ls.adt.hierarchy.prepare(uri, ls.point(uri, params.position))
-        except AdtError as exc:
-            raise source_error(exc) from exc
-        return [type_item(ls, node)] if node is not None else None
+        return await _prepare(
+            ls, params.text_document.uri, params.position, ls.adt.hierarchy.prepare, type_item
+        )
 
     @server.feature(types.TYPE_HIERARCHY_SUPERTYPES)
     async def supertypes(
