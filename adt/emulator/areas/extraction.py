@@ -93,11 +93,7 @@ class ExtractMethod:
 
     def _analysed(self, position: Position) -> tuple[Extraction, str, str, str]:
         repo = self.serve.repo
-        repo.refresh()
-        resolved = repo.unit_owner(position.path)
-        if resolved is None or resolved[1] not in resolved[0].parts:
-            raise errors.not_found(None, position.path.rsplit("/", 1)[-1].upper())
-        obj, part = resolved
+        obj, part = repo.existing_unit(position.path)
         index = repo.index(repo.program(obj))
         first = position.line or 1
         last = position.end[0] if position.end else first

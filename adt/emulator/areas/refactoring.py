@@ -118,11 +118,7 @@ class Renaming:
 
     def _target(self, position: Position) -> tuple[Occurrence, RepoObject]:
         repo = self.serve.repo
-        repo.refresh()
-        resolved = repo.unit_owner(position.path)
-        if resolved is None or resolved[1] not in resolved[0].parts:
-            raise errors.not_found(None, position.path.rsplit("/", 1)[-1].upper())
-        obj, part = resolved
+        obj, part = repo.existing_unit(position.path)
         index = repo.index(repo.program(obj))
         unit = obj.source_uri(part)
         columns = [position.column] + ([position.end[1]] if position.end else [])

@@ -238,11 +238,7 @@ class CodeIntelligence:
             raise errors.parameter_missing("uri")
         path, _, fragment = value.partition("#")
         kind, name = parse_fragment(fragment)
-        self.repo.refresh()
-        resolved = self.repo.unit_owner(path)
-        if resolved is None or resolved[1] not in resolved[0].parts:
-            raise errors.not_found(None, path.rsplit("/", 1)[-1].upper())
-        obj, part = resolved
+        obj, part = self.repo.existing_unit(path)
         index = self.repo.index(self.repo.program(obj))
         found = locate(index, obj.source_uri(part), kind, name)
         if found is None:

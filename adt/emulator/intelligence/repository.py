@@ -24,6 +24,7 @@ from urllib.parse import unquote
 from adt.abap.index import ProgramIndex, Unit
 from adt.abap.symbols import Location, Symbol, SymbolKind
 
+from .. import errors
 from ..model import CLAS, FINC, FUGR, FUNC, INCL, INTF, PROG, Kind, RepoObject
 from ..state import SystemState
 from .bodies import blank, none
@@ -332,6 +333,15 @@ class Repository:
         return [symbol for symbol in found if symbol is not None]
 
     # units -----------------------------------------------------------------------------
+    def existing_unit(self, path: str) -> tuple[RepoObject, str]:
+        """The object and part of a source URI that exists now (the tables caught up with
+        every write first); else the 404 a system answers, naming the last segment."""
+        self.refresh()
+        resolved = self.unit_owner(path)
+        if resolved is None or resolved[1] not in resolved[0].parts:
+            raise errors.not_found(None, path.rsplit("/", 1)[-1].upper())
+        return resolved
+
     def unit_owner(self, unit_id: str) -> tuple[RepoObject, str] | None:
         """The object and part of a source URI (remembered until a source changes)."""
         if unit_id in self._owners:

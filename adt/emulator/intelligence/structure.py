@@ -119,10 +119,7 @@ class StructureAnswers:
             return parse_uri(value)
         path, _, fragment = value.partition("#")
         kind, name = parse_fragment(unquote(fragment))
-        self.repo.refresh()
-        resolved = self.repo.unit_owner(path)
-        if resolved is None or resolved[1] not in resolved[0].parts:
-            raise errors.not_found(None, path.rsplit("/", 1)[-1].upper())
+        self.repo.existing_unit(path)
         index, unit, _ = self.intelligence.edited(call, Position(path, None, 1, 0))
         if kind in ("CLAS/OLD", "PROG/PLM"):  # a test method: <class padded to 30><method>
             location = locate(index, unit, "CLAS/OM", name[30:].strip())
