@@ -42,7 +42,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from adt import AdtClient, ConnectionProfile
+from adt import AdtClient, ConnectionProfile, Secret
 from adt.agent import AgentTools
 from adt.emulator import Emulator
 from adt.systems import Connections, SystemsConfig
@@ -55,8 +55,8 @@ TOKEN = "bench-token-" + "b" * 32  # the bridge refuses tokens under 32 characte
 
 def _connections(emulator: Emulator) -> Connections:
     profile = ConnectionProfile(
-        base_url="http://emulator", user="DEVELOPER", password="developer", name="A4H"
-    )  # type: ignore[arg-type]
+        base_url="http://emulator", user="DEVELOPER", password=Secret("developer"), name="A4H"
+    )
     return Connections(
         SystemsConfig({"A4H": profile}),
         client_factory=lambda p: AdtClient(p, transport=httpx.ASGITransport(app=emulator.app)),

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import httpx
 
-from adt import AdtClient, ConnectionProfile
+from adt import AdtClient, ConnectionProfile, Secret
 from adt.emulator import Emulator
 from adt.urls import object_url
 
@@ -59,7 +59,7 @@ def _targets(emulator: Emulator) -> list[Target]:
 async def _measure(emulator: Emulator, target: Target, runs: int) -> tuple[list[float], int]:
     _, url, line, start, end, new = target
     profile = ConnectionProfile(
-        base_url="http://emulator", user="DEVELOPER", password="developer", name="A4H"
+        base_url="http://emulator", user="DEVELOPER", password=Secret("developer"), name="A4H"
     )
     timings: list[float] = []
     places = 0

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-from adt import ConnectionProfile
+from adt import ConnectionProfile, Secret
 
 
 def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
@@ -49,7 +49,7 @@ def developer_profile(url: str) -> ConnectionProfile:
     return ConnectionProfile(
         base_url=url,
         user="DEVELOPER",
-        password="developer",  # type: ignore[arg-type]
+        password=Secret("developer"),
         name="A4H",
         read_timeout=600.0,
     )

@@ -122,7 +122,7 @@ def _session_frames(uri: str, text: str, count: int, seed: int) -> list[bytes]:
 
 
 def _initialize(server: StdioServer, options: dict[str, object] | None) -> None:
-    params = {"processId": None, "rootUri": None, "capabilities": {}}
+    params: dict[str, object] = {"processId": None, "rootUri": None, "capabilities": {}}
     if options:
         params["initializationOptions"] = options
     server.request("initialize", params)

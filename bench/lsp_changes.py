@@ -35,16 +35,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import random
 import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from lsp_server.buffer import UTF16, TextBuffer
+
+if TYPE_CHECKING:
+    from adt import AdtClient, ConnectionProfile
+    from adt.emulator import Emulator
 
 
 def make_text(lines: int) -> str:
@@ -122,25 +128,19 @@ def _pygls(
     return costs, document.source
 
 
-class _QuietEditor:
-    async def apply_edits(self, uri: str, edits: object, label: str, version: object) -> bool:
-        return False
+def _in_process(emulator: Emulator, profile: ConnectionProfile) -> AdtClient:
+    import httpx
 
-    async def ask(self, message: str, choices: object) -> None:
-        return None
+    from adt import AdtClient
 
-    def notify(self, severity: int, message: str) -> None:
-        return None
-
-    def publish(self, uri: str, diagnostics: object) -> None:
-        return None
+    return AdtClient(profile, transport=httpx.ASGITransport(app=emulator.app))
 
 
 async def _save_end_to_end(runs: int = 5) -> tuple[float, int, int]:
     """Median ms of saving 10 spread edits of ZCL_DEMO_LARGE, its ADT requests and hunks."""
-    import httpx
+    from save_path import QuietEditor
 
-    from adt import AdtClient, ConnectionProfile
+    from adt import ConnectionProfile, Secret
     from adt.emulator import Emulator
     from adt.systems import Connections, EditorSettings, SystemsConfig
     from lsp_server.workspace import EditorWorkspace
@@ -150,15 +150,13 @@ async def _save_end_to_end(runs: int = 5) -> tuple[float, int, int]:
     for run in range(runs):
         emulator = Emulator()
         profile = ConnectionProfile(
-            base_url="http://emulator", user="DEVELOPER", password="developer", name="A4H"
-        )  # type: ignore[arg-type]
+            base_url="http://emulator", user="DEVELOPER", password=Secret("developer"), name="A4H"
+        )
         connections = Connections(
             SystemsConfig({"A4H": profile}),
-            client_factory=lambda p, app=emulator.app: AdtClient(
-                p, transport=httpx.ASGITransport(app=app)
-            ),
+            client_factory=functools.partial(_in_process, emulator),
         )
-        workspace = EditorWorkspace(connections, EditorSettings(poll_interval=0), _QuietEditor())
+        workspace = EditorWorkspace(connections, EditorSettings(poll_interval=0), QuietEditor())
         read = await workspace.objects.read_document(uri)
         workspace.did_open(uri, read.text, 1, UTF16)
         lines = read.text.split("\n")
@@ -204,7 +202,7 @@ def diff_rows(sizes: list[int], difflib_sizes: list[int]) -> list[str]:
             del reload[at + 50 : at + 52]
         pairs = (("normalised (same count)", trimmed, old), ("reload (+10, -20)", old, reload))
         for label, editor, server in pairs:
-            ours = _cpu_ms(lambda editor=editor, server=server: differences(editor, server))
+            ours = _cpu_ms(functools.partial(differences, editor, server))
             before = "—"
             if size in difflib_sizes:
                 matcher = difflib.SequenceMatcher(None, editor, server, autojunk=False)

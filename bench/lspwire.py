@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 from queue import Queue
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 
 class StdioServer:
@@ -34,7 +34,7 @@ class StdioServer:
         if ours is not None and theirs is not None:
             theirs.close()
             self._socket = ours
-            self.stdin: BinaryIO = ours.makefile("wb")
+            self.stdin: IO[bytes] = ours.makefile("wb")
         else:
             assert self.process.stdin is not None
             self.stdin = self.process.stdin

@@ -53,7 +53,7 @@ from typing import Any
 import httpx
 from mcp import Client
 
-from adt import AdtClient, ConnectionProfile
+from adt import AdtClient, ConnectionProfile, Secret
 from adt.emulator import Emulator
 from adt.systems import Connections, SystemsConfig
 from mcp_bridge.server import make_bridge, tool_list
@@ -137,8 +137,8 @@ def _compact(value: Any) -> bytes:
 @contextlib.asynccontextmanager
 async def _agent(emulator: Emulator, tally: Tally) -> AsyncIterator[Agent]:
     profile = ConnectionProfile(
-        base_url="http://emulator", user="DEVELOPER", password="developer", name="A4H"
-    )  # type: ignore[arg-type]
+        base_url="http://emulator", user="DEVELOPER", password=Secret("developer"), name="A4H"
+    )
     connections = Connections(
         SystemsConfig({"A4H": profile}),
         client_factory=lambda p: AdtClient(p, transport=httpx.ASGITransport(app=emulator.app)),
@@ -213,7 +213,8 @@ async def _create(agent: Agent, **sources: Any) -> dict[str, Any]:
         **({"testClasses": True} | sources),
     )
     assert "failed" not in created, created
-    return created["data"]
+    data: dict[str, Any] = created["data"]
+    return data
 
 
 async def _tests_then_fix(agent: Agent, write_fix: Callable[[], Awaitable[None]]) -> None:

@@ -99,8 +99,8 @@ def main() -> int:
         "| checkout | pretty_print | cut into pieces (segments.scan) |",
         "|---|---:|---:|",
     ]
-    for name, values in found.items():
-        rows.append(f"| {name} | {_cell(values['print'])} | {_cell(values.get('scan', []))} |")
+    for name, timings in found.items():
+        rows.append(f"| {name} | {_cell(timings['print'])} | {_cell(timings.get('scan', []))} |")
     text = "\n".join(rows) + "\n"
     (HERE / "results").mkdir(exist_ok=True)
     (HERE / "results" / f"{args.out}.md").write_text(text)

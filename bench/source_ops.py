@@ -138,15 +138,17 @@ async def v2_modify_10(service: SourceService) -> Measure:
 
 
 async def v2_search(service: SourceService) -> Measure:
-    args = {"objectUrl": LARGE, "pattern": r"METHODS\s+calc_0042\b", "contextLines": 2}
-    found = await service.grep(LARGE, pattern=args["pattern"], context_lines=2)
+    pattern = r"METHODS\s+calc_0042\b"
+    args = {"objectUrl": LARGE, "pattern": pattern, "contextLines": 2}
+    found = await service.grep(LARGE, pattern=pattern, context_lines=2)
     assert found.match_count == 1
     return Measure(returned=_size(_ok(found.to_dict())), sent=_size(args))
 
 
 async def v2_search_all(service: SourceService) -> Measure:
-    args = {"objectUrl": LARGE, "pattern": r"^\s*METHODS\s+\w+", "maxMatches": 100}
-    found = await service.grep(LARGE, pattern=args["pattern"], max_matches=100)
+    pattern = r"^\s*METHODS\s+\w+"
+    args = {"objectUrl": LARGE, "pattern": pattern, "maxMatches": 100}
+    found = await service.grep(LARGE, pattern=pattern, max_matches=100)
     assert found.match_count == 100 and found.truncated
     return Measure(returned=_size(_ok(found.to_dict())), sent=_size(args))
 

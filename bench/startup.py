@@ -51,7 +51,7 @@ def lsp_initialize(command: list[str]) -> float:
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV
     )
     assert process.stdin and process.stdout
-    params = {"processId": None, "rootUri": None, "capabilities": {}}
+    params: dict[str, object] = {"processId": None, "rootUri": None, "capabilities": {}}
     process.stdin.write(_frame({"id": 1, "method": "initialize", "params": params}))
     process.stdin.flush()
     answer = _read_frame(process.stdout)
