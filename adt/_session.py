@@ -274,8 +274,9 @@ class AdtSession:
         if self._is_csrf_failure(response):
             raise CsrfTokenError(
                 self._info(response, request.method, request.path),
-                "The server refused a freshly fetched CSRF token; check the system's "
-                "logon and cookie settings (Secure cookies over plain http?).",
+                "The server refused the CSRF token it had just handed out. Try again; if "
+                "it happens again, check the system's logon and cookie settings (Secure "
+                "cookies over plain http?).",
             )
         return response
 

@@ -42,8 +42,10 @@ import logging
 import random
 import sys
 import time
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from soak_locks import JournalLog, settle
@@ -397,6 +399,14 @@ def _keep_both(text: str) -> str:
     return "\n".join(out)
 
 
+def _crash(exc: BaseException) -> str:
+    """A crashed worker for the report: what and where (the innermost frame)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    logger.error("a worker crashed", exc_info=exc)
+    return f"{exc!r}{where}"
+
+
 # --- faults ---------------------------------------------------------------------------------
 
 
@@ -480,7 +490,7 @@ async def soak(
             workers.append(rebaser(tools, emulator, tally, stop, seeded, violations.extend))
         workers.append(faults(emulator, tally, stop, random.Random(rng.random()), fault_rate))
         results = await asyncio.gather(*workers, return_exceptions=True)
-        crashed = [repr(r) for r in results if isinstance(r, BaseException)]
+        crashed = [_crash(r) for r in results if isinstance(r, BaseException)]
         # Every caller is idle now and still connected: a lock held now was left behind,
         # unless a release journal took its context and ends it within its longest wait.
         settled = await settle(emulator, journals)

@@ -95,16 +95,34 @@ class Rebaser:
             await self.once(*self.rng.choice(SCENARIOS))
             await asyncio.sleep(self.rng.uniform(0.0, 0.05))
 
+    async def _read(self) -> tuple[str, str] | None:
+        """The whole source and its token, page by page as an agent reads a source longer
+        than one answer (the class grows by a line per accepted write); None if refused."""
+        pages: list[str] = []
+        token: str | None = None
+        arguments: dict[str, Any] = {"objectUrl": REBASE_OBJECT}
+        while True:
+            read = await self.tools.call("getObjectSourceV2", arguments, owner=self.owner)
+            if not read.ok:
+                self.tally.counts[f"rebase scenario: read refused {read.payload.get('name')}"] += 1
+                return None
+            data = read.payload["data"]
+            if token is not None and data["token"] != token:
+                self.tally.counts["rebase scenario: source changed between pages"] += 1
+                return None
+            token = data["token"]
+            pages.append(data["content"])
+            if not data.get("truncated"):
+                return "\n".join(pages), token
+            arguments = {"objectUrl": REBASE_OBJECT, "startLine": data["nextStartLine"]}
+
     async def once(self, tool: str, where: str) -> None:
-        read = await self.tools.call(
-            "getObjectSourceV2", {"objectUrl": REBASE_OBJECT}, owner=self.owner
-        )
-        if not read.ok:
-            self.tally.counts[f"rebase scenario: read refused {read.payload.get('name')}"] += 1
+        read = await self._read()
+        if read is None:
             return
-        data = read.payload["data"]
-        lines = data["content"].split("\n")
-        self.stale = data["content"] != self.emulator.source(REBASE_SOURCE)
+        content, token = read
+        lines = content.split("\n")
+        self.stale = content != self.emulator.source(REBASE_SOURCE)
         starts = methods(lines)
         ours = self.rng.choice(starts)
         others = [s for s in starts if s != ours]
@@ -115,7 +133,7 @@ class Rebaser:
             return
         self.tally.accept(REBASE_OBJECT, colleague)
         marker = f"* rebasing agent edit {self.sequence}"
-        args = _write_args(tool, data["token"], lines, ours, marker)
+        args = _write_args(tool, token, lines, ours, marker)
         write = await self.tools.call(tool, args, owner=self.owner)
         self.tally.counts["agent operations"] += 1
         self._judge(tool, where, write.ok, write.payload, marker)
