@@ -569,7 +569,7 @@ def main() -> int:
     )
     parser.add_argument("--log", default=None, help="write the components' log here")
     args = parser.parse_args()
-    handler = logging.FileHandler(args.log) if args.log else logging.NullHandler()
+    handler = logging.FileHandler(args.log, mode="w") if args.log else logging.NullHandler()
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
     report = asyncio.run(
         soak(

@@ -150,6 +150,14 @@ def test_sources_type_check_against_the_vscode_api(node_modules: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@needs_node
+def test_sources_are_formatted_with_prettier(node_modules: Path) -> None:
+    """The extension's code keeps the style of its `.prettierrc.json` (`npm run format`)."""
+    prettier = node_modules / "prettier" / "bin" / "prettier.cjs"
+    result = _node(str(prettier), "--check", "src", "test")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 # --- the manifest -------------------------------------------------------------------------
 
 
