@@ -41,16 +41,11 @@ import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from lsp_server.buffer import UTF16, TextBuffer
-
-if TYPE_CHECKING:
-    from adt import AdtClient, ConnectionProfile
-    from adt.emulator import Emulator
 
 
 def make_text(lines: int) -> str:
@@ -128,34 +123,21 @@ def _pygls(
     return costs, document.source
 
 
-def _in_process(emulator: Emulator, profile: ConnectionProfile) -> AdtClient:
-    import httpx
-
-    from adt import AdtClient
-
-    return AdtClient(profile, transport=httpx.ASGITransport(app=emulator.app))
-
-
 async def _save_end_to_end(runs: int = 5) -> tuple[float, int, int]:
     """Median ms of saving 10 spread edits of ZCL_DEMO_LARGE, its ADT requests and hunks."""
     from save_path import QuietEditor
+    from support_path import emulated_client, emulated_connections
 
-    from adt import ConnectionProfile, Secret
     from adt.emulator import Emulator
-    from adt.systems import Connections, EditorSettings, SystemsConfig
+    from adt.systems import EditorSettings
     from lsp_server.workspace import EditorWorkspace
 
     uri = "adt://A4H/sap/bc/adt/oo/classes/zcl_demo_large/source/main"
     times, requests, hunks = [], 0, 0
     for run in range(runs):
         emulator = Emulator()
-        profile = ConnectionProfile(
-            base_url="http://emulator", user="DEVELOPER", password=Secret("developer"), name="A4H"
-        )
-        connections = Connections(
-            SystemsConfig({"A4H": profile}),
-            client_factory=functools.partial(_in_process, emulator),
-        )
+        client = emulated_client(emulator)
+        connections = emulated_connections(client)
         workspace = EditorWorkspace(connections, EditorSettings(poll_interval=0), QuietEditor())
         read = await workspace.objects.read_document(uri)
         workspace.did_open(uri, read.text, 1, UTF16)

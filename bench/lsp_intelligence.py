@@ -37,7 +37,7 @@ from typing import Any
 from emulated import emulator_process
 from lspwire import StdioServer
 
-from adt import AdtClient, ConnectionProfile
+from adt import AdtClient, ConnectionProfile, Secret
 from adt.source import SourceService
 from adt.workbench import Workbench
 
@@ -138,7 +138,7 @@ async def measure(url: str, rounds: int, warmup: int) -> dict[str, dict[str, lis
     profile = ConnectionProfile(
         base_url=url,
         user="DEVELOPER",
-        password="developer",  # type: ignore[arg-type]
+        password=Secret("developer"),
         name="A4H",
     )
     backend = Workbench(SourceService(AdtClient(profile), system="A4H"))

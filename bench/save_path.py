@@ -38,9 +38,10 @@ from pathlib import Path
 import httpx
 from editing import Session, class_source
 from keystroke import seeded_emulator
-from support_path import emulated_client
+from support_path import emulated_client, emulated_connections
 
-from adt.systems import Connections, EditorSettings, SystemsConfig
+from adt.emulator import Emulator
+from adt.systems import EditorSettings
 from lsp_server.buffer import UTF16, Edit
 from lsp_server.editor import Diagnostic, Severity
 from lsp_server.workspace import EditorWorkspace
@@ -115,9 +116,7 @@ async def one_save(run: int) -> tuple[float, Counting, int]:
     emulator, (name,) = seeded_emulator([SIZE])
     counting = Counting(httpx.ASGITransport(app=emulator.app))
     client = emulated_client(emulator, counting)
-    connections = Connections(
-        SystemsConfig({"A4H": client.profile}), client_factory=lambda p: client
-    )
+    connections = emulated_connections(client)
     workspace = EditorWorkspace(connections, EditorSettings(poll_interval=0), QuietEditor())
     uri = f"adt://A4H/sap/bc/adt/programs/programs/{name}/source/main"
     read = await workspace.objects.read_document(uri)
@@ -164,11 +163,9 @@ class FollowingEditor(QuietEditor):
         return True
 
 
-def seed_class(size: int) -> tuple[object, str]:
+def seed_class(size: int) -> tuple[Emulator, str]:
     """An emulator holding one class of about ``size`` lines; its name."""
     import tempfile
-
-    from adt.emulator import Emulator
 
     name = f"zcl_bench_{size}"
     with tempfile.TemporaryDirectory(prefix="abap-adt-bench-") as folder:
@@ -180,11 +177,9 @@ def seed_class(size: int) -> tuple[object, str]:
 async def long_session(size: int, keys: int, before: bool) -> dict[str, float]:
     """Milliseconds of the save after ``keys`` realistic keys (see the module docstring)."""
     emulator, name = seed_class(size)
-    counting = Counting(httpx.ASGITransport(app=emulator.app))  # type: ignore[attr-defined]
-    client = emulated_client(emulator, counting)  # type: ignore[arg-type]
-    connections = Connections(
-        SystemsConfig({"A4H": client.profile}), client_factory=lambda p: client
-    )
+    counting = Counting(httpx.ASGITransport(app=emulator.app))
+    client = emulated_client(emulator, counting)
+    connections = emulated_connections(client)
     editor = FollowingEditor()
     workspace = EditorWorkspace(connections, EditorSettings(poll_interval=0), editor)
     editor.workspace = workspace
@@ -202,7 +197,7 @@ async def long_session(size: int, keys: int, before: bool) -> dict[str, float]:
     started, cpu = time.perf_counter(), time.process_time()
     result = await workspace.saving.save(uri)
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-    saved = emulator.source(f"/sap/bc/adt/oo/classes/{name}/source/main") or ""  # type: ignore[attr-defined]
+    saved = emulator.source(f"/sap/bc/adt/oo/classes/{name}/source/main") or ""
     assert result.status == "saved", result
     assert saved != "\n".join(typed), "the system normalised nothing: no saved form to show"
     assert doc.buffer.text == saved and not doc.buffer.dirty, "the editor shows the saved form"

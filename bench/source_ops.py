@@ -28,7 +28,7 @@ from typing import Any
 
 import httpx
 
-from adt import AdtClient, ConnectionProfile
+from adt import AdtClient, ConnectionProfile, Secret
 from adt.emulator import Emulator
 from adt.source import SourceService
 
@@ -57,7 +57,9 @@ Scenario = Callable[[SourceService], Awaitable[Measure]]
 
 async def _run(scenario: Scenario) -> Measure:
     emulator = Emulator()
-    profile = ConnectionProfile(base_url="http://emulator", user="DEVELOPER", password="developer")  # type: ignore[arg-type]
+    profile = ConnectionProfile(
+        base_url="http://emulator", user="DEVELOPER", password=Secret("developer")
+    )
     client = AdtClient(profile, transport=httpx.ASGITransport(app=emulator.app))
     service = SourceService(client, system="A4H")
     try:
